@@ -1,0 +1,251 @@
+/*
+ * bankscope.h - predict what one warp's shared-memory access costs.
+ *
+ * The contract of the bankscope library, the one public header.
+ *
+ * An access (bs_access) is one warp instruction: 32 lanes, each either
+ * inactive or holding a byte address in shared memory; a width of 1, 2, 4,
+ * 8 or 16 bytes; a load or a store.  An architecture profile (bs_profile)
+ * is data: how many banks and how wide, how each access width splits the
+ * warp into phases, when loads pack two phases into one, and the latency
+ * model.  bs_predict() turns an access into wavefronts, ideal wavefronts,
+ * bank conflicts (wavefronts - ideal, the definition Nsight Compute's
+ * l1tex__data_bank_conflicts_pipe_lsu_mem_shared counter follows), the
+ * worst n-way degree and the estimated dependent-chain latency;
+ * bs_predict_detail() adds the phases and, for every bank, the distinct
+ * words it delivers and the lanes that want each of them.
+ *
+ * Inputs come from pattern files (bs_reader), index expressions
+ * (bs_expr), 2-D tiles and arrays of structs (bs_tile_access,
+ * bs_struct_access).  Datasets measured on a GPU are read and written by
+ * bs_dataset_*; bs_fit_line() fits cycles against wavefronts.
+ *
+ * Errors: every function that can fail returns a negative value (or NULL)
+ * and fills a bs_error with the source (file name or option), the line
+ * and column (1-based, 0 when they do not apply) and one sentence.  The
+ * library never prints and never exits.
+ */
+#ifndef BANKSCOPE_H
+#define BANKSCOPE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define BS_LANES 32
+#define BS_NAME_MAX 64       /* bytes of an access name, NUL included */
+#define BS_MAX_BANKS 64
+#define BS_MAX_PHASES 32
+/* Distinct bank words one access can touch: 32 lanes x 16 bytes / 4. */
+#define BS_MAX_CELLS (BS_LANES * 4)
+
+typedef enum { BS_LOAD = 0, BS_STORE = 1 } bs_op;
+
+typedef struct {
+	char name[BS_NAME_MAX];
+	unsigned width;          /* bytes per lane: 1, 2, 4, 8 or 16 */
+	bs_op op;
+	uint32_t active;         /* bit l set: lane l takes part */
+	uint32_t addr[BS_LANES]; /* byte address of each active lane */
+} bs_access;
+
+typedef struct {
+	char source[256];        /* file name, "<stdin>", or an option like "--expr" */
+	long line;               /* 1-based; 0 when not about a line */
+	long column;             /* 1-based; 0 when not about a column */
+	char text[320];
+} bs_error;
+
+/* Fill err (when not NULL) and return -1; printf-style. */
+int bs_error_set(bs_error *err, const char *source, long line, long column,
+		 const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+/* "source:line:column: text" (parts that are 0 or empty left out). */
+void bs_error_format(const bs_error *err, char *buf, size_t size);
+
+/* ---- architecture profiles ------------------------------------------ */
+
+/* Widths are indexed 0..4 for 1, 2, 4, 8, 16 bytes. */
+#define BS_NWIDTHS 5
+int bs_width_index(unsigned width);   /* -1 when not a valid width */
+
+typedef struct {
+	const char *name;          /* "sm_90", "textbook" */
+	const char *description;
+	unsigned banks;            /* number of banks */
+	unsigned bank_bytes;       /* bytes each bank delivers per wavefront */
+	/* Lanes per phase for each width (32: one phase for the whole warp). */
+	unsigned phase_lanes[BS_NWIDTHS];
+	/*
+	 * Loads of this width whose request is pairwise uniform (every active
+	 * lane l has the address of lane l^m, where that lane is active, for
+	 * one m in pack_xor) are served in phases of packed_phase_lanes lanes;
+	 * 0 means loads of this width never pack.  Stores never pack.
+	 */
+	unsigned packed_phase_lanes[BS_NWIDTHS];
+	unsigned pack_xor[2];      /* lane partners tried, 0 = unused slot */
+	/*
+	 * Dependent-chain latency of loads, in cycles:
+	 *   latency = base + slope * wavefronts
+	 * with base chosen by width and packing.  A base of 0 means the profile
+	 * does not model that case (the prediction is NaN).
+	 */
+	double load_base[BS_NWIDTHS];
+	double load_base_packed[BS_NWIDTHS];
+	double load_slope;
+	double store_base[BS_NWIDTHS];   /* 0: stores not modeled */
+	double store_slope;
+} bs_profile;
+
+/* The built-in profiles; NULL-terminated list and lookup by name. */
+const bs_profile *const *bs_profiles(void);
+const bs_profile *bs_profile_find(const char *name);
+const bs_profile *bs_profile_default(void);   /* sm_90 */
+
+/* ---- prediction ------------------------------------------------------ */
+
+typedef struct {
+	unsigned active_lanes;
+	unsigned wavefronts;
+	unsigned ideal_wavefronts;  /* sum over phases of ceil(words / banks) */
+	unsigned bank_conflicts;    /* wavefronts - ideal_wavefronts */
+	unsigned max_way;           /* largest distinct-word count of any bank in any phase */
+	unsigned phases;            /* phases with at least one active lane */
+	int packed;                 /* 1 when a load's phases were packed */
+	double latency_cycles;      /* NaN when the profile does not model it */
+} bs_summary;
+
+/* One distinct word a bank delivers in one phase. */
+typedef struct {
+	uint8_t phase;      /* index into bs_detail.phase */
+	uint8_t bank;
+	uint8_t wave;       /* wavefront of its phase that serves it, 0-based */
+	uint32_t word;      /* address / bank_bytes */
+	uint32_t lanes;     /* lanes that want it */
+} bs_cell;
+
+typedef struct {
+	uint32_t lanes;         /* lanes of the phase (active or not) */
+	uint32_t active;        /* its active lanes */
+	unsigned wavefronts;    /* = max_way of the phase */
+	unsigned words;         /* distinct words */
+	unsigned first_cell;    /* its cells: cell[first_cell .. first_cell+ncells) */
+	unsigned ncells;
+} bs_phase;
+
+typedef struct {
+	bs_summary sum;
+	unsigned nphases;       /* all phases of the access, active or not */
+	bs_phase phase[BS_MAX_PHASES];
+	unsigned ncells;
+	bs_cell cell[BS_MAX_CELLS];  /* sorted by phase, wave, bank */
+} bs_detail;
+
+/*
+ * Validate an access against a profile: width known, active lanes'
+ * addresses aligned to the width and within 32 bits.  0 or -1 with err.
+ */
+int bs_access_check(const bs_access *a, bs_error *err);
+
+/* The fast path: counts only.  0, or -1 with err for an invalid access. */
+int bs_predict(const bs_profile *p, const bs_access *a, bs_summary *out,
+	       bs_error *err);
+/* Everything the text and JSON formats show. */
+int bs_predict_detail(const bs_profile *p, const bs_access *a, bs_detail *out,
+		      bs_error *err);
+
+/* Is the request pairwise uniform under lane partner l^m? */
+int bs_pairwise_uniform(const bs_access *a, unsigned m);
+
+/* ---- pattern files ----------------------------------------------------
+ * One access a line: NAME WIDTH OP A0 A1 ... A31.  Addresses in decimal or
+ * 0x hex, '-' for an inactive lane; OP is ld|st (load|store also taken);
+ * '#' starts a comment; blank lines are skipped.  Streaming: one line in
+ * memory at a time.
+ */
+typedef struct bs_reader bs_reader;
+
+/* Reads from f (not closed by the reader); name is used in errors. */
+bs_reader *bs_reader_new(FILE *f, const char *name);
+/* 1: *out holds the next access; 0: end of file; -1: error in err. */
+int bs_reader_next(bs_reader *r, bs_access *out, bs_error *err);
+long bs_reader_line(const bs_reader *r);
+void bs_reader_free(bs_reader *r);
+/* Parse one line (no newline); 1: access, 0: blank or comment, -1: error. */
+int bs_parse_line(const char *line, const char *source, long lineno,
+		  bs_access *out, bs_error *err);
+
+/* Write an access as one pattern-file line (with newline). */
+int bs_format_pattern(const bs_access *a, char *buf, size_t size);
+
+/* ---- index expressions -------------------------------------------------
+ * C integer expressions over lane (0..31), warp and tid (= warp*32+lane):
+ *   + - * / % << >> & | ^ ~ ! < <= > >= == != && || ?: ( )
+ * evaluated in 64-bit signed arithmetic; overflow, division or modulo by
+ * zero and shifts out of 0..63 are errors.
+ */
+typedef struct bs_expr bs_expr;
+
+typedef struct {
+	int64_t lane, warp, tid;
+} bs_vars;
+
+/* source names the option or file in errors; columns are 1-based. */
+bs_expr *bs_expr_parse(const char *text, const char *source, bs_error *err);
+int bs_expr_eval(const bs_expr *e, const bs_vars *v, int64_t *out,
+		 bs_error *err);
+void bs_expr_free(bs_expr *e);
+
+typedef struct {
+	const char *name;        /* access name; NULL: "expr" */
+	const char *index;       /* element index expression (required) */
+	const char *active;      /* active-lane expression; NULL: all lanes */
+	unsigned width;
+	bs_op op;
+	uint64_t base;           /* bytes */
+	int64_t warp;
+} bs_expr_spec;
+
+/* address = base + index * width, for each lane where active != 0. */
+int bs_access_from_expr(const bs_expr_spec *s, bs_access *out, bs_error *err);
+
+/* ---- shapes people write in CUDA code ---------------------------------- */
+
+typedef enum { BS_BY_ROW = 0, BS_BY_COL = 1 } bs_tile_dir;
+typedef enum { BS_SWIZZLE_NONE = 0, BS_SWIZZLE_XOR = 1 } bs_swizzle;
+
+typedef struct {
+	unsigned rows, cols;     /* logical tile, elements */
+	unsigned pad;            /* extra elements at the end of each row */
+	unsigned width;          /* element bytes */
+	bs_tile_dir dir;         /* BY_ROW: lane l reads tile[index][l];
+				    BY_COL: lane l reads tile[l][index] */
+	unsigned index;          /* the row (BY_ROW) or column (BY_COL) */
+	bs_swizzle swizzle;      /* XOR: column c is stored at c ^ (row % cols) */
+	bs_op op;
+	uint64_t base;
+	const char *name;
+} bs_tile_spec;
+
+int bs_tile_access(const bs_tile_spec *s, bs_access *out, bs_error *err);
+
+typedef struct {
+	unsigned struct_bytes;   /* sizeof the struct */
+	unsigned field;          /* offsetof the field read */
+	unsigned width;          /* bytes of the field access */
+	bs_op op;
+	uint64_t base;
+	const char *name;
+} bs_struct_spec;
+
+/* lane l reads array[l].field: base + l*struct_bytes + field. */
+int bs_struct_access(const bs_struct_spec *s, bs_access *out, bs_error *err);
+
+/* ---- small helpers shared by the readers ------------------------------- */
+
+/* Parse a whole unsigned decimal or 0x-hex token: 0, -1 on junk, -2 when > max. */
+int bs_parse_u64(const char *s, uint64_t max, uint64_t *out);
+const char *bs_op_name(bs_op op);          /* "ld" / "st" */
+int bs_parse_op(const char *s, bs_op *out);   /* 0 or -1 */
+
+#endif

@@ -1,0 +1,241 @@
+/*
+ * pattern.c - the pattern-file format, read one line at a time.
+ *
+ *   NAME WIDTH OP A0 A1 ... A31     # comment
+ *
+ * NAME is any token (at most 63 bytes); WIDTH 1, 2, 4, 8 or 16; OP ld or
+ * st (load, store); then exactly 32 lane fields, each a byte address in
+ * decimal or 0x hex, or '-' for an inactive lane.  Tokens are separated by
+ * blanks or tabs; '#' starts a comment; blank lines are skipped.  Every
+ * error names the line and the column of the offending token.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bankscope.h"
+
+#define LINE_MAX_BYTES (64 * 1024)
+
+struct bs_reader {
+	FILE *f;
+	char *name;
+	long line;
+	char *buf;
+	size_t cap;
+};
+
+bs_reader *bs_reader_new(FILE *f, const char *name)
+{
+	bs_reader *r = calloc(1, sizeof *r);
+
+	if (!r)
+		return NULL;
+	r->f = f;
+	r->name = strdup(name ? name : "<stdin>");
+	r->cap = 512;
+	r->buf = malloc(r->cap);
+	if (!r->name || !r->buf) {
+		bs_reader_free(r);
+		return NULL;
+	}
+	return r;
+}
+
+void bs_reader_free(bs_reader *r)
+{
+	if (!r)
+		return;
+	free(r->name);
+	free(r->buf);
+	free(r);
+}
+
+long bs_reader_line(const bs_reader *r)
+{
+	return r->line;
+}
+
+/*
+ * Read one line into r->buf without its newline.  1: a line, 0: end of
+ * file, -1: error (too long, NUL byte, read error).
+ */
+static int read_line(bs_reader *r, bs_error *err)
+{
+	size_t n = 0;
+	int c, bad = 0;
+	long nul_col = 0;
+
+	c = getc(r->f);
+	if (c == EOF)
+		return ferror(r->f) ? bs_error_set(err, r->name, r->line + 1, 0,
+						   "read error")
+				    : 0;
+	r->line++;
+	for (; c != EOF && c != '\n'; c = getc(r->f)) {
+		if (bad)
+			continue;
+		if (c == '\0') {
+			bad = 1;
+			nul_col = (long)n + 1;
+			continue;
+		}
+		if (n + 1 >= LINE_MAX_BYTES) {
+			bad = 2;
+			continue;
+		}
+		if (n + 1 >= r->cap) {
+			size_t cap = r->cap * 2;
+			char *b = realloc(r->buf, cap);
+
+			if (!b)
+				return bs_error_set(err, r->name, r->line, 0,
+						    "out of memory");
+			r->buf = b;
+			r->cap = cap;
+		}
+		r->buf[n++] = (char)c;
+	}
+	if (n && r->buf[n - 1] == '\r')
+		n--;
+	r->buf[n] = '\0';
+	if (bad == 1)
+		return bs_error_set(err, r->name, r->line, nul_col,
+				    "NUL byte in a text line");
+	if (bad == 2)
+		return bs_error_set(err, r->name, r->line, 0,
+				    "line longer than %d bytes",
+				    LINE_MAX_BYTES);
+	if (ferror(r->f))
+		return bs_error_set(err, r->name, r->line, 0, "read error");
+	return 1;
+}
+
+int bs_reader_next(bs_reader *r, bs_access *out, bs_error *err)
+{
+	for (;;) {
+		int rc = read_line(r, err);
+
+		if (rc <= 0)
+			return rc;
+		rc = bs_parse_line(r->buf, r->name, r->line, out, err);
+		if (rc != 0)
+			return rc;
+	}
+}
+
+/* The next blank-separated token of *p, or NULL at the end or a comment. */
+static const char *next_token(const char **p, size_t *len)
+{
+	const char *s = *p;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (!*s || *s == '#') {
+		*p = s;
+		return NULL;
+	}
+	*p = s;
+	while (**p && **p != ' ' && **p != '\t' && **p != '#')
+		(*p)++;
+	*len = (size_t)(*p - s);
+	return s;
+}
+
+int bs_parse_line(const char *line, const char *source, long lineno,
+		  bs_access *out, bs_error *err)
+{
+	const char *p = line, *tok;
+	char word[32];
+	size_t len;
+	uint64_t v;
+	unsigned lanes = 0;
+	bs_access a;
+	int rc;
+
+#define COL(t) ((long)((t) - line) + 1)
+#define FAIL(t, ...) return bs_error_set(err, source, lineno, COL(t), __VA_ARGS__)
+
+	memset(&a, 0, sizeof a);
+	tok = next_token(&p, &len);
+	if (!tok)
+		return 0;
+	if (len >= BS_NAME_MAX)
+		FAIL(tok, "access name longer than %d bytes", BS_NAME_MAX - 1);
+	memcpy(a.name, tok, len);
+
+	tok = next_token(&p, &len);
+	if (!tok)
+		FAIL(p, "expected WIDTH OP and 32 lane addresses after the name");
+	snprintf(word, sizeof word, "%.*s", (int)(len < 31 ? len : 31), tok);
+	if (len > 3 || bs_parse_u64(word, 16, &v) < 0 ||
+	    bs_width_index((unsigned)v) < 0)
+		FAIL(tok, "unknown width '%s': expected 1, 2, 4, 8 or 16 bytes",
+		     word);
+	a.width = (unsigned)v;
+
+	tok = next_token(&p, &len);
+	if (!tok)
+		FAIL(p, "expected OP (ld or st) after the width");
+	snprintf(word, sizeof word, "%.*s", (int)(len < 31 ? len : 31), tok);
+	if (len > 5 || bs_parse_op(word, &a.op) < 0)
+		FAIL(tok, "unknown op '%s': expected ld or st", word);
+
+	while ((tok = next_token(&p, &len))) {
+		if (lanes == BS_LANES)
+			FAIL(tok, "more than 32 lane fields");
+		snprintf(word, sizeof word, "%.*s", (int)(len < 31 ? len : 31),
+			 tok);
+		if (len == 1 && tok[0] == '-') {
+			lanes++;
+			continue;
+		}
+		rc = len > 30 ? -2 : bs_parse_u64(word, UINT32_MAX, &v);
+		if (rc == -1)
+			FAIL(tok, "lane %u: '%s' is not an address "
+			     "(decimal, 0x hex, or - for inactive)", lanes, word);
+		if (rc == -2)
+			FAIL(tok, "lane %u: address '%s' overflows 32 bits",
+			     lanes, word);
+		if (v % a.width)
+			FAIL(tok, "lane %u: address %s is not aligned to the "
+			     "%u-byte width", lanes, word, a.width);
+		if (v + a.width - 1 > UINT32_MAX)
+			FAIL(tok, "lane %u: access at %s runs past the 32-bit "
+			     "shared window", lanes, word);
+		a.addr[lanes] = (uint32_t)v;
+		a.active |= 1u << lanes;
+		lanes++;
+	}
+	if (lanes != BS_LANES)
+		FAIL(p, "%u lane fields, expected 32", lanes);
+#undef FAIL
+#undef COL
+	*out = a;
+	return 1;
+}
+
+int bs_format_pattern(const bs_access *a, char *buf, size_t size)
+{
+	size_t n;
+	int k = snprintf(buf, size, "%s %u %s", a->name, a->width,
+			 bs_op_name(a->op));
+
+	if (k < 0 || (size_t)k >= size)
+		return -1;
+	n = (size_t)k;
+	for (unsigned l = 0; l < BS_LANES; l++) {
+		if (a->active >> l & 1)
+			k = snprintf(buf + n, size - n, " %u",
+				     (unsigned)a->addr[l]);
+		else
+			k = snprintf(buf + n, size - n, " -");
+		if (k < 0 || (size_t)k >= size - n)
+			return -1;
+		n += (size_t)k;
+	}
+	if (n + 2 > size)
+		return -1;
+	buf[n++] = '\n';
+	buf[n] = '\0';
+	return (int)n;
+}

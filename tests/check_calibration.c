@@ -1,0 +1,103 @@
+/*
+ * check_calibration.c - the sm_90 profile against the H100's own answers.
+ *
+ * tests/calibration/ holds 38 accesses measured on an H100 (a copy of the
+ * team's shared calibration set): h100.patterns in the pattern-file format,
+ * h100.expected.csv with the measured wavefronts, bank conflicts and
+ * dependent-chain cycles.  Every row must match exactly in wavefronts and
+ * conflicts, and within 0.05 cycles in latency where a latency was measured.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bankscope.h"
+
+#define PATTERNS "tests/calibration/h100.patterns"
+#define EXPECTED "tests/calibration/h100.expected.csv"
+
+typedef struct {
+	char name[BS_NAME_MAX];
+	unsigned width, wavefronts, conflicts;
+	char op[4];
+	double latency;      /* NaN when not measured */
+} expected;
+
+static int read_expected(expected *e, int max)
+{
+	FILE *f = fopen(EXPECTED, "r");
+	char line[256];
+	int n = 0;
+
+	ck_assert_msg(f != NULL, "cannot open " EXPECTED);
+	ck_assert_ptr_nonnull(fgets(line, sizeof line, f));   /* header */
+	while (n < max && fgets(line, sizeof line, f)) {
+		int k = sscanf(line, "%63[^,],%u,%3[^,],%u,%u,%lf", e[n].name,
+			       &e[n].width, e[n].op, &e[n].wavefronts,
+			       &e[n].conflicts, &e[n].latency);
+
+		ck_assert_msg(k >= 5, "bad row '%s'", line);
+		if (k == 5)
+			e[n].latency = NAN;
+		n++;
+	}
+	fclose(f);
+	return n;
+}
+
+START_TEST(test_every_row)
+{
+	static expected e[64];
+	int n = read_expected(e, 64), i = 0, latencies = 0;
+	FILE *f = fopen(PATTERNS, "r");
+	bs_reader *r;
+	bs_access a;
+	bs_error err;
+	int rc;
+
+	ck_assert_int_eq(n, 38);
+	ck_assert_msg(f != NULL, "cannot open " PATTERNS);
+	r = bs_reader_new(f, PATTERNS);
+	while ((rc = bs_reader_next(r, &a, &err)) > 0) {
+		bs_summary s;
+
+		ck_assert_int_lt(i, n);
+		ck_assert_str_eq(a.name, e[i].name);
+		ck_assert_uint_eq(a.width, e[i].width);
+		ck_assert_str_eq(bs_op_name(a.op), e[i].op);
+		ck_assert_int_eq(bs_predict(bs_profile_default(), &a, &s, &err),
+				 0);
+		ck_assert_msg(s.wavefronts == e[i].wavefronts,
+			      "%s: predicted %u wavefronts, H100 measured %u",
+			      a.name, s.wavefronts, e[i].wavefronts);
+		ck_assert_msg(s.bank_conflicts == e[i].conflicts,
+			      "%s: predicted %u conflicts, H100 measured %u",
+			      a.name, s.bank_conflicts, e[i].conflicts);
+		if (!isnan(e[i].latency)) {
+			ck_assert_msg(fabs(s.latency_cycles - e[i].latency)
+				      <= 0.05,
+				      "%s: predicted %.2f cycles, measured %.2f",
+				      a.name, s.latency_cycles, e[i].latency);
+			latencies++;
+		}
+		i++;
+	}
+	ck_assert_int_eq(rc, 0);
+	ck_assert_int_eq(i, n);
+	ck_assert_int_eq(latencies, 33);
+	bs_reader_free(r);
+	fclose(f);
+}
+END_TEST
+
+Suite *calibration_suite(void)
+{
+	Suite *s = suite_create("calibration");
+	TCase *tc = tcase_create("h100");
+
+	tcase_add_test(tc, test_every_row);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -1,0 +1,333 @@
+/*
+ * check_predict.c - the prediction rules, case by case, worked by hand.
+ *
+ * Each row is an access built from a formula,
+ *   address(l) = ((l >> shift) * mul + (l & mask) * mul2) * width + off,
+ * over the lanes in `active`, and the counts the profile must give.  The
+ * comment on each row is the hand calculation.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bankscope.h"
+
+typedef struct {
+	const char *what;
+	const char *profile;
+	unsigned width;
+	bs_op op;
+	uint32_t active;
+	unsigned shift, mul, mask, mul2, off;
+	unsigned wavefronts, ideal, conflicts, max_way;
+	int packed;
+	double latency;     /* NaN: not modeled */
+} row;
+
+#define ALL 0xffffffffu
+#define LO 0x0000ffffu
+#define HI 0xffff0000u
+/* stride s elements: shift 0, mul s, mask 0 */
+#define STRIDE(s) 0, s, 0, 0, 0
+
+static const row rows[] = {
+	/* rule 1: widths 1, 2, 4 in one phase of 32 lanes */
+	{ "4B stride 1: words 0..31, one per bank", "sm_90", 4, BS_LOAD, ALL,
+	  STRIDE(1), 1, 1, 0, 1, 0, 32.89 },
+	{ "4B stride 0: one word, multicast", "sm_90", 4, BS_LOAD, ALL,
+	  STRIDE(0), 1, 1, 0, 1, 0, 32.89 },
+	{ "4B stride 2: words 2l, banks 0,2,..,30 twice", "sm_90", 4,
+	  BS_LOAD, ALL, STRIDE(2), 2, 1, 1, 2, 0, 34.89 },
+	{ "4B stride 3: odd stride, all banks once", "sm_90", 4, BS_LOAD, ALL,
+	  STRIDE(3), 1, 1, 0, 1, 0, 32.89 },
+	{ "4B stride 32: all in bank 0", "sm_90", 4, BS_LOAD, ALL, STRIDE(32),
+	  32, 1, 31, 32, 0, 94.89 },
+	{ "4B stride 33: padded column", "sm_90", 4, BS_LOAD, ALL, STRIDE(33),
+	  1, 1, 0, 1, 0, 32.89 },
+	{ "4B stride 2 store", "sm_90", 4, BS_STORE, ALL, STRIDE(2), 2, 1, 1,
+	  2, 0, NAN },
+	{ "1B stride 1: 32 bytes in 8 words", "sm_90", 1, BS_LOAD, ALL,
+	  STRIDE(1), 1, 1, 0, 1, 0, 32.89 },
+	{ "1B stride 8: words 2l", "sm_90", 1, BS_LOAD, ALL, STRIDE(8), 2, 1,
+	  1, 2, 0, 34.89 },
+	{ "2B stride 2: words l", "sm_90", 2, BS_LOAD, ALL, STRIDE(2), 1, 1, 0,
+	  1, 0, 32.89 },
+	{ "2B stride 4: words 2l", "sm_90", 2, BS_LOAD, ALL, STRIDE(4), 2, 1,
+	  1, 2, 0, 34.89 },
+	{ "4B (l%4)*32: 4 words in bank 0, 8 lanes each", "sm_90", 4,
+	  BS_LOAD, ALL, 0, 0, 3, 32, 0, 4, 1, 3, 4, 0, 38.89 },
+	{ "4B half warp stride 2: words 0..30 even", "sm_90", 4, BS_LOAD, LO,
+	  STRIDE(2), 1, 1, 0, 1, 0, 32.89 },
+	{ "no active lane: nothing to do", "sm_90", 4, BS_LOAD, 0, STRIDE(1),
+	  0, 0, 0, 0, 0, 0.0 },
+	/* rule 2: 8 bytes, two phases of 16, pairwise-uniform loads pack */
+	{ "8B stride 1: 32 words per phase", "sm_90", 8, BS_LOAD, ALL,
+	  STRIDE(1), 2, 2, 0, 1, 0, 35.92 },
+	{ "8B stride 0: packed, 2 words", "sm_90", 8, BS_LOAD, ALL, STRIDE(0),
+	  1, 1, 0, 1, 1, 32.92 },
+	{ "8B l/2: pairs share, packed into 32 words", "sm_90", 8, BS_LOAD,
+	  ALL, 1, 1, 0, 0, 0, 1, 1, 0, 1, 1, 32.92 },
+	{ "8B l%16: halves repeat, not pairwise", "sm_90", 8, BS_LOAD, ALL,
+	  0, 0, 15, 1, 0, 2, 2, 0, 1, 0, 35.92 },
+	{ "8B lanes l,l^2 share: packed", "sm_90", 8, BS_LOAD, ALL, 2, 2, 1,
+	  1, 0, 1, 1, 0, 1, 1, 32.92 },
+	{ "8B stride 2: banks 0,1,4,5.. twice per phase", "sm_90", 8, BS_LOAD,
+	  ALL, STRIDE(2), 4, 2, 2, 2, 0, 39.92 },
+	{ "8B stride 16: banks 0,1 sixteen times per phase", "sm_90", 8,
+	  BS_LOAD, ALL, STRIDE(16), 32, 2, 30, 16, 0, 95.92 },
+	{ "8B l/2 stride 2: packed, 2 words per bank", "sm_90", 8, BS_LOAD,
+	  ALL, 1, 2, 0, 0, 0, 2, 1, 1, 2, 1, 34.92 },
+	{ "8B stride 0 store: stores never pack", "sm_90", 8, BS_STORE, ALL,
+	  STRIDE(0), 2, 2, 0, 1, 0, NAN },
+	{ "8B upper half only: one phase", "sm_90", 8, BS_LOAD, HI, STRIDE(1),
+	  1, 1, 0, 1, 0, 33.92 },
+	/* rule 3: 16 bytes, four phases of 8, packed loads in two of 16 */
+	{ "16B stride 1: 32 words per phase", "sm_90", 16, BS_LOAD, ALL,
+	  STRIDE(1), 4, 4, 0, 1, 0, 45.95 },
+	{ "16B stride 0: packed, never fewer than 2", "sm_90", 16, BS_LOAD,
+	  ALL, STRIDE(0), 2, 2, 0, 1, 1, 39.95 },
+	{ "16B stride 2: banks 0-3,8-11,.. twice", "sm_90", 16, BS_LOAD, ALL,
+	  STRIDE(2), 8, 4, 4, 2, 0, 53.95 },
+	{ "16B stride 8: banks 0-3, 8 times per phase", "sm_90", 16, BS_LOAD,
+	  ALL, STRIDE(8), 32, 4, 28, 8, 0, 101.95 },
+	{ "16B l/4: quads share, packed", "sm_90", 16, BS_LOAD, ALL, 2, 1, 0,
+	  0, 0, 2, 2, 0, 1, 1, 39.95 },
+	{ "16B stride 1 store", "sm_90", 16, BS_STORE, ALL, STRIDE(1), 4, 4,
+	  0, 1, 0, NAN },
+	{ "16B stride 0 store: 4 phases", "sm_90", 16, BS_STORE, ALL,
+	  STRIDE(0), 4, 4, 0, 1, 0, NAN },
+	{ "16B lanes 0 and 8 alone: trivially uniform, packed", "sm_90", 16,
+	  BS_LOAD, 0x101, 3, 1, 0, 0, 0, 1, 1, 0, 1, 1, 37.95 },
+	/* the textbook profile: one phase of 32 lanes for every width */
+	{ "textbook 8B stride 1: 64 words, 2 per bank", "textbook", 8,
+	  BS_LOAD, ALL, STRIDE(1), 2, 2, 0, 2, 0, NAN },
+	{ "textbook 16B stride 1: 128 words", "textbook", 16, BS_LOAD, ALL,
+	  STRIDE(1), 4, 4, 0, 4, 0, NAN },
+	{ "textbook 16B stride 0: 4 words, 1 wavefront", "textbook", 16,
+	  BS_LOAD, ALL, STRIDE(0), 1, 1, 0, 1, 0, NAN },
+	{ "textbook 8B l%16: 32 words", "textbook", 8, BS_LOAD, ALL, 0, 0, 15,
+	  1, 0, 1, 1, 0, 1, 0, NAN },
+	{ "textbook 8B stride 2: 64 words in 16 banks", "textbook", 8,
+	  BS_LOAD, ALL, STRIDE(2), 4, 2, 2, 4, 0, NAN },
+	{ "textbook 4B stride 2", "textbook", 4, BS_LOAD, ALL, STRIDE(2), 2, 1,
+	  1, 2, 0, NAN },
+};
+
+static void build(const row *r, bs_access *a)
+{
+	memset(a, 0, sizeof *a);
+	snprintf(a->name, sizeof a->name, "t");
+	a->width = r->width;
+	a->op = r->op;
+	a->active = r->active;
+	for (unsigned l = 0; l < BS_LANES; l++)
+		a->addr[l] = ((l >> r->shift) * r->mul + (l & r->mask) * r->mul2)
+			     * r->width + r->off;
+}
+
+START_TEST(test_rule_rows)
+{
+	const row *r = &rows[_i];
+	const bs_profile *p = bs_profile_find(r->profile);
+	bs_access a;
+	bs_summary s;
+	bs_error err;
+
+	ck_assert_ptr_nonnull(p);
+	build(r, &a);
+	ck_assert_int_eq(bs_predict(p, &a, &s, &err), 0);
+	ck_assert_msg(s.wavefronts == r->wavefronts,
+		      "%s: wavefronts %u, expected %u", r->what, s.wavefronts,
+		      r->wavefronts);
+	ck_assert_msg(s.ideal_wavefronts == r->ideal, "%s: ideal %u, expected %u",
+		      r->what, s.ideal_wavefronts, r->ideal);
+	ck_assert_msg(s.bank_conflicts == r->conflicts,
+		      "%s: conflicts %u, expected %u", r->what,
+		      s.bank_conflicts, r->conflicts);
+	ck_assert_msg(s.max_way == r->max_way, "%s: max_way %u, expected %u",
+		      r->what, s.max_way, r->max_way);
+	ck_assert_msg(s.packed == r->packed, "%s: packed %d", r->what,
+		      s.packed);
+	if (isnan(r->latency))
+		ck_assert_msg(isnan(s.latency_cycles), "%s: latency %.2f, "
+			      "expected not modeled", r->what,
+			      s.latency_cycles);
+	else
+		ck_assert_msg(fabs(s.latency_cycles - r->latency) < 1e-9,
+			      "%s: latency %.2f, expected %.2f", r->what,
+			      s.latency_cycles, r->latency);
+}
+END_TEST
+
+/* The detail path gives the same counts as the fast path, on every row. */
+START_TEST(test_detail_agrees)
+{
+	const row *r = &rows[_i];
+	const bs_profile *p = bs_profile_find(r->profile);
+	static bs_detail d;
+	bs_access a;
+	bs_summary s;
+	unsigned cells = 0, waves = 0;
+
+	build(r, &a);
+	ck_assert_int_eq(bs_predict(p, &a, &s, NULL), 0);
+	ck_assert_int_eq(bs_predict_detail(p, &a, &d, NULL), 0);
+	ck_assert_int_eq(d.sum.wavefronts, s.wavefronts);
+	ck_assert_int_eq(d.sum.ideal_wavefronts, s.ideal_wavefronts);
+	for (unsigned ph = 0; ph < d.nphases; ph++) {
+		cells += d.phase[ph].ncells;
+		waves += d.phase[ph].wavefronts;
+	}
+	ck_assert_int_eq(cells, d.ncells);
+	ck_assert_int_eq(waves, s.wavefronts);
+}
+END_TEST
+
+/* 4-byte stride 2: bank 0 delivers word 0 to lane 0, then word 32 to 16. */
+START_TEST(test_detail_cells_stride2)
+{
+	static bs_detail d;
+	bs_access a;
+	row r = { .profile = "sm_90", .width = 4, .active = ALL, .mul = 2 };
+
+	build(&r, &a);
+	ck_assert_int_eq(bs_predict_detail(bs_profile_default(), &a, &d, NULL),
+			 0);
+	ck_assert_int_eq(d.nphases, 1);
+	ck_assert_int_eq(d.phase[0].words, 32);
+	ck_assert_int_eq(d.ncells, 32);
+	/* sorted by wave, then bank: wave 0 holds banks 0,2,..,30 */
+	ck_assert_int_eq(d.cell[0].wave, 0);
+	ck_assert_int_eq(d.cell[0].bank, 0);
+	ck_assert_int_eq(d.cell[0].word, 0);
+	ck_assert_uint_eq(d.cell[0].lanes, 1u << 0);
+	ck_assert_int_eq(d.cell[1].bank, 2);
+	ck_assert_uint_eq(d.cell[1].lanes, 1u << 1);
+	ck_assert_int_eq(d.cell[16].wave, 1);
+	ck_assert_int_eq(d.cell[16].bank, 0);
+	ck_assert_int_eq(d.cell[16].word, 32);
+	ck_assert_uint_eq(d.cell[16].lanes, 1u << 16);
+}
+END_TEST
+
+/* A broadcast is one cell wanted by every lane. */
+START_TEST(test_detail_broadcast)
+{
+	static bs_detail d;
+	bs_access a;
+	row r = { .profile = "sm_90", .width = 4, .active = ALL, .off = 64 };
+
+	build(&r, &a);
+	ck_assert_int_eq(bs_predict_detail(bs_profile_default(), &a, &d, NULL),
+			 0);
+	ck_assert_int_eq(d.ncells, 1);
+	ck_assert_int_eq(d.cell[0].bank, 16);
+	ck_assert_int_eq(d.cell[0].word, 16);
+	ck_assert_uint_eq(d.cell[0].lanes, ALL);
+}
+END_TEST
+
+/* 8-byte stride 1: phase 1 serves lanes 16..31, words 32..63. */
+START_TEST(test_detail_phases_8byte)
+{
+	static bs_detail d;
+	bs_access a;
+	row r = { .profile = "sm_90", .width = 8, .active = ALL, .mul = 1 };
+
+	build(&r, &a);
+	ck_assert_int_eq(bs_predict_detail(bs_profile_default(), &a, &d, NULL),
+			 0);
+	ck_assert_int_eq(d.nphases, 2);
+	ck_assert_uint_eq(d.phase[0].lanes, LO);
+	ck_assert_uint_eq(d.phase[1].lanes, HI);
+	ck_assert_int_eq(d.phase[1].ncells, 32);
+	/* lane 16 reads bytes 128..135: words 32 and 33 in banks 0 and 1 */
+	ck_assert_int_eq(d.cell[32].word, 32);
+	ck_assert_uint_eq(d.cell[32].lanes, 1u << 16);
+	ck_assert_int_eq(d.cell[33].word, 33);
+	ck_assert_uint_eq(d.cell[33].lanes, 1u << 16);
+}
+END_TEST
+
+typedef struct {
+	unsigned width;
+	uint32_t active;
+	uint32_t lane, addr;
+	const char *expect;   /* a phrase of the message */
+} bad_access;
+
+static const bad_access bad[] = {
+	{ 3, ALL, 0, 0, "width 3" },
+	{ 4, ALL, 5, 6, "lane 5: address 6 is not aligned" },
+	{ 16, ALL, 31, 8, "lane 31: address 8 is not aligned" },
+	{ 8, ALL, 2, 0xfffffff8u, "" },   /* the last aligned 8 bytes: fine */
+};
+
+START_TEST(test_invalid_access)
+{
+	const bad_access *b = &bad[_i];
+	bs_access a = { .width = b->width, .op = BS_LOAD, .active = b->active };
+	bs_summary s;
+	bs_error err;
+	int rc;
+
+	for (unsigned l = 0; l < BS_LANES; l++)
+		a.addr[l] = l * 16;
+	a.addr[b->lane] = b->addr;
+	rc = bs_predict(bs_profile_default(), &a, &s, &err);
+	if (!b->expect[0]) {
+		ck_assert_int_eq(rc, 0);
+		return;
+	}
+	ck_assert_int_eq(rc, -1);
+	ck_assert_msg(strstr(err.text, b->expect), "message '%s' lacks '%s'",
+		      err.text, b->expect);
+}
+END_TEST
+
+START_TEST(test_pairwise_uniform)
+{
+	bs_access a = { .width = 8, .active = ALL };
+
+	for (unsigned l = 0; l < BS_LANES; l++)
+		a.addr[l] = (l / 2) * 8;
+	ck_assert(bs_pairwise_uniform(&a, 1));
+	ck_assert(!bs_pairwise_uniform(&a, 2));
+	/* an inactive partner does not break uniformity */
+	a.addr[3] = 512;
+	ck_assert(!bs_pairwise_uniform(&a, 1));
+	a.active &= ~(1u << 3);
+	ck_assert(bs_pairwise_uniform(&a, 1));
+	ck_assert(!bs_pairwise_uniform(&a, 0));
+}
+END_TEST
+
+START_TEST(test_profiles)
+{
+	ck_assert_str_eq(bs_profile_default()->name, "sm_90");
+	ck_assert_ptr_nonnull(bs_profile_find("textbook"));
+	ck_assert_ptr_null(bs_profile_find("sm_91"));
+	ck_assert_int_eq(bs_width_index(16), 4);
+	ck_assert_int_eq(bs_width_index(12), -1);
+}
+END_TEST
+
+Suite *predict_suite(void)
+{
+	Suite *s = suite_create("predict");
+	TCase *tc = tcase_create("rules");
+
+	tcase_add_loop_test(tc, test_rule_rows, 0, sizeof rows / sizeof *rows);
+	tcase_add_loop_test(tc, test_detail_agrees, 0,
+			    sizeof rows / sizeof *rows);
+	tcase_add_test(tc, test_detail_cells_stride2);
+	tcase_add_test(tc, test_detail_broadcast);
+	tcase_add_test(tc, test_detail_phases_8byte);
+	tcase_add_loop_test(tc, test_invalid_access, 0,
+			    sizeof bad / sizeof *bad);
+	tcase_add_test(tc, test_pairwise_uniform);
+	tcase_add_test(tc, test_profiles);
+	suite_add_tcase(s, tc);
+	return s;
+}
