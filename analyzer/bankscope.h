@@ -32,6 +32,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define BS_LANES 32
 #define BS_NAME_MAX 64       /* bytes of an access name, NUL included */
 #define BS_MAX_BANKS 64
@@ -60,7 +64,10 @@ typedef struct {
 int bs_error_set(bs_error *err, const char *source, long line, long column,
 		 const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
-/* "source:line:column: text" (parts that are 0 or empty left out). */
+/*
+ * "source:line:column: text", "source:line: text", "source: column C: text"
+ * (an option's text has columns but no lines) or "source: text".
+ */
 void bs_error_format(const bs_error *err, char *buf, size_t size);
 
 /* ---- architecture profiles ------------------------------------------ */
@@ -247,5 +254,108 @@ int bs_struct_access(const bs_struct_spec *s, bs_access *out, bs_error *err);
 int bs_parse_u64(const char *s, uint64_t max, uint64_t *out);
 const char *bs_op_name(bs_op op);          /* "ld" / "st" */
 int bs_parse_op(const char *s, bs_op *out);   /* 0 or -1 */
+
+/* ---- measured datasets -------------------------------------------------
+ * A dataset is one tidy CSV file written by one probe run:
+ *
+ *   # key: value                 metadata lines (gpu, compute_capability,
+ *   # key: value                 sm_count, sm_clock_mhz_measured, ...)
+ *   probe,name,width,op,...      the header: BS_DATASET_COLUMNS
+ *   stride,f32_ld_s1,4,ld,...    one row per access
+ *
+ * Measured and timing fields are empty when not measured (NaN in bs_row).
+ * `addresses` holds the 32 lane fields of the pattern format separated by
+ * single spaces, so every prediction can be recomputed from the row.  The
+ * reader maps columns by name (any order, unknown columns ignored) and
+ * requires probe, name, width, op and addresses.
+ */
+#define BS_DATASET_COLUMNS \
+	"probe,name,width,op,active_lanes," \
+	"wavefronts_measured,bank_conflicts_measured,instructions," \
+	"wavefronts_predicted,ideal_wavefronts_predicted," \
+	"bank_conflicts_predicted,max_way_predicted,packed_predicted," \
+	"cycles_per_access_min,cycles_per_access_median," \
+	"latency_cycles_predicted,chain_length,repetitions," \
+	"tp_warps_per_sm,tp_bytes_per_clk_per_sm," \
+	"tp_wavefronts_per_clk_per_sm,note,addresses"
+
+typedef struct {
+	char probe[32];
+	bs_access access;               /* name, width, op, lanes */
+	double wavefronts_measured;     /* per warp instruction */
+	double bank_conflicts_measured; /* per warp instruction */
+	double instructions;            /* warp instructions counted */
+	double wavefronts_predicted;
+	double ideal_wavefronts_predicted;
+	double bank_conflicts_predicted;
+	double max_way_predicted;
+	double packed_predicted;        /* 0 or 1 */
+	double cycles_per_access_min;   /* latency mode, over repetitions */
+	double cycles_per_access_median;
+	double latency_cycles_predicted;
+	double chain_length;            /* accesses between the clock reads */
+	double repetitions;             /* timed repetitions */
+	double tp_warps_per_sm;         /* throughput mode */
+	double tp_bytes_per_clk_per_sm;
+	double tp_wavefronts_per_clk_per_sm;
+	char note[160];                 /* why a point was skipped, or "" */
+} bs_row;
+
+#define BS_META_MAX 32
+typedef struct {
+	char key[48];
+	char value[464];
+} bs_meta;
+
+/* Fill a row's prediction fields from its access under profile p. */
+int bs_row_predict(const bs_profile *p, bs_row *row, bs_error *err);
+/* A row with every number NaN and empty strings. */
+void bs_row_init(bs_row *row);
+
+/* Writing: the metadata lines and the header, then one line per row. */
+int bs_dataset_write_header(FILE *f, const bs_meta *meta, int nmeta);
+int bs_dataset_write_row(FILE *f, const bs_row *row);
+
+/*
+ * Writing a whole file safely: bs_dataset_create() opens a temporary file
+ * in dir; bs_dataset_commit() closes it and links it to dir/NAME.csv,
+ * adding -2, -3, ... to NAME when that file exists (never overwriting),
+ * and returns the final path in path_out.  bs_dataset_abort() removes the
+ * temporary file.
+ */
+typedef struct bs_dataset_out bs_dataset_out;
+bs_dataset_out *bs_dataset_create(const char *dir, bs_error *err);
+FILE *bs_dataset_file(bs_dataset_out *o);
+int bs_dataset_commit(bs_dataset_out *o, const char *name, char *path_out,
+		      size_t size, bs_error *err);
+void bs_dataset_abort(bs_dataset_out *o);
+
+/* Reading, streamed. */
+typedef struct bs_dataset bs_dataset;
+bs_dataset *bs_dataset_open(FILE *f, const char *name, bs_error *err);
+/* 1: a row; 0: end; -1: error naming file, line and column. */
+int bs_dataset_next(bs_dataset *d, bs_row *row, bs_error *err);
+/* Metadata value for key, or NULL. */
+const char *bs_dataset_meta(const bs_dataset *d, const char *key);
+int bs_dataset_nmeta(const bs_dataset *d);
+const bs_meta *bs_dataset_meta_at(const bs_dataset *d, int i);
+long bs_dataset_line(const bs_dataset *d);
+void bs_dataset_close(bs_dataset *d);
+
+/* ---- statistics -------------------------------------------------------- */
+
+/* Sorts v in place; min and median (mean of the middle two for even n). */
+int bs_min_median(double *v, size_t n, double *min, double *median);
+
+typedef struct {
+	size_t n;
+	double slope, intercept, r2;
+} bs_fit;
+/* Least squares y = slope*x + intercept; -1 when n < 2 or x constant. */
+int bs_fit_line(const double *x, const double *y, size_t n, bs_fit *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -33,6 +33,9 @@ void bs_error_format(const bs_error *err, char *buf, size_t size)
 			 err->column, err->text);
 	else if (err->line > 0)
 		snprintf(buf, size, "%s:%ld: %s", src, err->line, err->text);
+	else if (err->column > 0)
+		snprintf(buf, size, "%s: column %ld: %s", src, err->column,
+			 err->text);
 	else
 		snprintf(buf, size, "%s: %s", src, err->text);
 }
