@@ -1,0 +1,233 @@
+/*
+ * counters_smoke.c - standalone check of probes/counters.c (not built by the
+ * Makefile).
+ *
+ * Build, from the repository root (gcc, or nvcc as the C compiler driver):
+ *   gcc -std=c11 -Wall -Wextra -O2 -Iprobes/cinclude -I/usr/local/cuda/include \
+ *       probes/counters_smoke.c probes/counters.c -o counters_smoke \
+ *       -L/usr/local/cuda/lib64 \
+ *       -Wl,--disable-new-dtags,-rpath,/usr/local/cuda/lib64 \
+ *       -lcupti -lcudart
+ *   nvcc -x c -Xcompiler -Wall,-Wextra -O2 -Iprobes/cinclude \
+ *       probes/counters_smoke.c probes/counters.c -o counters_smoke \
+ *       -Xlinker --disable-new-dtags,-rpath,/usr/local/cuda/lib64 \
+ *       -lcupti -lcudart
+ * (nvcc: no -std=c11 - nvcc rejects it and -Xcompiler -std=c11 also reaches
+ * a C++ step of its link; gcc -x c defaults to gnu17.
+ * --disable-new-dtags makes the rpath a DT_RPATH, which libcupti's dlopen
+ * of libnvperf_host.so honours; see counters.h.  No libcuda link: the
+ * program starts, and says "no CUDA device", on a machine without a driver.)
+ *
+ * Run:
+ *   ./counters_smoke [--metrics m1,m2,...]
+ *                             open with the six shared-memory metrics (or the
+ *                             ones given), print
+ *                             "counters: ok ..." or "counters: unavailable: <reason>",
+ *                             close.  Exit 0 if ok, 1 if unavailable, 2 if no GPU.
+ *   ./counters_smoke --run [batches [ranges_per_batch]]   (default 3 3,
+ *                             ranges_per_batch at most 16 = max_ranges here;
+ *                             17 shows the "more than max_ranges" error)
+ *                             also launch a tiny PTX kernel (one warp; every
+ *                             thread stores then loads one shared word at
+ *                             tid*stride) with strides 1, 2, 32, 1, 2, 32, ...
+ *                             in each batch, and print the counters of each
+ *                             range (the six metrics, in the order listed).
+ *                             Expect per range: 1 shared ld and 1 shared st
+ *                             instruction, and 1, 2, 32 wavefronts (0, 1, 31
+ *                             bank conflicts) for strides 1, 2, 32 - as seen
+ *                             on an H100 (CUDA 13.0, driver 580), as root.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cuda_runtime_api.h>
+
+#include "counters.h"
+
+static const char *const k_metrics[] = {
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+    "smsp__inst_executed_op_shared_ld.sum",
+    "smsp__inst_executed_op_shared_st.sum",
+};
+enum { NMETRICS = (int)(sizeof k_metrics / sizeof k_metrics[0]), MAX_RANGES = 16 };
+
+/* out[tid] = sm[(tid*stride) & 1023] after sm[(tid*stride) & 1023] = tid */
+static const char k_ptx[] =
+    ".version 7.0\n"
+    ".target sm_70\n"
+    ".address_size 64\n"
+    ".visible .entry bank(.param .u32 stride, .param .u64 out)\n"
+    "{\n"
+    "  .shared .align 4 .b8 sm[4096];\n"
+    "  .reg .b32 %r<8>;\n"
+    "  .reg .b64 %rd<4>;\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  ld.param.u32 %r2, [stride];\n"
+    "  mul.lo.u32 %r3, %r1, %r2;\n"
+    "  and.b32 %r3, %r3, 1023;\n"
+    "  shl.b32 %r4, %r3, 2;\n"
+    "  mov.u32 %r5, sm;\n"
+    "  add.u32 %r6, %r5, %r4;\n"
+    "  st.shared.u32 [%r6], %r1;\n"
+    "  bar.sync 0;\n"
+    "  ld.shared.u32 %r7, [%r6];\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  cvta.to.global.u64 %rd1, %rd1;\n"
+    "  mul.wide.u32 %rd2, %r1, 4;\n"
+    "  add.u64 %rd3, %rd1, %rd2;\n"
+    "  st.global.u32 [%rd3], %r7;\n"
+    "  ret;\n"
+    "}\n";
+
+static double now_s(void)
+{
+    struct timespec ts;
+    timespec_get(&ts, TIME_UTC); /* C11 */
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int rt(cudaError_t e, const char *what)
+{
+    if (e == cudaSuccess)
+        return 0;
+    printf("counters: run failed: %s: %s\n", what, cudaGetErrorString(e));
+    return -1;
+}
+
+static int run_batches(bs_counters *c, int batches, int per_batch)
+{
+    static const unsigned strides[] = {1, 2, 32};
+    const int nk = per_batch;
+    cudaLibrary_t lib;
+    cudaKernel_t kern;
+    unsigned *out = NULL;
+    double values[MAX_RANGES * NMETRICS];
+    char why[512];
+    int b, k, m, n, rc = 0;
+
+    if (rt(cudaLibraryLoadData(&lib, k_ptx, NULL, NULL, 0, NULL, NULL, 0),
+           "cudaLibraryLoadData") ||
+        rt(cudaLibraryGetKernel(&kern, lib, "bank"), "cudaLibraryGetKernel") ||
+        rt(cudaMalloc((void **)&out, 32 * sizeof(unsigned)), "cudaMalloc"))
+        return -1;
+
+    for (b = 0; b < batches && rc == 0; b++) {
+        double t0 = now_s(), t1;
+        for (k = 0; k < nk; k++) {
+            char name[32];
+            unsigned s = strides[k % 3];
+            void *args[2];
+            dim3 grid = {1, 1, 1}, block = {32, 1, 1};
+            args[0] = &s;
+            args[1] = &out;
+            snprintf(name, sizeof name, "stride%u", s); /* repeats: fine */
+            if (bs_counters_begin(c, name) != 0) {
+                printf("counters: begin failed: %s\n", bs_counters_last_error(c));
+                break;
+            }
+            /* a cudaKernel_t is launched by casting it to const void * */
+            if (rt(cudaLaunchKernel((const void *)kern, grid, block, args, 0, NULL),
+                   "cudaLaunchKernel") ||
+                rt(cudaDeviceSynchronize(), "cudaDeviceSynchronize")) {
+                rc = -1;
+                break;
+            }
+            if (bs_counters_end(c) != 0) {
+                printf("counters: end failed: %s\n", bs_counters_last_error(c));
+                break;
+            }
+        }
+        if (bs_counters_flush(c, values, &n, why, sizeof why) != 0) {
+            printf("counters: batch %d: flush failed: %s\n", b, why);
+            rc = -1;
+            break;
+        }
+        t1 = now_s();
+        printf("batch %d: %d ranges in %.3f s\n", b, n, t1 - t0);
+        for (k = 0; k < n; k++) {
+            printf("  range %d (stride %u):", k, strides[k % 3]);
+            for (m = 0; m < NMETRICS; m++)
+                printf(" %g", values[k * NMETRICS + m]);
+            printf("\n");
+        }
+    }
+    cudaFree(out);
+    cudaLibraryUnload(lib);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    bs_counters *c = NULL;
+    char why[512];
+    const char *list[64];
+    const char *const *metrics = k_metrics;
+    int nmetrics = NMETRICS;
+    int ndev = 0, run = 0, batches = 3, per_batch = 3, rc, i;
+    double t0, t1;
+    cudaError_t e;
+
+    for (i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--run") == 0) {
+            run = 1;
+            if (i + 1 < argc && argv[i + 1][0] >= '0' && argv[i + 1][0] <= '9')
+                batches = atoi(argv[++i]);
+            if (i + 1 < argc && argv[i + 1][0] >= '0' && argv[i + 1][0] <= '9')
+                per_batch = atoi(argv[++i]);
+            if (batches < 1)
+                batches = 1;
+            if (per_batch < 1)
+                per_batch = 1;
+        } else if (strcmp(argv[i], "--metrics") == 0 && i + 1 < argc) {
+            char *tok = strtok(argv[++i], ",");
+            nmetrics = 0;
+            while (tok != NULL && nmetrics < 64) {
+                list[nmetrics++] = tok;
+                tok = strtok(NULL, ",");
+            }
+            metrics = list;
+        } else {
+            printf("usage: %s [--run [batches [ranges_per_batch]]] "
+                   "[--metrics m1,m2,...]\n",
+                   argv[0]);
+            return 2;
+        }
+    }
+    if (run && metrics != k_metrics) {
+        printf("usage: --run prints the six default metrics; not with --metrics\n");
+        return 2;
+    }
+
+    e = cudaGetDeviceCount(&ndev);
+    if (e != cudaSuccess || ndev == 0) {
+        printf("counters: no CUDA device (%s)\n",
+               e != cudaSuccess ? cudaGetErrorString(e) : "0 devices");
+        return 2;
+    }
+
+    t0 = now_s();
+    if (bs_counters_open(&c, metrics, nmetrics, MAX_RANGES, why, sizeof why) != 0) {
+        printf("counters: unavailable: %s\n", why);
+        return 1;
+    }
+    t1 = now_s();
+    printf("counters: ok (%s, %d metrics, open %.3f s)\n", bs_counters_version(),
+           nmetrics, t1 - t0);
+    for (i = 0; i < nmetrics; i++)
+        printf("  metric %d: %s\n", i, metrics[i]);
+
+    rc = 0;
+    if (run)
+        rc = run_batches(c, batches, per_batch) != 0;
+    t0 = now_s();
+    bs_counters_close(c);
+    t1 = now_s();
+    if (run)
+        printf("close %.3f s\n", t1 - t0);
+    return rc;
+}
