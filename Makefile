@@ -25,8 +25,9 @@
 
 CC ?= cc
 CLANG ?= clang
-NVCC ?= nvcc
 CUDA_HOME ?= /usr/local/cuda
+NVCC ?= $(shell command -v nvcc || echo $(CUDA_HOME)/bin/nvcc)
+# Space-separated targets: NVCC_ARCH="sm_90 sm_100" builds for both.
 NVCC_ARCH ?= sm_90
 OPT ?= -O2
 CFLAGS ?= $(OPT) -g
@@ -58,7 +59,7 @@ CLI := $(B)/bankscope
 CHECK_CFLAGS = $(shell pkg-config --cflags check)
 CHECK_LIBS = $(shell pkg-config --libs check)
 
-.PHONY: all check bench fuzz deps deps-check clean
+.PHONY: all check bench fuzz deps deps-check clean probes sass
 all: $(CLI) $(LIB)
 
 $(B)/obj/%.o: %.c
@@ -121,6 +122,47 @@ fuzz: build/fuzz/fuzz_pattern build/fuzz/fuzz_expr
 		build/fuzz/corpus-fuzz_pattern fuzz/seeds/pattern
 	build/fuzz/fuzz_expr -max_total_time=$(FUZZ_SECONDS) \
 		build/fuzz/corpus-fuzz_expr fuzz/seeds/expr
+
+# ---- GPU probes (nvcc; run where a CUDA device is) -----------------------------
+PROBE := build/bankscope-probe
+PROBE_SRC := $(wildcard probes/*.cu)
+PROBE_OBJ := $(PROBE_SRC:%.cu=build/obj/%.o) build/obj/probes/counters.o
+GIT_DESCRIBE ?= $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+NVCC_GENCODE := $(foreach a,$(NVCC_ARCH),-gencode=arch=compute_$(subst sm_,,$(a)),code=$(a))
+NVCC_FLAGS := -std=c++17 -O3 $(NVCC_GENCODE) -Ianalyzer -Iprobes \
+	      -DBS_GIT_DESCRIBE=\"$(GIT_DESCRIBE)\" -Xcompiler -Wall,-Wextra
+CUPTI_LIBS := -L$(CUDA_HOME)/lib64 \
+	      -Xlinker --disable-new-dtags -Xlinker -rpath=$(CUDA_HOME)/lib64 \
+	      -lcupti
+
+build/obj/probes/%.o: probes/%.cu probes/probe.h analyzer/bankscope.h
+	@mkdir -p $(@D)
+	$(NVCC) $(NVCC_FLAGS) -c $< -o $@
+
+# cupti_profiler_host.h includes <string>: probes/cinclude holds an empty one.
+build/obj/probes/counters.o: probes/counters.c probes/counters.h
+	@mkdir -p $(@D)
+	$(CC) -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(OPT) -g \
+		-Iprobes/cinclude -I$(CUDA_HOME)/include -c $< -o $@
+
+$(PROBE): $(PROBE_OBJ) build/libbankscope.a
+	$(NVCC) $(NVCC_GENCODE) -o $@ $(PROBE_OBJ) build/libbankscope.a \
+		$(CUPTI_LIBS) -lm
+
+probes: $(PROBE)
+
+PROBE_FAMILIES := stride broadcast padding wide random all
+.PHONY: $(PROBE_FAMILIES:%=probe-%)
+# Measure, write data/<gpu>/<probe>-<time>.csv, then check it.
+$(PROBE_FAMILIES:%=probe-%): probe-%: $(PROBE) build/bankscope
+	@f=$$($(PROBE) --probe $*) && build/bankscope check $$f
+
+CUOBJDUMP ?= $(shell command -v cuobjdump || echo $(CUDA_HOME)/bin/cuobjdump)
+sass: build/obj/probes/kernels.o
+	@mkdir -p build/sass
+	$(CUOBJDUMP) -sass $< > build/sass/kernels.sass
+	@grep -oE '(LDS|STS)(\.[A-Z0-9]+)*' build/sass/kernels.sass | sort | uniq -c
+	@echo "SASS in build/sass/kernels.sass"
 
 deps:
 	@$(DEPS) check pkg-config gnuplot-nox clang libclang-rt-14-dev

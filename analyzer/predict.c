@@ -194,10 +194,140 @@ static int predict(const bs_profile *p, const bs_access *a, bs_summary *s,
 	return 0;
 }
 
+/*
+ * The counts-only path, one unit per lane.  An access of W >= bank_bytes
+ * bytes is aligned to W, so it covers W/bank_bytes consecutive banks that
+ * start at a multiple of W/bank_bytes: a bank group.  Every bank of a group
+ * sees the same distinct units, so a phase costs the largest number of
+ * distinct units in any group, and its distinct words are the distinct
+ * units times W/bank_bytes.  Narrower accesses take one word per lane: then
+ * unit = word and group = bank.
+ *
+ * Each group keeps a count and a 64-bit filter of its units' rows (row =
+ * unit / groups, two 6-bit slices of it folded into a bit number): a unit
+ * whose bit is clear is new for sure.
+ * Only when the bit is set are the phase's earlier lanes searched for the
+ * same unit; random accesses rarely get there, broadcasts always do, and
+ * either way the branch is well predicted.  Needs banks and bank_bytes
+ * powers of two and at most MAX_GROUPS groups; bs_predict takes the
+ * general path otherwise.
+ */
+#define MAX_GROUPS 32
+
+static int is_pow2(unsigned x)
+{
+	return x && !(x & (x - 1));
+}
+
+/* Does an active lane of [lo, l) of the access hold unit x? */
+static int seen_before(const bs_access *a, uint32_t act, unsigned lo,
+		       unsigned l, unsigned shift, uint32_t x)
+{
+	for (unsigned j = lo; j < l; j++)
+		if ((act >> j & 1) && a->addr[j] >> shift == x)
+			return 1;
+	return 0;
+}
+
+static unsigned popcount32(uint32_t v)
+{
+	v = v - ((v >> 1) & 0x55555555u);
+	v = (v & 0x33333333u) + ((v >> 2) & 0x33333333u);
+	return (((v + (v >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+}
+
+/* Count lane l's unit into its group; returns 1 when it was a repeat. */
+static inline unsigned count_lane(const bs_access *a, uint32_t act,
+				  unsigned lo, unsigned l, unsigned shift,
+				  unsigned gshift, uint32_t gmask,
+				  uint64_t *filter, uint8_t *count)
+{
+	uint32_t x = a->addr[l] >> shift, g = x & gmask, row = x >> gshift;
+	uint64_t bit = 1ull << ((row ^ (row >> 6)) & 63);
+
+	if ((filter[g] & bit) && seen_before(a, act, lo, l, shift, x))
+		return 1;
+	filter[g] |= bit;
+	count[g]++;
+	return 0;
+}
+
+static void fast_counts(const bs_profile *p, const bs_access *a,
+			unsigned width, bs_summary *s)
+{
+	unsigned ub = a->width > p->bank_bytes ? a->width : p->bank_bytes;
+	unsigned wpu = ub / p->bank_bytes, groups = p->banks / wpu;
+	unsigned shift = (unsigned)__builtin_ctz(ub);
+	unsigned gshift = (unsigned)__builtin_ctz(groups);
+	uint32_t gmask = groups - 1;
+	uint64_t filter[MAX_GROUPS];
+	uint8_t count[MAX_GROUPS];
+
+	for (unsigned lo = 0; lo < BS_LANES; lo += width) {
+		uint32_t mask = width == 32 ? UINT32_MAX
+					    : ((1u << width) - 1) << lo;
+		uint32_t act = a->active & mask;
+		unsigned way = 0, dups = 0;
+
+		if (!act)
+			continue;
+		memset(filter, 0, sizeof filter);
+		memset(count, 0, sizeof count);
+		if (act == mask) {
+			for (unsigned l = lo; l < lo + width; l++)
+				dups += count_lane(a, act, lo, l, shift, gshift,
+						   gmask, filter, count);
+		} else {
+			for (uint32_t m = act; m; m &= m - 1)
+				dups += count_lane(a, act, lo,
+						   (unsigned)__builtin_ctz(m),
+						   shift, gshift, gmask, filter,
+						   count);
+		}
+		for (unsigned g = 0; g < MAX_GROUPS; g++)
+			way = count[g] > way ? count[g] : way;
+		s->phases++;
+		s->wavefronts += way;
+		s->ideal_wavefronts += ((popcount32(act) - dups) * wpu +
+					p->banks - 1) / p->banks;
+		if (way > s->max_way)
+			s->max_way = way;
+	}
+}
+
 int bs_predict(const bs_profile *p, const bs_access *a, bs_summary *out,
 	       bs_error *err)
 {
-	return predict(p, a, out, NULL, err);
+	uint32_t bits = 0;
+	int wi = bs_width_index(a->width), packed;
+	unsigned width;
+
+	if (wi < 0 || (a->op != BS_LOAD && a->op != BS_STORE) ||
+	    !is_pow2(p->banks) || !is_pow2(p->bank_bytes) ||
+	    p->banks > MAX_GROUPS * (a->width > p->bank_bytes
+				     ? a->width / p->bank_bytes : 1))
+		return predict(p, a, out, NULL, err);
+	/*
+	 * An address aligned to the width cannot run past the 32-bit window;
+	 * a misaligned one takes the general path, which names the lane.
+	 */
+	if (a->active == UINT32_MAX) {
+		for (unsigned l = 0; l < BS_LANES; l++)
+			bits |= a->addr[l];
+	} else {
+		for (unsigned l = 0; l < BS_LANES; l++)
+			bits |= a->addr[l] & (0u - (a->active >> l & 1));
+	}
+	if (bits & (a->width - 1))
+		return predict(p, a, out, NULL, err);
+	width = phase_width(p, a, wi, &packed);
+	memset(out, 0, sizeof *out);
+	out->packed = packed;
+	out->active_lanes = popcount32(a->active);
+	fast_counts(p, a, width, out);
+	out->bank_conflicts = out->wavefronts - out->ideal_wavefronts;
+	out->latency_cycles = latency(p, a, wi, packed, out->wavefronts);
+	return 0;
 }
 
 int bs_predict_detail(const bs_profile *p, const bs_access *a, bs_detail *out,

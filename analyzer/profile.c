@@ -7,8 +7,10 @@
  * 16-byte in four phases of 8; loads whose request is pairwise uniform
  * (lane l and lane l^1, or l and l^2, want the same address) pack into
  * phases twice as wide; stores never pack.  Latency: a dependent chain of
- * loads costs base + 2 cycles per wavefront, with base by width and
- * packing (the chain's own AND and ADD, about 3 cycles, are included).
+ * loads (v = ld(a); a += v & zero) costs base + 2 cycles per wavefront,
+ * with base by width and packing, measured by probes/kernels.cu as the
+ * difference of a 96- and a 32-access chain (the chain's own LOP3 and
+ * IADD are included).  Store timing is not modeled.
  *
  * textbook is the picture most tutorials draw: 32 banks of 4 bytes and
  * one phase of 32 lanes for every width, no packing, no timing model.
@@ -27,8 +29,8 @@ static const bs_profile sm_90 = {
 	.phase_lanes = { 32, 32, 32, 16, 8 },
 	.packed_phase_lanes = { 0, 0, 0, 32, 16 },
 	.pack_xor = { 1, 2 },
-	.load_base = { 30.89, 30.89, 30.89, 31.92, 37.95 },
-	.load_base_packed = { 0, 0, 0, 30.92, 35.95 },
+	.load_base = { 31.0, 31.0, 31.0, 32.0, 34.0 },
+	.load_base_packed = { 0, 0, 0, 31.0, 32.0 },
 	.load_slope = 2.0,
 	.store_base = { 0, 0, 0, 0, 0 },
 	.store_slope = 0.0,

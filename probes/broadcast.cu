@@ -1,0 +1,50 @@
+/*
+ * broadcast.cu - probe-broadcast: k distinct addresses among the 32 lanes.
+ *
+ * Axes: k = 1, 2, 4, 8, 16, 32 distinct addresses; grouped (lanes
+ * l*k/32 share, contiguous groups) or interleaved (lane l takes address
+ * l % k); the k addresses in different banks (element stride 1) or all in
+ * one bank (stride 128 bytes); width 1..16 bytes; load and store.  k = 1
+ * is the all-lanes-one-address case.  Multicast says: lanes sharing a word
+ * cost nothing, so different banks give the width's ideal and one bank
+ * gives k wavefronts (per phase).  Names: bc_<type>_<op>_k<k>_<layout>_
+ * <spread|bank>.
+ */
+#include <stdio.h>
+
+#include "probe.h"
+
+static const unsigned ks[] = { 1, 2, 4, 8, 16, 32 };
+
+/* k addresses, interleaved or grouped, spread over banks or in one bank. */
+static void add_case(point_list *pl, int w, int op, unsigned k, int inter,
+		     int bank)
+{
+	char name[BS_NAME_MAX];
+	uint32_t elem[BS_LANES];
+	unsigned gap = bank ? 128 / probe_widths[w] : 1;   /* element spacing */
+
+	for (unsigned l = 0; l < BS_LANES; l++)
+		elem[l] = (inter ? l % k : l * k / 32) * gap;
+	if (k == 1)
+		snprintf(name, sizeof name, "bc_%s_%s_k1", probe_type_name[w],
+			 op ? "st" : "ld");
+	else
+		snprintf(name, sizeof name, "bc_%s_%s_k%u_%s_%s", probe_type_name[w],
+			 op ? "st" : "ld", k, inter ? "interleaved" : "grouped",
+			 bank ? "bank" : "spread");
+	points_add_elems(pl, name, probe_widths[w], (bs_op)op, 0xffffffffu, elem);
+}
+
+void family_broadcast(point_list *pl)
+{
+	for (int w = 0; w < BS_NWIDTHS; w++)
+		for (int op = 0; op < 2; op++) {
+			add_case(pl, w, op, 1, 0, 0);
+			for (size_t i = 1; i < sizeof ks / sizeof *ks; i++)
+				for (int inter = 0; inter < 2; inter++)
+					for (int bank = 0; bank < 2; bank++)
+						add_case(pl, w, op, ks[i],
+							 inter, bank);
+		}
+}

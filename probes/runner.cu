@@ -1,0 +1,573 @@
+/*
+ * runner.cu - bankscope-probe: measure warp accesses on the GPU.
+ *
+ *   bankscope-probe --probe NAME|all [--out DIR] [--measure LIST]
+ *   bankscope-probe --file PATTERNS [--file ...] [--out DIR]
+ *   bankscope-probe --list
+ *
+ * Every point (one warp access) is measured the same way (kernels.cu):
+ * latency (a dependent chain, reps repetitions after a warm-up, min and
+ * median cycles per access), throughput (one 1024-thread block per SM,
+ * bytes and wavefronts per clock per SM, median over SMs) and the CUPTI
+ * counters (wavefronts, bank conflicts and instructions of one warp doing
+ * exactly PROBE_CHAIN accesses, divided per instruction).  Timing runs
+ * first for every point, counters after, so the profiler never runs
+ * during a timed launch.
+ *
+ * Output: one CSV per run in DIR (default data/<gpu-slug>/), written to a
+ * temporary file and linked to <probe>-<UTC time>.csv when complete, never
+ * overwriting; its path on stdout.  Progress on stderr.  Ctrl-C stops
+ * after the current point and keeps what was measured, marked incomplete.
+ *
+ * Exit status: 0 written; 1 no CUDA device or a CUDA failure; 2 bad
+ * options or pattern files; 130 interrupted (the partial file written).
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cuda.h>
+#include <cuda_runtime.h>
+
+#include "counters.h"
+#include "probe.h"
+
+#ifndef BS_GIT_DESCRIBE
+#define BS_GIT_DESCRIBE "unknown"
+#endif
+
+static const probe_family families[] = {
+	{ "stride", family_stride,
+	  "lane l accesses element l*s: strides 0..64, widths 1..16 B, "
+	  "loads and stores" },
+	{ "broadcast", family_broadcast,
+	  "k distinct addresses among 32 lanes, grouped or interleaved, "
+	  "spread over banks or in one" },
+	{ "padding", family_padding,
+	  "arrays of structs with 0..4 padding floats; 32x32, 32x33 and "
+	  "XOR-swizzled tiles by row and column" },
+	{ "wide", family_wide,
+	  "8- and 16-byte accesses: phases, pairwise-uniform packing, "
+	  "partial warps" },
+	{ "random", family_random, "300 seeded random accesses" },
+};
+#define NFAMILIES (sizeof families / sizeof *families)
+
+static const char *const metrics[] = {
+	"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+	"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+	"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+	"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+	"smsp__inst_executed_op_shared_ld.sum",
+	"smsp__inst_executed_op_shared_st.sum",
+};
+#define NMETRICS 6
+#define BATCH 256
+
+enum { M_LATENCY = 1, M_THROUGHPUT = 2, M_COUNTERS = 4, M_LAUNCH = 8 };
+
+typedef struct {
+	const char *probe;       /* family name, "all" or "file" */
+	const char *label;       /* names the file's run: --label, else probe */
+	const char *out_dir;
+	const char *files[64];
+	int nfiles;
+	unsigned measure;
+	int reps, tp_iters;
+} options;
+
+static volatile sig_atomic_t interrupted;
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+static int die_usage(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "bankscope-probe: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, " (try bankscope-probe --help)\n");
+	return 2;
+}
+
+static void usage(void)
+{
+	printf("usage: bankscope-probe --probe NAME|all [options]\n"
+	       "       bankscope-probe --file PATTERNS [--file ...] [options]\n"
+	       "       bankscope-probe --list\n\n"
+	       "Measure shared-memory accesses on the GPU: latency and\n"
+	       "throughput in cycles, wavefronts and bank conflicts from\n"
+	       "CUPTI counters.  Writes one CSV per run and prints its path.\n\n"
+	       "  --out DIR        where the CSV goes (data/<gpu>)\n"
+	       "  --label NAME     the run's name in the file name and the\n"
+	       "                   probe column (the probe, or \"file\")\n"
+	       "  --measure LIST   latency,throughput,counters (all three), or\n"
+	       "                   launch: only the counted launches, for an\n"
+	       "                   external profiler\n"
+	       "  --reps N         timed repetitions, >= 11 (15)\n"
+	       "  --tp-iters N     throughput loop iterations of 8 accesses (256)\n");
+}
+
+static int parse_measure(const char *s, unsigned *out)
+{
+	char buf[128], *tok, *save = NULL;
+
+	snprintf(buf, sizeof buf, "%s", s);
+	*out = 0;
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(tok, "latency"))
+			*out |= M_LATENCY;
+		else if (!strcmp(tok, "throughput"))
+			*out |= M_THROUGHPUT;
+		else if (!strcmp(tok, "counters"))
+			*out |= M_COUNTERS;
+		else if (!strcmp(tok, "launch"))
+			*out |= M_LAUNCH;
+		else
+			return -1;
+	}
+	return *out ? 0 : -1;
+}
+
+static int parse_int(const char *s, int lo, int hi, int *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || end == s || v < lo || v > hi)
+		return -1;
+	*out = (int)v;
+	return 0;
+}
+
+static int parse_options(int argc, char **argv, options *o)
+{
+	o->measure = M_LATENCY | M_THROUGHPUT | M_COUNTERS;
+	o->reps = 15;
+	o->tp_iters = 256;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			usage();
+			exit(0);
+		}
+		if (!strcmp(a, "--list")) {
+			for (size_t f = 0; f < NFAMILIES; f++)
+				printf("%-10s %s\n", families[f].name,
+				       families[f].description);
+			exit(0);
+		}
+		if (!v)
+			return die_usage("option %s needs a value (or is unknown)",
+					 a);
+		i++;
+		if (!strcmp(a, "--probe")) {
+			o->probe = v;
+		} else if (!strcmp(a, "--file")) {
+			if (o->nfiles == 64)
+				return die_usage("at most 64 --file options%s",
+						 "");
+			o->files[o->nfiles++] = v;
+		} else if (!strcmp(a, "--label")) {
+			o->label = v;
+		} else if (!strcmp(a, "--out")) {
+			o->out_dir = v;
+		} else if (!strcmp(a, "--measure")) {
+			if (parse_measure(v, &o->measure) < 0)
+				return die_usage("--measure: '%s' is not a list "
+						 "of latency, throughput, "
+						 "counters, launch", v);
+		} else if (!strcmp(a, "--reps")) {
+			if (parse_int(v, 11, 1000, &o->reps) < 0)
+				return die_usage("--reps: '%s' is not a number "
+						 "from 11 to 1000", v);
+		} else if (!strcmp(a, "--tp-iters")) {
+			if (parse_int(v, 1, 100000, &o->tp_iters) < 0)
+				return die_usage("--tp-iters: '%s' is not a "
+						 "number from 1 to 100000", v);
+		} else {
+			return die_usage("unknown option '%s'", a);
+		}
+	}
+	if (!o->probe == !o->nfiles)
+		return die_usage("give --probe NAME|all or --file PATTERNS%s",
+				 "");
+	return 0;
+}
+
+/* Collect the points: one family, all of them, or pattern files. */
+static int collect(const options *o, point_list *pl)
+{
+	int found = 0;
+
+	for (int i = 0; i < o->nfiles; i++) {
+		FILE *f = fopen(o->files[i], "r");
+		bs_reader *r;
+		bs_access a;
+		bs_error err;
+		int rc;
+		char msg[1024];
+
+		if (!f) {
+			fprintf(stderr, "bankscope-probe: %s: cannot open: %s\n",
+				o->files[i], strerror(errno));
+			return 2;
+		}
+		r = bs_reader_new(f, o->files[i]);
+		pl->family = o->label ? o->label : "file";
+		while (r && (rc = bs_reader_next(r, &a, &err)) > 0)
+			points_add(pl, &a);
+		bs_reader_free(r);
+		fclose(f);
+		if (!r)
+			return 2;
+		if (rc < 0) {
+			bs_error_format(&err, msg, sizeof msg);
+			fprintf(stderr, "bankscope-probe: %s\n", msg);
+			return 2;
+		}
+	}
+	for (size_t f = 0; o->probe && f < NFAMILIES; f++) {
+		if (strcmp(o->probe, "all") && strcmp(o->probe, families[f].name))
+			continue;
+		pl->family = families[f].name;
+		families[f].generate(pl);
+		found = 1;
+	}
+	if (o->probe && !found)
+		return die_usage("unknown probe '%s' (bankscope-probe --list)",
+				 o->probe);
+	if (pl->failed) {
+		fprintf(stderr, "bankscope-probe: out of memory\n");
+		return 1;
+	}
+	return 0;
+}
+
+/* data/<slug>: h100-sxm, h100-pcie, h200, else the name in lower case. */
+static void gpu_slug(const char *name, char *out, size_t size)
+{
+	size_t n = 0;
+
+	if (strstr(name, "H100") && strstr(name, "PCIe"))
+		snprintf(out, size, "h100-pcie");
+	else if (strstr(name, "H100"))
+		snprintf(out, size, "h100-sxm");
+	else if (strstr(name, "H200"))
+		snprintf(out, size, "h200");
+	else {
+		for (const char *p = strncmp(name, "NVIDIA ", 7) ? name
+								 : name + 7;
+		     *p && n + 1 < size; p++)
+			out[n++] = (char)((*p >= 'A' && *p <= 'Z') ? *p + 32
+				   : (*p >= 'a' && *p <= 'z') || (*p >= '0' &&
+				      *p <= '9') ? *p : '-');
+		out[n] = '\0';
+	}
+}
+
+static void progress(const char *what, size_t done, size_t total)
+{
+	static size_t last_decile = (size_t)-1;
+
+	if (isatty(2)) {
+		fprintf(stderr, "\r%s: %zu/%zu points", what, done, total);
+		if (done == total)
+			fputc('\n', stderr);
+	} else if (done == total || done * 10 / total != last_decile) {
+		last_decile = done * 10 / total;
+		fprintf(stderr, "%s: %zu/%zu points\n", what, done, total);
+	}
+}
+
+typedef struct {
+	bs_meta m[BS_META_MAX];
+	int n;
+} meta_list;
+
+static void meta(meta_list *ml, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void meta(meta_list *ml, const char *key, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (ml->n == BS_META_MAX)
+		return;
+	snprintf(ml->m[ml->n].key, sizeof ml->m[ml->n].key, "%s", key);
+	va_start(ap, fmt);
+	vsnprintf(ml->m[ml->n].value, sizeof ml->m[ml->n].value, fmt, ap);
+	va_end(ap);
+	ml->n++;
+}
+
+/* Timing modes for one point; fills the row's timing columns. */
+static int time_point(const options *o, const probe_device *dev,
+		      bs_row *row, char *why, size_t whylen)
+{
+	double cyc[1024], min, med, count;
+
+	if (o->measure & M_LATENCY) {
+		if (probe_latency(dev, &row->access, o->reps, cyc, why,
+				  whylen) < 0)
+			return -1;
+		bs_min_median(cyc, (size_t)o->reps, &min, &med);
+		row->cycles_per_access_min = min;
+		row->cycles_per_access_median = med;
+		row->chain_length = PROBE_CHAIN;
+		row->repetitions = o->reps;
+	}
+	if (o->measure & M_THROUGHPUT) {
+		if (probe_throughput(dev, &row->access, o->tp_iters, &med,
+				     &count, why, whylen) < 0)
+			return -1;
+		row->tp_warps_per_sm = PROBE_TP_THREADS / 32;
+		row->tp_bytes_per_clk_per_sm = count *
+			__builtin_popcount(row->access.active) *
+			row->access.width / med;
+		/* per access; turned into wavefronts once counted */
+		row->tp_wavefronts_per_clk_per_sm = count / med;
+	}
+	return 0;
+}
+
+/* The counter pass over every measurable row, in batches. */
+static int count_points(bs_row *rows, size_t n, char *why, size_t whylen)
+{
+	bs_counters *c;
+	double values[BATCH * NMETRICS];
+	size_t idx[BATCH];
+
+	if (bs_counters_open(&c, metrics, NMETRICS, BATCH, why, whylen) < 0)
+		return -1;
+	for (size_t i = 0; i < n && !interrupted;) {
+		int nb = 0, nr = 0;
+
+		for (; i < n && nb < BATCH && !interrupted; i++) {
+			if (rows[i].note[0])
+				continue;
+			if (bs_counters_begin(c, rows[i].access.name) < 0 ||
+			    probe_counted_launch(&rows[i].access, why,
+						 whylen) < 0 ||
+			    bs_counters_end(c) < 0)
+				break;
+			idx[nb++] = i;
+			progress("counters", i + 1, n);
+		}
+		if (bs_counters_flush(c, values, &nr, why, whylen) < 0 ||
+		    nr != nb) {
+			if (nr != nb)
+				snprintf(why, whylen, "CUPTI returned %d ranges "
+					 "for %d kernels", nr, nb);
+			bs_counters_close(c);
+			return -1;
+		}
+		for (int r = 0; r < nr; r++) {
+			bs_row *row = &rows[idx[r]];
+			const double *v = &values[r * NMETRICS];
+			int st = row->access.op == BS_STORE;
+			double inst = v[4 + st];
+
+			row->instructions = inst;
+			if (inst > 0) {
+				row->wavefronts_measured = v[0 + st] / inst;
+				row->bank_conflicts_measured = v[2 + st] / inst;
+			}
+		}
+	}
+	bs_counters_close(c);
+	return 0;
+}
+
+static void fill_device_meta(meta_list *ml, const cudaDeviceProp *prop,
+			     const probe_device *dev, double mhz,
+			     const options *o, int argc, char **argv)
+{
+	int drv = 0, rt = 0;
+	char cmd[400] = "";
+	char date[32];
+	time_t now = time(NULL);
+	size_t n = 0;
+
+	cudaDriverGetVersion(&drv);
+	cudaRuntimeGetVersion(&rt);
+	for (int i = 0; i < argc && n < sizeof cmd; i++)
+		n += (size_t)snprintf(cmd + n, sizeof cmd - n, "%s%s",
+				      i ? " " : "", argv[i]);
+	strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	meta(ml, "gpu", "%s", prop->name);
+	meta(ml, "compute_capability", "%d.%d", prop->major, prop->minor);
+	meta(ml, "sm_count", "%d", prop->multiProcessorCount);
+	meta(ml, "sm_clock_mhz_measured", "%.0f", mhz);
+	meta(ml, "clock_overhead_cycles", "%.0f", dev->clock_overhead);
+	meta(ml, "driver_version", "%d.%d", drv / 1000, drv % 1000 / 10);
+	meta(ml, "runtime_version", "%d.%d", rt / 1000, rt % 1000 / 10);
+	meta(ml, "cupti_version", "%s", bs_counters_version());
+	meta(ml, "git_describe", "%s", BS_GIT_DESCRIBE);
+	meta(ml, "date", "%s", date);
+	meta(ml, "command", "%s", cmd);
+	meta(ml, "profile", "%s", bs_profile_default()->name);
+	meta(ml, "probe", "%s", o->probe ? o->probe : "file");
+	meta(ml, "latency_method", "(t(%d accesses) - t(%d accesses)) / %d, "
+	     "dependent chain v = ld(a); a += v & zero; %d repetitions after "
+	     "a warm-up", PROBE_CHAIN + 32, 32, PROBE_CHAIN, o->reps);
+	meta(ml, "throughput_method", "%d blocks x %d threads, one per SM, "
+	     "%d independent accesses per warp between __syncthreads; median "
+	     "over blocks", prop->multiProcessorCount, PROBE_TP_THREADS,
+	     o->tp_iters * PROBE_TP_UNROLL);
+	meta(ml, "counter_method", "one warp, %d accesses, CUPTI range "
+	     "profiler, per warp instruction", PROBE_CHAIN);
+}
+
+static int write_dataset(const char *dir, const char *probe,
+			 const meta_list *ml, const bs_row *rows, size_t n)
+{
+	bs_error err;
+	bs_dataset_out *out = bs_dataset_create(dir, &err);
+	char name[96], path[1024], date[32], msg[1024];
+	time_t now = time(NULL);
+	FILE *f;
+
+	if (!out) {
+		bs_error_format(&err, msg, sizeof msg);
+		fprintf(stderr, "bankscope-probe: %s\n", msg);
+		return 1;
+	}
+	f = bs_dataset_file(out);
+	bs_dataset_write_header(f, ml->m, ml->n);
+	for (size_t i = 0; i < n; i++)
+		bs_dataset_write_row(f, &rows[i]);
+	strftime(date, sizeof date, "%Y%m%d-%H%M%S", gmtime(&now));
+	snprintf(name, sizeof name, "%.40s-%s", probe, date);
+	if (bs_dataset_commit(out, name, path, sizeof path, &err) < 0) {
+		bs_error_format(&err, msg, sizeof msg);
+		fprintf(stderr, "bankscope-probe: %s\n", msg);
+		return 1;
+	}
+	printf("%s\n", path);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	options o = { };
+	point_list pl = { };
+	probe_device dev = { };
+	cudaDeviceProp prop;
+	meta_list ml = { };
+	bs_row *rows;
+	char why[512], slug[64], dir[512], label[128];
+	double mhz = 0;
+	int ndev = 0, rc;
+	size_t done = 0;
+	cudaError_t e;
+
+	if ((rc = parse_options(argc, argv, &o)) != 0)
+		return rc;
+	if ((rc = collect(&o, &pl)) != 0)
+		return rc;
+	e = cudaGetDeviceCount(&ndev);
+	if (e != cudaSuccess || ndev == 0) {
+		fprintf(stderr, "bankscope-probe: no CUDA device (%s); the "
+			"committed datasets in data/ need none\n",
+			e != cudaSuccess ? cudaGetErrorString(e)
+					 : "cudaGetDeviceCount found 0");
+		return 1;
+	}
+	if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess ||
+	    probe_kernels_init(&dev, why, sizeof why) < 0 ||
+	    probe_sm_clock_mhz(&mhz, why, sizeof why) < 0) {
+		fprintf(stderr, "bankscope-probe: %s\n", why);
+		return 1;
+	}
+	rows = (bs_row *)calloc(pl.n, sizeof *rows);
+	if (!rows) {
+		fprintf(stderr, "bankscope-probe: out of memory\n");
+		return 1;
+	}
+	snprintf(label, sizeof label, "%s",
+		 o.label ? o.label : o.probe ? o.probe : "file");
+	fprintf(stderr, "bankscope-probe: %s: %zu points on %s (%d SMs, %.0f "
+		"MHz measured)\n", label, pl.n, prop.name,
+		prop.multiProcessorCount, mhz);
+	signal(SIGINT, on_sigint);
+
+	for (size_t i = 0; i < pl.n; i++) {
+		bs_row *row = &rows[i];
+		size_t need = probe_smem_bytes(&pl.v[i]);
+
+		bs_row_init(row);
+		row->access = pl.v[i];
+		snprintf(row->probe, sizeof row->probe, "%s", pl.family_of[i]);
+		if (bs_row_predict(bs_profile_default(), row, NULL) < 0)
+			snprintf(row->note, sizeof row->note,
+				 "the analyzer rejects this access");
+		else if (need > dev.smem_optin)
+			snprintf(row->note, sizeof row->note,
+				 "needs %zu bytes of shared memory, the GPU "
+				 "gives a block at most %zu", need,
+				 dev.smem_optin);
+	}
+	for (; done < pl.n && !interrupted; done++) {
+		if (!rows[done].note[0] &&
+		    (o.measure & (M_LATENCY | M_THROUGHPUT)) &&
+		    time_point(&o, &dev, &rows[done], why, sizeof why) < 0) {
+			fprintf(stderr, "bankscope-probe: %s: %s\n",
+				rows[done].access.name, why);
+			return 1;
+		}
+		if (o.measure & (M_LATENCY | M_THROUGHPUT))
+			progress("timing", done + 1, pl.n);
+	}
+	if (o.measure & M_LAUNCH) {
+		for (size_t i = 0; i < done && !interrupted; i++)
+			if (!rows[i].note[0] &&
+			    probe_counted_launch(&rows[i].access, why,
+						 sizeof why) < 0) {
+				fprintf(stderr, "bankscope-probe: %s\n", why);
+				return 1;
+			}
+	}
+	fill_device_meta(&ml, &prop, &dev, mhz, &o, argc, argv);
+	if (o.measure & M_COUNTERS) {
+		if (count_points(rows, done, why, sizeof why) < 0) {
+			fprintf(stderr, "bankscope-probe: counters not read, "
+				"timing only: %s\n", why);
+			meta(&ml, "counters", "not read: %s", why);
+		} else {
+			meta(&ml, "counters", "CUPTI range profiler, in process");
+		}
+	}
+	for (size_t i = 0; i < done; i++) {
+		bs_row *row = &rows[i];
+		double wf = row->wavefronts_measured == row->wavefronts_measured
+				    ? row->wavefronts_measured
+				    : row->wavefronts_predicted;
+
+		row->tp_wavefronts_per_clk_per_sm *= wf;
+	}
+	if (interrupted)
+		meta(&ml, "complete", "no: interrupted after %zu of %zu points",
+		     done, pl.n);
+	else
+		meta(&ml, "complete", "yes: %zu points", pl.n);
+	gpu_slug(prop.name, slug, sizeof slug);
+	snprintf(dir, sizeof dir, "%s", o.out_dir ? o.out_dir : "data");
+	if (!o.out_dir)
+		snprintf(dir, sizeof dir, "data/%s", slug);
+	if (write_dataset(dir, label, &ml, rows, done) != 0)
+		return 1;
+	return interrupted ? 130 : 0;
+}

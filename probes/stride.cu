@@ -1,0 +1,28 @@
+/*
+ * stride.cu - probe-stride: lane l accesses element l*s.
+ *
+ * Axes: element stride s = 0..64, width 1, 2, 4, 8, 16 bytes, load and
+ * store, all 32 lanes: 650 points.  The textbook result, 1-, 2- and 4-byte
+ * loads: gcd(s*width/4, 32)-way conflicts once s*width >= 4, s = 0 a
+ * broadcast; 8- and 16-byte accesses add their phases (2 and 4 wavefronts
+ * at best) and the packing of stride 0.  Names: <type>_<op>_s<stride>
+ * with type u8, u16, f32, u64, v4 for 1..16 bytes.
+ */
+#include <stdio.h>
+
+#include "probe.h"
+
+
+void family_stride(point_list *pl)
+{
+	char name[BS_NAME_MAX];
+
+	for (int w = 0; w < BS_NWIDTHS; w++)
+		for (int op = 0; op < 2; op++)
+			for (unsigned s = 0; s <= 64; s++) {
+				snprintf(name, sizeof name, "%s_%s_s%u",
+					 probe_type_name[w], op ? "st" : "ld", s);
+				points_add_stride(pl, name, probe_widths[w],
+						  (bs_op)op, s);
+			}
+}

@@ -1,0 +1,53 @@
+#!/usr/bin/env python3
+"""compare_ncu.py DATASET.csv NCU.csv - our counters against Nsight Compute's.
+
+NCU.csv is `ncu --csv --page raw` over `bankscope-probe --measure launch`,
+which launches the counted kernel of every measured row, in row order.
+Prints how many rows agree (wavefronts and bank conflicts per instruction,
+instructions) and the first disagreements.
+"""
+import csv
+import sys
+
+M_WF = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{}.sum"
+M_BC = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{}.sum"
+M_IN = "smsp__inst_executed_op_shared_{}.sum"
+
+
+def dataset(path):
+    with open(path) as f:
+        body = [line for line in f if not line.startswith("#")]
+    return [r for r in csv.DictReader(body) if not r["note"]]
+
+
+def ncu(path):
+    with open(path) as f:
+        lines = [line for line in f if not line.startswith("==")]
+    rd = list(csv.DictReader(lines))
+    # the first data row after the header holds the units
+    return [r for r in rd if r.get("ID", "").strip().isdigit()]
+
+
+def val(r, name):
+    return float(r[name].replace(",", ""))
+
+
+ours, theirs = dataset(sys.argv[1]), ncu(sys.argv[2])
+print(f"ncu cross-check: {len(ours)} dataset rows, {len(theirs)} kernels profiled by ncu")
+agree, bad = 0, []
+for r, k in zip(ours, theirs):
+    op = r["op"]
+    inst = val(k, M_IN.format(op))
+    wf = val(k, M_WF.format(op)) / inst if inst else float("nan")
+    bc = val(k, M_BC.format(op)) / inst if inst else float("nan")
+    mine = (float(r["wavefronts_measured"] or "nan"),
+            float(r["bank_conflicts_measured"] or "nan"),
+            float(r["instructions"] or "nan"))
+    if abs(mine[0] - wf) < 1e-6 and abs(mine[1] - bc) < 1e-6 and mine[2] == inst:
+        agree += 1
+    else:
+        bad.append((r["name"], mine, (wf, bc, inst)))
+print(f"ncu cross-check: {agree} of {min(len(ours), len(theirs))} rows agree "
+      f"(wavefronts, conflicts per instruction, instructions)")
+for name, mine, other in bad[:10]:
+    print(f"  {name}: ours {mine}, ncu {other}")

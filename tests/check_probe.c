@@ -1,0 +1,194 @@
+/*
+ * check_probe.c - the probe runner and the committed datasets, without a
+ * GPU.
+ *
+ * The runner (env PROBE, set by make check) must name a missing CUDA device
+ * in one line and exit 1, and reject bad options with exit 2.  The
+ * committed H100 and H200 datasets must pass `bankscope check` (env
+ * BANKSCOPE) with every row agreeing, and carry the metadata a reader
+ * needs.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "bankscope.h"
+
+#define H100 "data/h100-sxm/all-20261122-052715.csv"
+#define H200 "data/h200/all-20261122-052847.csv"
+
+/* Run a shell command, capture stdout+stderr; return the exit status. */
+static int run(const char *cmd, char *out, size_t size)
+{
+	FILE *p = popen(cmd, "r");
+	size_t n = 0;
+	int st;
+
+	ck_assert_ptr_nonnull(p);
+	while (n + 1 < size && fgets(out + n, (int)(size - n), p))
+		n += strlen(out + n);
+	out[n] = '\0';
+	while (fgetc(p) != EOF)
+		;
+	st = pclose(p);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static const char *env(const char *name)
+{
+	const char *v = getenv(name);
+
+	ck_assert_msg(v && *v, "%s is not set (run through make check)", name);
+	return v;
+}
+
+static char buf[1 << 16];
+
+START_TEST(test_no_device)
+{
+	char cmd[1024];
+	int rc;
+
+	snprintf(cmd, sizeof cmd, "%s --probe stride --out build/probe-test 2>&1",
+		 env("PROBE"));
+	rc = run(cmd, buf, sizeof buf);
+	if (rc == 0)
+		return;   /* a GPU is here: the device runs are tested there */
+	ck_assert_int_eq(rc, 1);
+	ck_assert_msg(strncmp(buf, "bankscope-probe: no CUDA device (", 33) == 0,
+		      "got '%s'", buf);
+	ck_assert_msg(strchr(buf, '\n') == buf + strlen(buf) - 1,
+		      "more than one line: '%s'", buf);
+}
+END_TEST
+
+typedef struct {
+	const char *args;
+	int status;
+	const char *phrase;
+} probe_case;
+
+static const probe_case probe_cases[] = {
+	{ "--probe nosuch", 2, "unknown probe 'nosuch'" },
+	{ "--probe stride --reps 5", 2, "--reps: '5' is not a number from 11" },
+	{ "--probe stride --measure nothing", 2, "--measure: 'nothing'" },
+	{ "--bogus x", 2, "unknown option '--bogus'" },
+	{ "", 2, "give --probe NAME|all or --file PATTERNS" },
+	{ "--probe stride --file x", 2, "give --probe NAME|all or --file" },
+	{ "--file tests/cases/no-such-file", 2, "cannot open" },
+	{ "--file tests/calibration/h100.expected.csv", 2,
+	  "h100.expected.csv:1:61: expected WIDTH OP and 32 lane" },
+	{ "--list", 0, "stride     lane l accesses element l*s" },
+};
+
+START_TEST(test_probe_options)
+{
+	const probe_case *c = &probe_cases[_i];
+	char cmd[1024];
+	int rc;
+
+	snprintf(cmd, sizeof cmd, "%s %s 2>&1", env("PROBE"), c->args);
+	rc = run(cmd, buf, sizeof buf);
+	ck_assert_msg(rc == c->status, "%s: exit %d, expected %d: %s", c->args,
+		      rc, c->status, buf);
+	ck_assert_msg(strstr(buf, c->phrase), "%s: '%s' lacks '%s'", c->args,
+		      buf, c->phrase);
+}
+END_TEST
+
+typedef struct {
+	const char *path, *gpu;
+} dataset_case;
+
+static const dataset_case datasets[] = {
+	{ H100, "NVIDIA H100 80GB HBM3" },
+	{ H200, "NVIDIA H200" },
+};
+
+/* Every row of the committed datasets agrees with the sm_90 profile. */
+START_TEST(test_committed_verdict)
+{
+	const dataset_case *c = &datasets[_i];
+	char cmd[1024];
+	int rc;
+
+	snprintf(cmd, sizeof cmd, "%s check --quiet %s 2>&1", env("BANKSCOPE"),
+		 c->path);
+	rc = run(cmd, buf, sizeof buf);
+	ck_assert_msg(rc == 0, "exit %d: %s", rc, buf);
+	ck_assert_str_eq(buf, "verdict: AGREES: 1309 rows, 1309 measured, "
+			 "1309 agree, 0 disagree, 0 skipped, 0 timing only "
+			 "(profile sm_90)\n");
+}
+END_TEST
+
+/* The metadata a reader needs, and the measured facts the docs quote. */
+START_TEST(test_committed_metadata)
+{
+	const dataset_case *c = &datasets[_i];
+	static const char *const keys[] = {
+		"gpu", "compute_capability", "sm_count", "sm_clock_mhz_measured",
+		"driver_version", "runtime_version", "cupti_version",
+		"git_describe", "date", "command", "profile", "counters",
+		"complete",
+	};
+	FILE *f = fopen(c->path, "r");
+	bs_error err;
+	bs_dataset *d;
+	bs_row row;
+	int rc, n = 0, conflict_free = 0;
+
+	ck_assert_ptr_nonnull(f);
+	d = bs_dataset_open(f, c->path, &err);
+	ck_assert_ptr_nonnull(d);
+	for (size_t k = 0; k < sizeof keys / sizeof *keys; k++)
+		ck_assert_msg(bs_dataset_meta(d, keys[k]), "%s lacks '%s'",
+			      c->path, keys[k]);
+	ck_assert_str_eq(bs_dataset_meta(d, "gpu"), c->gpu);
+	ck_assert_str_eq(bs_dataset_meta(d, "complete"), "yes: 1309 points");
+	while ((rc = bs_dataset_next(d, &row, &err)) > 0) {
+		n++;
+		ck_assert_msg(row.instructions == 64, "%s: %g instructions",
+			      row.access.name, row.instructions);
+		/* conflict-free full-warp loads of 4..16 bytes, not packed:
+		   at least 99% of 32 banks x 4 bytes per clock */
+		if (row.access.op == BS_LOAD && row.access.active == 0xffffffffu
+		    && row.access.width >= 4 && row.bank_conflicts_measured == 0
+		    && row.packed_predicted == 0 &&
+		    !strcmp(row.probe, "stride") &&
+		    row.access.addr[1] != 0) {
+			ck_assert_msg(row.tp_bytes_per_clk_per_sm >= 0.99 * 128,
+				      "%s: %.3f B/clk/SM", row.access.name,
+				      row.tp_bytes_per_clk_per_sm);
+			conflict_free++;
+		}
+	}
+	ck_assert_int_eq(rc, 0);
+	ck_assert_int_eq(n, 1309);
+	ck_assert_int_gt(conflict_free, 10);
+	bs_dataset_close(d);
+	fclose(f);
+}
+END_TEST
+
+Suite *probe_suite(void)
+{
+	Suite *s = suite_create("probe");
+	TCase *tc = tcase_create("runner");
+	TCase *td = tcase_create("datasets");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_no_device);
+	tcase_add_loop_test(tc, test_probe_options, 0,
+			    sizeof probe_cases / sizeof *probe_cases);
+	tcase_set_timeout(td, 60);
+	tcase_add_loop_test(td, test_committed_verdict, 0,
+			    sizeof datasets / sizeof *datasets);
+	tcase_add_loop_test(td, test_committed_metadata, 0,
+			    sizeof datasets / sizeof *datasets);
+	suite_add_tcase(s, tc);
+	suite_add_tcase(s, td);
+	return s;
+}
