@@ -1,0 +1,49 @@
+/*
+ * cli.h - what the bankscope command's source files share.
+ *
+ * Exit status of every command: 0 success, 1 a check found disagreements,
+ * 2 bad input or usage (one message on stderr naming where).
+ */
+#ifndef BANKSCOPE_CLI_H
+#define BANKSCOPE_CLI_H
+
+#include <stdio.h>
+
+#include "bankscope.h"
+
+#define EXIT_DISAGREE 1
+#define EXIT_BADINPUT 2
+
+/* Print "bankscope: <formatted error>" on stderr; returns EXIT_BADINPUT. */
+int report_error(const bs_error *err);
+/* Print "bankscope: <message>" on stderr; returns EXIT_BADINPUT. */
+int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * Long options: "--name value" or "--name=value".  Returns 1 and sets
+ * *value when argv[*i] is option `name` (advancing *i past its value), 0
+ * when it is not, -1 (after printing) when its value is missing.
+ */
+int opt_value(int argc, char **argv, int *i, const char *name,
+	      const char **value);
+/* Parse an unsigned option value or fail naming the option. */
+int opt_u64(const char *name, const char *value, uint64_t max, uint64_t *out);
+
+extern const char *const predict_csv_header;
+void lane_list(uint32_t mask, char *buf, size_t size);
+void csv_field(FILE *out, const char *s);
+void json_string(FILE *out, const char *s);
+void print_text(FILE *out, const bs_profile *p, const bs_access *a,
+		const bs_detail *d);
+void print_csv(FILE *out, const bs_access *a, const bs_summary *s);
+void print_json(FILE *out, const bs_profile *p, const bs_access *a,
+		const bs_detail *d, int first);
+
+int cmd_predict(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+int cmd_profiles(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_fix(int argc, char **argv);
+int cmd_profile(int argc, char **argv);
+
+#endif
