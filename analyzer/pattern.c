@@ -6,9 +6,11 @@
  * NAME is any token (at most 63 bytes); WIDTH 1, 2, 4, 8 or 16; OP ld or
  * st (load, store); then exactly 32 lane fields, each a byte address in
  * decimal or 0x hex, or '-' for an inactive lane.  Tokens are separated by
- * blanks or tabs; '#' starts a comment; blank lines are skipped.  Every
- * error names the line and the column of the offending token.
+ * blanks or tabs; '#' starts a comment; blank lines are skipped; a line
+ * holds at most 64 KiB besides its LF or CRLF end.  Every error names the
+ * line and the column of the offending token.
  */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,8 +58,10 @@ long bs_reader_line(const bs_reader *r)
 }
 
 /*
- * Read one line into r->buf without its newline.  1: a line, 0: end of
- * file, -1: error (too long, NUL byte, read error).
+ * Read one line into r->buf without its newline and CR.  1: a line, 0:
+ * end of file, -1: error (more than LINE_MAX_BYTES bytes besides the line
+ * end, NUL byte, read error).  The buffer holds LINE_MAX_BYTES + 1 bytes
+ * at most (a CR) before the line is known to be too long.
  */
 static int read_line(bs_reader *r, bs_error *err)
 {
@@ -79,12 +83,13 @@ static int read_line(bs_reader *r, bs_error *err)
 			nul_col = (long)n + 1;
 			continue;
 		}
-		if (n + 1 >= LINE_MAX_BYTES) {
+		if (n > LINE_MAX_BYTES) {
 			bad = 2;
 			continue;
 		}
 		if (n + 1 >= r->cap) {
-			size_t cap = r->cap * 2;
+			size_t cap = r->cap * 2 < LINE_MAX_BYTES + 2
+					     ? r->cap * 2 : LINE_MAX_BYTES + 2;
 			char *b = realloc(r->buf, cap);
 
 			if (!b)
@@ -97,12 +102,14 @@ static int read_line(bs_reader *r, bs_error *err)
 	}
 	if (n && r->buf[n - 1] == '\r')
 		n--;
+	if (!bad && n > LINE_MAX_BYTES)
+		bad = 2;
 	r->buf[n] = '\0';
 	if (bad == 1)
 		return bs_error_set(err, r->name, r->line, nul_col,
 				    "NUL byte in a text line");
 	if (bad == 2)
-		return bs_error_set(err, r->name, r->line, 0,
+		return bs_error_set(err, r->name, r->line, LINE_MAX_BYTES + 1,
 				    "line longer than %d bytes",
 				    LINE_MAX_BYTES);
 	if (ferror(r->f))
@@ -141,6 +148,27 @@ static const char *next_token(const char **p, size_t *len)
 	return s;
 }
 
+/* The token as a string, cut to size - 1 bytes (errors quote no more). */
+static void copy_token(char *word, size_t size, const char *tok, size_t len)
+{
+	if (len > size - 1)
+		len = size - 1;
+	memcpy(word, tok, len);
+	word[len] = '\0';
+}
+
+/* A lane field too long to copy: -1 when junk, -2 when a number (> 32 bits). */
+static int long_field(const char *tok, size_t len)
+{
+	int hex = tok[0] == '0' && (tok[1] == 'x' || tok[1] == 'X');
+
+	for (size_t i = hex ? 2 : 0; i < len; i++)
+		if (!(hex ? isxdigit((unsigned char)tok[i])
+			  : isdigit((unsigned char)tok[i])))
+			return -1;
+	return -2;
+}
+
 int bs_parse_line(const char *line, const char *source, long lineno,
 		  bs_access *out, bs_error *err)
 {
@@ -166,7 +194,7 @@ int bs_parse_line(const char *line, const char *source, long lineno,
 	tok = next_token(&p, &len);
 	if (!tok)
 		FAIL(p, "expected WIDTH OP and 32 lane addresses after the name");
-	snprintf(word, sizeof word, "%.*s", (int)(len < 31 ? len : 31), tok);
+	copy_token(word, sizeof word, tok, len);
 	if (len > 3 || bs_parse_u64(word, 16, &v) < 0 ||
 	    bs_width_index((unsigned)v) < 0)
 		FAIL(tok, "unknown width '%s': expected 1, 2, 4, 8 or 16 bytes",
@@ -176,20 +204,20 @@ int bs_parse_line(const char *line, const char *source, long lineno,
 	tok = next_token(&p, &len);
 	if (!tok)
 		FAIL(p, "expected OP (ld or st) after the width");
-	snprintf(word, sizeof word, "%.*s", (int)(len < 31 ? len : 31), tok);
+	copy_token(word, sizeof word, tok, len);
 	if (len > 5 || bs_parse_op(word, &a.op) < 0)
 		FAIL(tok, "unknown op '%s': expected ld or st", word);
 
 	while ((tok = next_token(&p, &len))) {
 		if (lanes == BS_LANES)
 			FAIL(tok, "more than 32 lane fields");
-		snprintf(word, sizeof word, "%.*s", (int)(len < 31 ? len : 31),
-			 tok);
+		copy_token(word, sizeof word, tok, len);
 		if (len == 1 && tok[0] == '-') {
 			lanes++;
 			continue;
 		}
-		rc = len > 30 ? -2 : bs_parse_u64(word, UINT32_MAX, &v);
+		rc = len < sizeof word ? bs_parse_u64(word, UINT32_MAX, &v)
+				       : long_field(tok, len);
 		if (rc == -1)
 			FAIL(tok, "lane %u: '%s' is not an address "
 			     "(decimal, 0x hex, or - for inactive)", lanes, word);

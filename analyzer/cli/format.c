@@ -1,0 +1,232 @@
+/*
+ * format.c - the predict command's three output formats.
+ *
+ * text: per access, its phases and a bank map a student can read (one row
+ *       per wavefront, one column per bank; a cell shows the lowest lane
+ *       served, '+' when other lanes share that word, '.' for an idle
+ *       bank), the shared words spelled out, then the totals.
+ * csv:  a header, then one row per access.
+ * json: an array with one object per access carrying everything the text
+ *       shows.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+const char *const predict_csv_header =
+	"name,width,op,active_lanes,phases,packed,wavefronts,"
+	"ideal_wavefronts,bank_conflicts,max_way,latency_cycles";
+
+/* "0-15,17,20-23" for a lane mask; "none" for 0. */
+void lane_list(uint32_t m, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	if (!m) {
+		snprintf(buf, size, "none");
+		return;
+	}
+	for (unsigned l = 0; l < BS_LANES && n < size; l++) {
+		unsigned e = l;
+
+		if (!(m >> l & 1))
+			continue;
+		while (e + 1 < BS_LANES && (m >> (e + 1) & 1))
+			e++;
+		if (e == l)
+			n += (size_t)snprintf(buf + n, size - n, "%s%u",
+					      n ? "," : "", l);
+		else
+			n += (size_t)snprintf(buf + n, size - n, "%s%u-%u",
+					      n ? "," : "", l, e);
+		l = e;
+	}
+}
+
+/* A CSV field: quoted when it holds a comma, quote or space. */
+void csv_field(FILE *out, const char *s)
+{
+	if (!strpbrk(s, ",\" \t\r\n")) {
+		fputs(s, out);
+		return;
+	}
+	putc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			putc('"', out);
+		putc(*s, out);
+	}
+	putc('"', out);
+}
+
+void json_string(FILE *out, const char *s)
+{
+	putc('"', out);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(out, "\\u%04x", c);
+		else
+			putc(c, out);
+	}
+	putc('"', out);
+}
+
+static void json_lanes(FILE *out, uint32_t m)
+{
+	int first = 1;
+
+	putc('[', out);
+	for (unsigned l = 0; l < BS_LANES; l++)
+		if (m >> l & 1) {
+			fprintf(out, "%s%u", first ? "" : ",", l);
+			first = 0;
+		}
+	putc(']', out);
+}
+
+static const char *op_word(bs_op op)
+{
+	return op == BS_STORE ? "store" : "load";
+}
+
+/* One row of a bank map, its trailing blanks dropped. */
+static void put_row(FILE *out, const char *row, size_t n)
+{
+	while (n && row[n - 1] == ' ')
+		n--;
+	fprintf(out, "%.*s\n", (int)n, row);
+}
+
+static void text_phase(FILE *out, const bs_profile *p, const bs_detail *d,
+		       unsigned ph)
+{
+	const bs_phase *f = &d->phase[ph];
+	const bs_cell *c = &d->cell[f->first_cell];
+	char lanes[160], row[12 + 4 * BS_MAX_BANKS];
+	size_t n;
+
+	lane_list(f->lanes, lanes, sizeof lanes);
+	fprintf(out, "  phase %u (lanes %s): ", ph, lanes);
+	if (!f->active) {
+		fprintf(out, "no active lane, 0 wavefronts\n");
+		return;
+	}
+	fprintf(out, "%u wavefront%s, %u-way, %u distinct word%s\n",
+		f->wavefronts, f->wavefronts == 1 ? "" : "s", f->wavefronts,
+		f->words, f->words == 1 ? "" : "s");
+	n = (size_t)snprintf(row, sizeof row, "    bank   ");
+	for (unsigned b = 0; b < p->banks; b++)
+		n += (size_t)snprintf(row + n, sizeof row - n, " %2u ", b);
+	put_row(out, row, n);
+	for (unsigned w = 0, i = 0; w < f->wavefronts; w++) {
+		n = (size_t)snprintf(row, sizeof row, "    wave %-2u", w);
+		for (unsigned b = 0; b < p->banks; b++) {
+			if (i < f->ncells && c[i].wave == w && c[i].bank == b) {
+				uint32_t m = c[i].lanes;
+
+				n += (size_t)snprintf(row + n, sizeof row - n,
+					" %2u%c", (unsigned)__builtin_ctz(m),
+					(m & (m - 1)) ? '+' : ' ');
+				i++;
+			} else {
+				n += (size_t)snprintf(row + n, sizeof row - n,
+						      "  . ");
+			}
+		}
+		put_row(out, row, n);
+	}
+	for (unsigned i = 0; i < f->ncells; i++) {
+		if (!(c[i].lanes & (c[i].lanes - 1)))
+			continue;
+		lane_list(c[i].lanes, lanes, sizeof lanes);
+		fprintf(out, "    shared: word %u (bank %u, wave %u) -> lanes %s\n",
+			(unsigned)c[i].word, c[i].bank, c[i].wave, lanes);
+	}
+}
+
+void print_text(FILE *out, const bs_profile *p, const bs_access *a,
+		const bs_detail *d)
+{
+	const bs_summary *s = &d->sum;
+
+	fprintf(out, "%s: %u-byte %s, %u of 32 lanes active, profile %s%s\n",
+		a->name, a->width, op_word(a->op), s->active_lanes, p->name,
+		s->packed ? ", pairwise uniform: packed phases" : "");
+	for (unsigned ph = 0; ph < d->nphases; ph++)
+		text_phase(out, p, d, ph);
+	fprintf(out, "  wavefronts %u, ideal %u, bank conflicts %u, worst %u-way",
+		s->wavefronts, s->ideal_wavefronts, s->bank_conflicts,
+		s->max_way);
+	if (isnan(s->latency_cycles))
+		fprintf(out, ", latency not modeled\n\n");
+	else
+		fprintf(out, ", latency %.2f cycles\n\n", s->latency_cycles);
+}
+
+void print_csv(FILE *out, const bs_access *a, const bs_summary *s)
+{
+	csv_field(out, a->name);
+	fprintf(out, ",%u,%s,%u,%u,%d,%u,%u,%u,%u,", a->width,
+		bs_op_name(a->op), s->active_lanes, s->phases, s->packed,
+		s->wavefronts, s->ideal_wavefronts, s->bank_conflicts,
+		s->max_way);
+	if (!isnan(s->latency_cycles))
+		fprintf(out, "%.2f", s->latency_cycles);
+	putc('\n', out);
+}
+
+void print_json(FILE *out, const bs_profile *p, const bs_access *a,
+		const bs_detail *d, int first)
+{
+	const bs_summary *s = &d->sum;
+
+	fprintf(out, "%s{\"name\":", first ? "" : ",\n");
+	json_string(out, a->name);
+	fprintf(out, ",\"profile\":\"%s\",\"width\":%u,\"op\":\"%s\","
+		"\"active_lanes\":%u,\"packed\":%s,\"wavefronts\":%u,"
+		"\"ideal_wavefronts\":%u,\"bank_conflicts\":%u,\"max_way\":%u,"
+		"\"latency_cycles\":",
+		p->name, a->width, bs_op_name(a->op), s->active_lanes,
+		s->packed ? "true" : "false", s->wavefronts,
+		s->ideal_wavefronts, s->bank_conflicts, s->max_way);
+	if (isnan(s->latency_cycles))
+		fprintf(out, "null");
+	else
+		fprintf(out, "%.2f", s->latency_cycles);
+	fprintf(out, ",\"addresses\":[");
+	for (unsigned l = 0; l < BS_LANES; l++) {
+		if (a->active >> l & 1)
+			fprintf(out, "%s%u", l ? "," : "", (unsigned)a->addr[l]);
+		else
+			fprintf(out, "%snull", l ? "," : "");
+	}
+	fprintf(out, "],\"phases\":[");
+	for (unsigned ph = 0; ph < d->nphases; ph++) {
+		const bs_phase *f = &d->phase[ph];
+
+		fprintf(out, "%s{\"lanes\":", ph ? "," : "");
+		json_lanes(out, f->lanes);
+		fprintf(out, ",\"active\":");
+		json_lanes(out, f->active);
+		fprintf(out, ",\"wavefronts\":%u,\"words\":%u,\"cells\":[",
+			f->wavefronts, f->words);
+		for (unsigned i = 0; i < f->ncells; i++) {
+			const bs_cell *c = &d->cell[f->first_cell + i];
+
+			fprintf(out, "%s{\"wave\":%u,\"bank\":%u,\"word\":%u,"
+				"\"lanes\":", i ? "," : "", c->wave, c->bank,
+				(unsigned)c->word);
+			json_lanes(out, c->lanes);
+			putc('}', out);
+		}
+		fprintf(out, "]}");
+	}
+	fprintf(out, "]}");
+}

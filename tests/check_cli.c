@@ -1,0 +1,283 @@
+/*
+ * check_cli.c - the bankscope command as a program, against golden files.
+ *
+ * Every folder tests/cases/cli/NAME/ is one case, run in name order:
+ *
+ *   args              the arguments after the program name, one a line
+ *   stdin             optional: the program's standard input (else /dev/null)
+ *   expected_stdout   exactly what it must write on stdout
+ *   expected_stderr   optional: exactly what it must write on stderr (else
+ *                     nothing)
+ *   expected_status   its exit status, a decimal number
+ *
+ * In args and in the expected files @DIR@ stands for the case folder's
+ * path, so messages that name an input file stay comparable wherever the
+ * tree lies.  The program is $BANKSCOPE (make check sets it), started with
+ * posix_spawn, no shell in between; its outputs go to temporary files.
+ * $BANKSCOPE_CASES overrides the cases folder.  A mismatch names the case,
+ * the stream and its first differing line.  A new case needs no code.
+ */
+#include <check.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+#define CASES_DIR "tests/cases/cli"
+#define SHOWN 160    /* bytes of a differing line quoted */
+
+static struct dirent **cases;
+static int ncases = -1;
+
+static const char *cases_dir(void)
+{
+	const char *d = getenv("BANKSCOPE_CASES");
+
+	return d && *d ? d : CASES_DIR;
+}
+
+static int visible(const struct dirent *e)
+{
+	return e->d_name[0] != '.';
+}
+
+/* The whole file, NUL-terminated, its length in *len; NULL when absent. */
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t n = 0, cap = 0, got;
+
+	if (!f)
+		return NULL;
+	do {
+		if (cap - n < 4096) {
+			cap = cap ? cap * 2 : 8192;
+			buf = realloc(buf, cap);
+			ck_assert_ptr_nonnull(buf);
+		}
+		got = fread(buf + n, 1, cap - n - 1, f);
+		n += got;
+	} while (got > 0);
+	ck_assert_msg(!ferror(f), "reading %s failed", path);
+	fclose(f);
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+/* s with every @DIR@ replaced by dir; a new string. */
+static char *subst(const char *s, const char *dir)
+{
+	static const char mark[] = "@DIR@";
+	size_t n = 0, cap = strlen(s) + 1, dl = strlen(dir);
+	char *out;
+	const char *p;
+
+	for (p = s; (p = strstr(p, mark)); p += sizeof mark - 1)
+		cap += dl;
+	out = malloc(cap);
+	ck_assert_ptr_nonnull(out);
+	while ((p = strstr(s, mark))) {
+		memcpy(out + n, s, (size_t)(p - s));
+		n += (size_t)(p - s);
+		memcpy(out + n, dir, dl);
+		n += dl;
+		s = p + sizeof mark - 1;
+	}
+	strcpy(out + n, s);
+	return out;
+}
+
+static char *case_file(const char *dir, const char *name, int required)
+{
+	char path[4096];
+	char *text, *out;
+	size_t len;
+
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	text = slurp(path, &len);
+	ck_assert_msg(text || !required, "%s is missing", path);
+	if (!text)
+		return NULL;
+	ck_assert_msg(strlen(text) == len, "%s holds a NUL byte", path);
+	out = subst(text, dir);
+	free(text);
+	return out;
+}
+
+/* args split at newlines into argv[1..]; argv[0] is the program. */
+static char **split_args(const char *prog, char *args)
+{
+	size_t n = 2;
+	char **argv, *p;
+
+	for (p = args; *p; p++)
+		n += *p == '\n';
+	argv = calloc(n + 1, sizeof *argv);
+	ck_assert_ptr_nonnull(argv);
+	n = 0;
+	argv[n++] = (char *)prog;
+	for (p = args; *p;) {
+		char *nl = strchr(p, '\n');
+
+		argv[n++] = p;
+		if (!nl)
+			break;
+		*nl = '\0';
+		p = nl + 1;
+	}
+	argv[n] = NULL;
+	return argv;
+}
+
+static int temp_file(char *path, size_t size)
+{
+	int fd;
+
+	snprintf(path, size, "%s/bankscope-cli-XXXXXX",
+		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	fd = mkstemp(path);
+	ck_assert_msg(fd >= 0, "mkstemp %s: %s", path, strerror(errno));
+	return fd;
+}
+
+/* One side of a differing line: its text, or where the output ends. */
+static void shown_line(char *buf, size_t size, const char *s)
+{
+	size_t n = strcspn(s, "\n");
+
+	if (!n && !s[n])
+		snprintf(buf, size, "<end of output>");
+	else
+		snprintf(buf, size, "%.*s%s", (int)(n < SHOWN ? n : SHOWN), s,
+			 s[n] ? "" : "<no newline>");
+}
+
+/* The first line where expected and actual part, for the failure message. */
+static void first_difference(const char *stream, const char *want,
+			     const char *got, char *msg, size_t size)
+{
+	char w[SHOWN + 32], g[SHOWN + 32];
+	long line = 1;
+
+	for (;;) {
+		size_t wl = strcspn(want, "\n"), gl = strcspn(got, "\n");
+
+		if (wl != gl || memcmp(want, got, wl) || want[wl] != got[wl] ||
+		    !want[wl])
+			break;
+		want += wl + 1;
+		got += gl + 1;
+		line++;
+	}
+	shown_line(w, sizeof w, want);
+	shown_line(g, sizeof g, got);
+	snprintf(msg, size, "%s differs at line %ld:\n  expected: %s\n"
+		 "  actual:   %s", stream, line, w, g);
+}
+
+START_TEST(test_case)
+{
+	const char *prog = getenv("BANKSCOPE");
+	const char *name = cases[_i]->d_name;
+	char dir[2048], inpath[2100], outpath[256], errpath[256], msg[1024];
+	char *args, *want_out, *want_err, *want_status, *got_out, *got_err;
+	char **argv, *end;
+	posix_spawn_file_actions_t fa;
+	int in, out, err, rc, status;
+	long want_code;
+	size_t len;
+	pid_t pid;
+
+	ck_assert_msg(prog && *prog, "BANKSCOPE is not set: run make check");
+	snprintf(dir, sizeof dir, "%s/%s", cases_dir(), name);
+	args = case_file(dir, "args", 1);
+	want_out = case_file(dir, "expected_stdout", 1);
+	want_err = case_file(dir, "expected_stderr", 0);
+	want_status = case_file(dir, "expected_status", 1);
+	want_code = strtol(want_status, &end, 10);
+	ck_assert_msg(end != want_status && (!*end || !strcmp(end, "\n")),
+		      "%s/expected_status: '%s' is not a number", dir,
+		      want_status);
+
+	snprintf(inpath, sizeof inpath, "%s/stdin", dir);
+	in = open(inpath, O_RDONLY);
+	if (in < 0)
+		in = open("/dev/null", O_RDONLY);
+	ck_assert_int_ge(in, 0);
+	out = temp_file(outpath, sizeof outpath);
+	err = temp_file(errpath, sizeof errpath);
+	argv = split_args(prog, args);
+
+	ck_assert_int_eq(posix_spawn_file_actions_init(&fa), 0);
+	posix_spawn_file_actions_adddup2(&fa, in, 0);
+	posix_spawn_file_actions_adddup2(&fa, out, 1);
+	posix_spawn_file_actions_adddup2(&fa, err, 2);
+	rc = posix_spawn(&pid, prog, &fa, NULL, argv, environ);
+	ck_assert_msg(rc == 0, "cannot run %s: %s", prog, strerror(rc));
+	while (waitpid(pid, &status, 0) < 0)
+		ck_assert_int_eq(errno, EINTR);
+	posix_spawn_file_actions_destroy(&fa);
+	close(in);
+	close(out);
+	close(err);
+
+	got_out = slurp(outpath, &len);
+	got_err = slurp(errpath, &len);
+	unlink(outpath);
+	unlink(errpath);
+	ck_assert_ptr_nonnull(got_out);
+	ck_assert_ptr_nonnull(got_err);
+
+	ck_assert_msg(WIFEXITED(status), "%s: killed by signal %d; stderr:\n%s",
+		      name, WTERMSIG(status), got_err);
+	if (strcmp(got_err, want_err ? want_err : "")) {
+		first_difference("stderr", want_err ? want_err : "", got_err,
+				 msg, sizeof msg);
+		ck_abort_msg("%s: %s", name, msg);
+	}
+	if (strcmp(got_out, want_out)) {
+		first_difference("stdout", want_out, got_out, msg, sizeof msg);
+		ck_abort_msg("%s: %s", name, msg);
+	}
+	ck_assert_msg(WEXITSTATUS(status) == want_code, "%s: exit status %d, "
+		      "expected %ld", name, WEXITSTATUS(status), want_code);
+
+	free(argv);
+	free(args);
+	free(want_out);
+	free(want_err);
+	free(want_status);
+	free(got_out);
+	free(got_err);
+}
+END_TEST
+
+START_TEST(test_cases_found)
+{
+	ck_abort_msg("no case folders in %s", cases_dir());
+}
+END_TEST
+
+Suite *cli_suite(void)
+{
+	Suite *s = suite_create("cli");
+	TCase *tc = tcase_create("golden");
+
+	if (ncases < 0)
+		ncases = scandir(cases_dir(), &cases, visible, alphasort);
+	if (ncases > 0)
+		tcase_add_loop_test(tc, test_case, 0, ncases);
+	else
+		tcase_add_test(tc, test_cases_found);
+	suite_add_tcase(s, tc);
+	return s;
+}
