@@ -95,8 +95,9 @@ $(B)/check_bankscope: $(TEST_OBJ) $(LIB)
 deps-check:
 	@$(DEPS) check pkg-config
 
-check: $(B)/check_bankscope $(CLI)
-	BANKSCOPE=$(CLI) CK_FORK=yes $(B)/check_bankscope
+# make check also compiles the GPU probes (nvcc is needed, a GPU is not).
+check: $(B)/check_bankscope $(CLI) $(PROBE)
+	BANKSCOPE=$(CLI) PROBE=$(PROBE) CK_FORK=yes $(B)/check_bankscope
 
 # ---- benchmark -------------------------------------------------------------
 $(B)/bench_predict: $(B)/obj/tests/bench_predict.o $(LIB)
@@ -163,6 +164,10 @@ sass: build/obj/probes/kernels.o
 	$(CUOBJDUMP) -sass $< > build/sass/kernels.sass
 	@grep -oE '(LDS|STS)(\.[A-Z0-9]+)*' build/sass/kernels.sass | sort | uniq -c
 	@echo "SASS in build/sass/kernels.sass"
+
+# ---- charts and report (gnuplot) ---------------------------------------------
+# BEGIN report block
+# END report block
 
 deps:
 	@$(DEPS) check pkg-config gnuplot-nox clang libclang-rt-14-dev
