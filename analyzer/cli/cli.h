@@ -38,6 +38,8 @@ void print_text(FILE *out, const bs_profile *p, const bs_access *a,
 void print_csv(FILE *out, const bs_access *a, const bs_summary *s);
 void print_json(FILE *out, const bs_profile *p, const bs_access *a,
 		const bs_detail *d, int first);
+void print_map(FILE *out, const bs_profile *p, const bs_access *a,
+	       const bs_detail *d, int first);
 
 int cmd_predict(int argc, char **argv);
 int cmd_check(int argc, char **argv);

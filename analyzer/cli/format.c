@@ -8,6 +8,10 @@
  * csv:  a header, then one row per access.
  * json: an array with one object per access carrying everything the text
  *       shows.
+ * map:  per access, a comment line, a header and one row per cell
+ *       (wavefront counted over all phases, phase, bank, word, first lane,
+ *       lane count, lanes): what plots/bankmap.gp draws; accesses are
+ *       separated by two blank lines (gnuplot's index).
  */
 #include <math.h>
 #include <stdio.h>
@@ -229,4 +233,35 @@ void print_json(FILE *out, const bs_profile *p, const bs_access *a,
 		fprintf(out, "]}");
 	}
 	fprintf(out, "]}");
+}
+
+void print_map(FILE *out, const bs_profile *p, const bs_access *a,
+	       const bs_detail *d, int first)
+{
+	const bs_summary *s = &d->sum;
+	unsigned base = 0;
+	char lanes[160];
+
+	fprintf(out, "%s# access: %s, %u-byte %s, profile %s, %u wavefront%s, "
+		"ideal %u, %u bank conflict%s\n", first ? "" : "\n\n", a->name,
+		a->width, op_word(a->op), p->name, s->wavefronts,
+		s->wavefronts == 1 ? "" : "s", s->ideal_wavefronts,
+		s->bank_conflicts, s->bank_conflicts == 1 ? "" : "s");
+	fprintf(out, "wavefront,phase,bank,word,first_lane,lane_count,lanes\n");
+	for (unsigned ph = 0; ph < d->nphases; ph++) {
+		const bs_phase *f = &d->phase[ph];
+
+		for (unsigned i = 0; i < f->ncells; i++) {
+			const bs_cell *c = &d->cell[f->first_cell + i];
+
+			lane_list(c->lanes, lanes, sizeof lanes);
+			fprintf(out, "%u,%u,%u,%u,%u,%u,", base + c->wave, ph,
+				c->bank, (unsigned)c->word,
+				(unsigned)__builtin_ctz(c->lanes),
+				(unsigned)__builtin_popcount(c->lanes));
+			csv_field(out, lanes);
+			putc('\n', out);
+		}
+		base += f->wavefronts;
+	}
 }

@@ -13,7 +13,7 @@
 #include "cli.h"
 
 static const char predict_usage[] =
-	"usage: bankscope predict [--arch NAME] [--format text|csv|json]\n"
+	"usage: bankscope predict [--arch NAME] [--format text|csv|json|map]\n"
 	"                         [ACCESS OPTIONS] [PATTERN-FILE...]\n"
 	"\n"
 	"Predict, for each warp access, its wavefronts, the ideal wavefronts,\n"
@@ -22,7 +22,8 @@ static const char predict_usage[] =
 	"\n"
 	"  --arch NAME        sm_90 (default: Hopper, measured on an H100) or\n"
 	"                     textbook (one phase for every width)\n"
-	"  --format FMT       text (default: phases and bank maps), csv, json\n"
+	"  --format FMT       text (default: phases and bank maps), csv, json,\n"
+	"                     or map (one CSV row per bank cell, for plots)\n"
 	"\n"
 	"Pattern files ('-' reads stdin): one access a line,\n"
 	"  NAME WIDTH OP A0 ... A31   byte addresses, '-' for an inactive lane\n"
@@ -50,7 +51,7 @@ static const char predict_usage[] =
 
 typedef struct {
 	const bs_profile *profile;
-	enum { FMT_TEXT, FMT_CSV, FMT_JSON } format;
+	enum { FMT_TEXT, FMT_CSV, FMT_JSON, FMT_MAP } format;
 	unsigned long count;
 	unsigned long wavefronts, ideal, conflicts;
 	int first_json;
@@ -67,6 +68,10 @@ static void emit(run *r, const bs_access *a, const bs_detail *d)
 		break;
 	case FMT_JSON:
 		print_json(stdout, r->profile, a, d, r->first_json);
+		r->first_json = 0;
+		break;
+	case FMT_MAP:
+		print_map(stdout, r->profile, a, d, r->first_json);
 		r->first_json = 0;
 		break;
 	}
@@ -329,9 +334,11 @@ int cmd_predict(int argc, char **argv)
 		r.format = FMT_CSV;
 	else if (o.format && !strcmp(o.format, "json"))
 		r.format = FMT_JSON;
+	else if (o.format && !strcmp(o.format, "map"))
+		r.format = FMT_MAP;
 	else if (o.format && strcmp(o.format, "text"))
-		rc = usage_error("option --format: '%s' is not text, csv or "
-				 "json", o.format);
+		rc = usage_error("option --format: '%s' is not text, csv, json "
+				 "or map", o.format);
 	if (!rc)
 		rc = check_shape_options(&o);
 	if (!rc && !nfiles && !o.expr && !o.tile && !o.structure)
