@@ -26,7 +26,7 @@ int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  */
 int opt_value(int argc, char **argv, int *i, const char *name,
 	      const char **value);
-/* Parse an unsigned option value or fail naming the option. */
+/* Parse an unsigned option value: 0, or -1 after a message naming it. */
 int opt_u64(const char *name, const char *value, uint64_t max, uint64_t *out);
 
 extern const char *const predict_csv_header;

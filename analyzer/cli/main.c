@@ -24,6 +24,10 @@ static const char usage[] =
 	"  check     compare a measured dataset with the predictions\n"
 	"            (bankscope check --help)\n"
 	"  profiles  list the architecture profiles\n"
+	"  fix       find the padding, swizzle or width change that removes\n"
+	"            an access's conflicts (bankscope fix --help)\n"
+	"  profile   per-instruction shared-memory wavefronts of any CUDA\n"
+	"            program (bankscope profile --help)\n"
 	"\n"
 	"Exit status: 0 success, 1 a check found disagreements, 2 bad input.\n"
 	"See docs/bankscope.md.\n";
@@ -76,12 +80,12 @@ int opt_u64(const char *name, const char *value, uint64_t max, uint64_t *out)
 	int rc = bs_parse_u64(value, max, out);
 
 	if (rc == -1)
-		return usage_error("option %s: '%s' is not a non-negative "
-				   "integer", name, value);
-	if (rc == -2)
-		return usage_error("option %s: %s is larger than %llu", name,
-				   value, (unsigned long long)max);
-	return 0;
+		usage_error("option %s: '%s' is not a non-negative integer",
+			    name, value);
+	else if (rc == -2)
+		usage_error("option %s: %s is larger than %llu", name, value,
+			    (unsigned long long)max);
+	return rc < 0 ? -1 : 0;
 }
 
 int cmd_profiles(int argc, char **argv)
