@@ -3,9 +3,11 @@
 # One non-recursive Makefile; everything it builds goes under build/.
 #
 #   make              build/bankscope (the CLI) and build/libbankscope.a
-#   make check        build and run the Check test suite (exits non-zero on
-#                     any failure); SANITIZE=1 builds it with ASan + UBSan
-#                     under build/san/
+#   make check        build and run the Check test suite and the report test
+#                     (exits non-zero on any failure); SANITIZE=1 builds the
+#                     suite with ASan + UBSan under build/san/
+#   make check-report build the report from the committed H100 dataset and
+#                     load it in headless Chromium
 #   make bench        prediction speed: 10 million random accesses per width
 #   make fuzz         libFuzzer on the pattern reader and the expression
 #                     parser, FUZZ_SECONDS (60) each
@@ -13,6 +15,7 @@
 #   make probe-stride probe-broadcast probe-padding probe-wide probe-random
 #   make probe-all    measure on the GPU into data/<gpu>/, then check
 #   make sass         the probes' SASS into build/sass/
+#   build/bankscope-tutorial  the tutorial kernels, for bankscope profile
 #   make plots        charts of DATA (a dataset CSV) into build/plots/
 #   make report       build/report/: measure when a GPU is present, else the
 #                     newest committed dataset
@@ -96,8 +99,13 @@ deps-check:
 	@$(DEPS) check pkg-config
 
 # make check also compiles the GPU probes (nvcc is needed, a GPU is not).
+# Without SANITIZE it also builds the report from the committed H100
+# dataset and opens it in headless Chromium (tests/report_test.sh).
 check: $(B)/check_bankscope $(CLI) $(PROBE)
 	BANKSCOPE=$(CLI) PROBE=$(PROBE) CK_FORK=yes $(B)/check_bankscope
+ifndef SANITIZE
+	$(MAKE) --no-print-directory check-report
+endif
 
 # ---- benchmark -------------------------------------------------------------
 $(B)/bench_predict: $(B)/obj/tests/bench_predict.o $(LIB)
@@ -150,7 +158,13 @@ $(PROBE): $(PROBE_OBJ) build/libbankscope.a
 	$(NVCC) $(NVCC_GENCODE) -o $@ $(PROBE_OBJ) build/libbankscope.a \
 		$(CUPTI_LIBS) -lm
 
-probes: $(PROBE)
+probes: $(PROBE) build/bankscope-tutorial
+
+# The tutorial kernels: a program for bankscope profile (-lineinfo for the
+# source lines of each shared-memory instruction).
+build/bankscope-tutorial: probes/tutorial/tutorial.cu
+	@mkdir -p $(@D)
+	$(NVCC) $(NVCC_FLAGS) -lineinfo -o $@ $<
 
 PROBE_FAMILIES := stride broadcast padding wide random all
 .PHONY: $(PROBE_FAMILIES:%=probe-%)
@@ -165,8 +179,66 @@ sass: build/obj/probes/kernels.o
 	@grep -oE '(LDS|STS)(\.[A-Z0-9]+)*' build/sass/kernels.sass | sort | uniq -c
 	@echo "SASS in build/sass/kernels.sass"
 
+# ---- profile: the injection library and a sample program -------------------
+# build/libbankscope_inject.so is what `bankscope profile` sets as
+# CUDA_INJECTION64_PATH (probes/inject/inject.c; gcc and the CUDA headers
+# build it, no GPU needed).  DT_RPATH (--disable-new-dtags), not RUNPATH: it
+# lets libcupti dlopen libnvperf_host.so from the CUDA lib folder.
+# build/tests/transpose is the sample the profile was checked with.
+INJECT := build/libbankscope_inject.so
+PROFILE_SAMPLE := build/tests/transpose
+
+$(INJECT): probes/inject/inject.c analyzer/bankscope.h
+	@mkdir -p $(@D)
+	$(CC) -std=c11 $(WARN) $(OPT) -g -fPIC -shared -fvisibility=hidden \
+		-Iprobes/cinclude -Ianalyzer -I$(CUDA_HOME)/include -o $@ $< \
+		-L$(CUDA_HOME)/lib64 \
+		-Wl,--disable-new-dtags,-rpath,$(CUDA_HOME)/lib64 \
+		-lcupti -ldl -lpthread
+
+$(PROFILE_SAMPLE): tests/cuda/transpose.cu
+	@mkdir -p $(@D)
+	$(NVCC) -std=c++17 -O3 -lineinfo $(NVCC_GENCODE) -o $@ $<
+
 # ---- charts and report (gnuplot) ---------------------------------------------
 # BEGIN report block
+# Charts of a dataset (gnuplot, plots/*.gp) into build/plots/, and the report
+# (bankscope report, HTML and Markdown) into build/report/.  DATA defaults to
+# the newest committed H100 dataset with counters; scripts/report.sh has the
+# choice, and make report measures first where a CUDA device is.
+REPORT_SH := scripts/report.sh
+DATA ?= $(shell $(REPORT_SH) newest)
+PLOTS_DIR := build/plots
+GNUPLOT ?= gnuplot
+CHARTS := stride latency throughput padding wide
+# $(call gnuplot,SCRIPT,INPUT,OUT): OUT.png and OUT.svg, or neither.
+gnuplot = $(GNUPLOT) -e "data='$(2)'; out='$(3)'; gpu='$$gpu'" plots/$(1).gp \
+	|| { rm -f $(3).png $(3).svg; exit 1; }
+# $(call bankmap,NAME,PREDICT OPTIONS): the bank map of one access.
+bankmap = $(CLI) predict --format map $(2) > $(PLOTS_DIR)/bankmap-$(1).csv \
+	|| exit 1; $(call gnuplot,bankmap,$(PLOTS_DIR)/bankmap-$(1).csv,$(PLOTS_DIR)/bankmap-$(1))
+
+.PHONY: plots report check-report deps-plots
+deps-plots:
+	@command -v $(GNUPLOT) >/dev/null 2>&1 || $(DEPS) gnuplot-nox
+
+plots: $(CLI) deps-plots
+	@CLI=$(CLI) WHO=plots $(REPORT_SH) validate '$(DATA)'
+	@rm -rf $(PLOTS_DIR) && mkdir -p $(PLOTS_DIR)
+	@gpu=$$($(REPORT_SH) gpu '$(DATA)') && \
+	for c in $(CHARTS); do \
+		$(call gnuplot,$$c,$(DATA),$(PLOTS_DIR)/$$c); \
+	done && \
+	$(call bankmap,lane2,--expr 'lane*2' --name f32_ld_s2) && \
+	$(call bankmap,tile,--tile 32x32 --access col)
+	@echo "plots: $(PLOTS_DIR)/ from $(DATA)"
+
+report: $(CLI)
+	@DATA='$(DATA)' DATA_ORIGIN='$(origin DATA)' CLI=$(CLI) \
+		MAKE='$(MAKE)' GNUPLOT='$(GNUPLOT)' $(REPORT_SH) report
+
+check-report: $(CLI)
+	sh tests/report_test.sh
 # END report block
 
 deps:

@@ -23,6 +23,8 @@ static const char usage[] =
 	"            a struct array (bankscope predict --help)\n"
 	"  check     compare a measured dataset with the predictions\n"
 	"            (bankscope check --help)\n"
+	"  report    write the characterization report of a dataset\n"
+	"            (bankscope report --help)\n"
 	"  profiles  list the architecture profiles\n"
 	"  fix       find the padding, swizzle or width change that removes\n"
 	"            an access's conflicts (bankscope fix --help)\n"

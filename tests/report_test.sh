@@ -1,0 +1,192 @@
+#!/bin/sh
+# report_test.sh - make report end to end, on the committed H100 dataset.
+#
+# Builds build/report/ with make report DATA=$DATA (gnuplot comes through
+# scripts/deps.sh when missing), then checks:
+#   - every chart (stride, latency, throughput, padding, wide and the two
+#     bank maps) is a PNG (magic
+#     bytes, over 5 KB, `file` says PNG image data 400..6000 pixels wide
+#     and 200..6000 high) and a well-formed SVG (xmllint --noout, else python3's
+#     xml.etree) of over 5 KB;
+#   - every src= and href= of index.html is a relative path to a file that
+#     exists, and the page names no http(s) resource;
+#   - index.html and report.md hold the dataset's numbers;
+#   - in headless Chromium (Debian package chromium, installed through
+#     scripts/deps.sh when missing) a test page build/report-images.html
+#     loads every image index.html refers to with new Image(), counting
+#     onload and onerror into the DOM, read back with --dump-dom: every
+#     one must load, with a non-zero size;
+#   - the page renders: build/report-screenshot.png, 1400 px wide, to look
+#     at.
+# Run from the repository root (make check-report).  Exit status 0 when
+# every check passed; each failure is one "FAIL: ..." line.
+set -u
+cd "$(dirname "$0")/.." || exit 1
+DATA=${DATA:-data/h100-sxm/all-20261122-052715.csv}
+MAKE=${MAKE:-make}
+OUT=build/report
+SHOT=build/report-screenshot.png
+PAGE=build/report-images.html
+fails=0
+
+fail() {
+	echo "FAIL: $*"
+	fails=$((fails + 1))
+}
+
+ok() {
+	echo "ok: $*"
+}
+
+t0=$(date +%s)
+$MAKE --no-print-directory report DATA="$DATA" || {
+	echo "FAIL: make report DATA=$DATA"
+	exit 1
+}
+[ -f "$OUT/index.html" ] || fail "$OUT/index.html was not written"
+[ -f "$OUT/report.md" ] || fail "$OUT/report.md was not written"
+
+charts="stride latency throughput padding wide bankmap-lane2 bankmap-tile"
+
+command -v file >/dev/null 2>&1 || scripts/deps.sh file || fail "no file(1)"
+for c in $charts; do
+	png=$OUT/$c.png
+	svg=$OUT/$c.svg
+	if [ ! -f "$png" ]; then
+		fail "$png is missing"
+	else
+		magic=$(head -c 8 "$png" | od -An -tx1 | tr -d ' \n')
+		size=$(wc -c <"$png")
+		desc=$(file -b "$png")
+		w=$(echo "$desc" | sed -n 's/^PNG image data, \([0-9]*\) x \([0-9]*\),.*/\1/p')
+		h=$(echo "$desc" | sed -n 's/^PNG image data, \([0-9]*\) x \([0-9]*\),.*/\2/p')
+		if [ "$magic" != 89504e470d0a1a0a ]; then
+			fail "$png: not PNG magic bytes ($magic)"
+		elif [ "$size" -le 5000 ]; then
+			fail "$png: only $size bytes"
+		elif [ -z "$w" ] || [ "$w" -lt 400 ] || [ "$w" -gt 6000 ] ||
+			[ "$h" -lt 200 ] || [ "$h" -gt 6000 ]; then
+			fail "$png: file says '$desc'"
+		else
+			ok "$png: $w x $h, $size bytes"
+		fi
+	fi
+	if [ ! -f "$svg" ]; then
+		fail "$svg is missing"
+		continue
+	fi
+	size=$(wc -c <"$svg")
+	if command -v xmllint >/dev/null 2>&1; then
+		xmllint --noout "$svg" 2>&1 | head -3
+		wellformed=$(xmllint --noout "$svg" >/dev/null 2>&1 && echo yes)
+	else
+		wellformed=$(python3 -c 'import sys, xml.etree.ElementTree as E
+r = E.parse(sys.argv[1]).getroot()
+print("yes" if r.tag.endswith("svg") else "no")' "$svg" 2>/dev/null)
+	fi
+	if [ "$wellformed" != yes ]; then
+		fail "$svg is not well-formed XML"
+	elif [ "$size" -le 5000 ] || ! grep -q '<svg' "$svg"; then
+		fail "$svg: $size bytes, or no <svg> element"
+	else
+		ok "$svg: well-formed, $size bytes"
+	fi
+done
+
+# Every file the page refers to, relative and present.
+refs=$(grep -o -E '(src|href)="[^"]*"' "$OUT/index.html" | sed 's/^[a-z]*="//; s/"$//' | sort -u)
+[ -n "$refs" ] || fail "index.html refers to no file"
+for r in $refs; do
+	case $r in
+	/* | *:*) fail "index.html refers to $r, not a relative path" ;;
+	*) [ -f "$OUT/$r" ] || fail "index.html refers to $r, which is not in $OUT/" ;;
+	esac
+done
+grep -q -E 'https?:' "$OUT/index.html" && fail "index.html names an http(s) resource"
+for c in $charts; do
+	echo "$refs" | grep -qx "$c.png" || fail "index.html does not show $c.png"
+	grep -q "($c.png)" "$OUT/report.md" || fail "report.md does not show $c.png"
+done
+ok "index.html refers to $(echo "$refs" | wc -l) files, all present"
+
+# The tables hold the dataset's numbers.
+holds() {
+	if grep -q -F -- "$2" "$OUT/$1"; then
+		ok "$1 holds: $2"
+	else
+		fail "$1 does not hold: $2"
+	fi
+}
+holds index.html '<title>bankscope report: NVIDIA H100 80GB HBM3</title>'
+holds index.html '<td>1, 1, 1, 2, 4 (32, 32, 32, 16, 8 lanes per phase)</td>'
+holds index.html '<tr><td>Bank count</td><td>32</td><td>same</td>'
+holds index.html '<tr><td>4</td><td>ld</td><td>no</td><td>158</td><td>2.000</td><td>31.00</td><td>1.0000</td></tr>'
+holds index.html '<strong>AGREES: 1309 rows, 1309 agree, 0 disagree</strong>'
+holds index.html '<td><code>date</code></td><td>2026-11-22T05:27:13Z</td>'
+holds report.md '| 4 | ld | no | 158 | 2.000 | 31.00 | 1.0000 |'
+holds report.md '| Bank width | 4 bytes (128 bytes per wavefront) | same |'
+holds report.md '**AGREES: 1309 rows, 1309 agree, 0 disagree**'
+
+# The browser: every image loads; a screenshot to look at.
+if ! command -v chromium >/dev/null 2>&1; then
+	scripts/deps.sh chromium || {
+		fail "chromium is missing and cannot be installed"
+		echo "$fails check(s) failed"
+		exit 1
+	}
+fi
+list=""
+for r in $refs; do
+	case $r in
+	*.png | *.svg) list="$list\"report/$r\"," ;;
+	esac
+done
+cat >"$PAGE" <<EOF
+<!DOCTYPE html>
+<html><head><meta charset="utf-8"><title>report images</title></head>
+<body><pre id="result">RESULT pending</pre>
+<script>
+var files = [${list%,}], done = 0, good = 0, bad = [];
+function finish() {
+	if (++done === files.length)
+		document.getElementById("result").textContent =
+			"RESULT " + good + " of " + files.length + " loaded" +
+			(bad.length ? "; failed: " + bad.join(" ") : "");
+}
+files.forEach(function (f) {
+	var img = new Image();
+	img.onload = function () {
+		if (img.naturalWidth > 0 && img.naturalHeight > 0)
+			good++;
+		else
+			bad.push(f + " (empty)");
+		finish();
+	};
+	img.onerror = function () { bad.push(f); finish(); };
+	img.src = f;
+});
+</script></body></html>
+EOF
+chrome="chromium --headless --no-sandbox --disable-gpu --hide-scrollbars"
+result=$($chrome --virtual-time-budget=10000 --dump-dom "file://$PWD/$PAGE" 2>build/report-chromium.log |
+	sed -n 's/.*<pre id="result">\(RESULT[^<]*\)<\/pre>.*/\1/p')
+nimg=$(echo "$list" | tr ',' '\n' | grep -c .)
+case $result in
+"RESULT $nimg of $nimg loaded") ok "chromium loaded all $nimg images" ;;
+*) fail "chromium: ${result:-no result} (expected $nimg images; see build/report-chromium.log)" ;;
+esac
+rm -f "$SHOT"
+$chrome --screenshot="$SHOT" --window-size=1400,10000 "file://$PWD/$OUT/index.html" \
+	>>build/report-chromium.log 2>&1
+if [ -f "$SHOT" ] && [ "$(head -c 8 "$SHOT" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]; then
+	ok "screenshot $SHOT ($(file -b "$SHOT" | cut -d, -f2 | tr -d ' '))"
+else
+	fail "no screenshot $SHOT (see build/report-chromium.log)"
+fi
+
+echo "report_test: $(($(date +%s) - t0)) s"
+if [ "$fails" -gt 0 ]; then
+	echo "$fails check(s) failed"
+	exit 1
+fi
+echo "report_test: every check passed"
