@@ -57,13 +57,16 @@ CLI_OBJ := $(CLI_SRC:%.c=$(B)/obj/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(B)/obj/%.o)
 LIB := $(B)/libbankscope.a
 CLI := $(B)/bankscope
+# Built with nvcc and CUPTI (no GPU needed to build them).
+PROBE := build/bankscope-probe
+INJECT := build/libbankscope_inject.so
 
 # Check is found through pkg-config, after the deps step has run.
 CHECK_CFLAGS = $(shell pkg-config --cflags check)
 CHECK_LIBS = $(shell pkg-config --libs check)
 
 .PHONY: all check bench fuzz deps deps-check clean probes sass
-all: $(CLI) $(LIB)
+all: $(CLI) $(LIB) $(INJECT)
 
 $(B)/obj/%.o: %.c
 	@mkdir -p $(@D)
@@ -101,7 +104,7 @@ deps-check:
 # make check also compiles the GPU probes (nvcc is needed, a GPU is not).
 # Without SANITIZE it also builds the report from the committed H100
 # dataset and opens it in headless Chromium (tests/report_test.sh).
-check: $(B)/check_bankscope $(CLI) $(PROBE)
+check: $(B)/check_bankscope $(CLI) $(PROBE) $(INJECT)
 	BANKSCOPE=$(CLI) PROBE=$(PROBE) CK_FORK=yes $(B)/check_bankscope
 ifndef SANITIZE
 	$(MAKE) --no-print-directory check-report
@@ -133,7 +136,6 @@ fuzz: build/fuzz/fuzz_pattern build/fuzz/fuzz_expr
 		build/fuzz/corpus-fuzz_expr fuzz/seeds/expr
 
 # ---- GPU probes (nvcc; run where a CUDA device is) -----------------------------
-PROBE := build/bankscope-probe
 PROBE_SRC := $(wildcard probes/*.cu)
 PROBE_OBJ := $(PROBE_SRC:%.cu=build/obj/%.o) build/obj/probes/counters.o
 GIT_DESCRIBE ?= $(shell git describe --always --dirty 2>/dev/null || echo unknown)
@@ -185,7 +187,6 @@ sass: build/obj/probes/kernels.o
 # build it, no GPU needed).  DT_RPATH (--disable-new-dtags), not RUNPATH: it
 # lets libcupti dlopen libnvperf_host.so from the CUDA lib folder.
 # build/tests/transpose is the sample the profile was checked with.
-INJECT := build/libbankscope_inject.so
 PROFILE_SAMPLE := build/tests/transpose
 
 $(INJECT): probes/inject/inject.c analyzer/bankscope.h

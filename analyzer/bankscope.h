@@ -358,9 +358,11 @@ int bs_fit_line(const double *x, const double *y, size_t n, bs_fit *out);
  * What `bankscope profile` reports: the shared-memory instructions of a
  * CUDA program as it ran, each SASS instruction with its executions and
  * wavefronts counted by CUPTI's SASS Metrics API (the injection library,
- * probes/inject/inject.c).  A records directory holds
+ * probes/inject/inject.c, which measures one kernel launch per run of the
+ * program).  A records directory holds, from one or more runs:
  *
- *   status.txt       "ok", or one line: why counters could not be collected
+ *   status.txt       "ok", or why counters could not be collected; lines
+ *                    after the first: failures of later runs
  *   records.tsv      BS_SASS_RECORD_COLUMNS, then one line per (launch,
  *                    function, pc), tab-separated: kernel (demangled when
  *                    the program could), launch index, cubin CRC, function
@@ -369,20 +371,22 @@ int bs_fit_line(const double *x, const double *y, size_t n, bs_fit *out);
  *                    instructions), smsp__sass_l1tex_pipe_lsu_wavefronts_
  *                    mem_shared and its _ideal
  *   launches.tsv     BS_SASS_LAUNCH_COLUMNS, one line per kernel or graph
- *                    launch: index, kernel, records it produced
+ *                    launch a run saw: index, kernel, and the records.tsv
+ *                    lines it wrote when that run measured it, else "-"
  *   cubin-CRC.cubin  every module the program loaded
  *   cubin-CRC.sass   optional: its disassembly
  *
  * A bs_sassprof sums the records per (cubin, function, pc) over launches,
  * takes SASS text and source lines from disassemblies (nvdisasm -c -g
  * [-hex], or cuobjdump -sass: "Function : NAME" or ".text.NAME" headers;
- * instruction lines, a comment holding the hex offset, then the text up to
- * ';'; line lines, '//## File "x.cu", line 12' (the first position of an
- * "inlined at" chain); anything else is skipped), then keeps the shared-memory
- * instructions (bs_sass_is_shared) and any instruction that moved shared
- * wavefronts (a generic LD/ST to shared memory, say, or one not found in
- * a disassembly) and sorts them by excess wavefronts, descending; ties by
- * kernel, then pc.  Errors name the file, line and column.
+ * instruction lines, a comment holding the hex offset, then the text up
+ * to ';'; '//## File "x.cu", line 12' lines, the first position of an
+ * "inlined at" chain; anything else is skipped), then keeps the
+ * shared-memory instructions (bs_sass_is_shared) and any instruction that
+ * moved shared wavefronts (a generic LD/ST to shared memory, say, or one
+ * not found in a disassembly) and sorts them by excess wavefronts,
+ * descending; ties by kernel, then pc.  Errors name the file, line and
+ * column.
  */
 #define BS_SASS_RECORD_COLUMNS \
 	"kernel\tlaunch\tcubin_crc\tfunction_index\tfunction\tpc_offset\t" \
@@ -395,7 +399,7 @@ typedef struct {
 	uint32_t cubin_crc;
 	uint32_t pc;              /* byte offset in the function */
 	const char *sass;         /* instruction without ';'; NULL: unknown */
-	const char *source_file;  /* as the disassembly names it; NULL: unknown */
+	const char *source_file;  /* as the disassembly has it; NULL: unknown */
 	unsigned long source_line;
 	unsigned long launches;   /* launches that recorded it */
 	uint64_t executions;      /* warp instructions, all launches */
@@ -405,10 +409,21 @@ typedef struct {
 } bs_sass_insn;
 
 typedef struct {
+	unsigned long index;
+	const char *kernel;       /* from launches.tsv; NULL when not there */
+	int measured;             /* a run measured it */
+	unsigned long records;    /* its records.tsv lines */
+	unsigned long written;    /* the pc_records launches.tsv gave */
+	int mismatch;             /* runs named different kernels for it */
+} bs_sass_launch;
+
+typedef struct {
 	unsigned long records;         /* lines of records.tsv */
-	unsigned long launches;        /* in records.tsv or launches.tsv */
-	unsigned long empty_launches;  /* in launches.tsv with no record */
-	unsigned long kernels;         /* distinct functions recorded */
+	unsigned long launches;        /* distinct launch indexes */
+	unsigned long measured;        /* launches a run measured */
+	unsigned long empty_launches;  /* measured, with no record */
+	unsigned long mismatched;      /* launches runs disagree about */
+	unsigned long kernels;         /* distinct kernel names */
 	unsigned long instructions;    /* distinct (cubin, function, pc) */
 	unsigned long disassembled;    /* of those, found in a disassembly */
 } bs_sassprof_totals;
@@ -427,9 +442,13 @@ int bs_sassprof_read_disasm(bs_sassprof *p, uint32_t crc, FILE *f,
 			    const char *name, bs_error *err);
 /* The distinct cubin CRCs recorded, ascending: how many, at most max in crc. */
 size_t bs_sassprof_cubins(const bs_sassprof *p, uint32_t *crc, size_t max);
+/* The launches read so far, ascending by index. */
+size_t bs_sassprof_launch_count(const bs_sassprof *p);
+const bs_sass_launch *bs_sassprof_launch_at(const bs_sassprof *p, size_t i);
 /*
- * Filter and sort (after the reads; later reads are refused).  Returns the
- * number of instructions kept, bs_sassprof_get() 0 .. n-1 in report order.
+ * Filter, sort and count (after the reads; later reads are refused).
+ * Returns the number of instructions kept, bs_sassprof_get() 0 .. n-1 in
+ * report order; the totals are complete from here on.
  */
 size_t bs_sassprof_finish(bs_sassprof *p);
 const bs_sass_insn *bs_sassprof_get(const bs_sassprof *p, size_t i);

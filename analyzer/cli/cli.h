@@ -41,6 +41,15 @@ void print_json(FILE *out, const bs_profile *p, const bs_access *a,
 void print_map(FILE *out, const bs_profile *p, const bs_access *a,
 	       const bs_detail *d, int first);
 
+/* join.c: profiled instructions joined to KERNEL:OP:RANK patterns. */
+typedef struct join join;
+join *join_open(const char *path, bs_error *err);
+int join_find(const join *j, const bs_sassprof *sp, size_t n, size_t i,
+	      bs_access *out);
+int join_write_dataset(const join *j, const bs_sassprof *sp, size_t n,
+		       const char *path, const char *source, bs_error *err);
+void join_free(join *j);
+
 int cmd_predict(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_profiles(int argc, char **argv);

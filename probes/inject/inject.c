@@ -2,51 +2,70 @@
  * inject.c - libbankscope_inject.so: per-instruction shared-memory counts
  * of an unmodified CUDA program, through CUPTI's injection mechanism and
  * its SASS Metrics API.  `bankscope profile` starts the program with
- * CUDA_INJECTION64_PATH naming this library and BANKSCOPE_PROFILE_DIR
- * naming an empty directory; libcuda loads the library at cuInit and calls
- * InitializeInjection().  Without BANKSCOPE_PROFILE_DIR it does nothing.
+ * CUDA_INJECTION64_PATH naming this library, BANKSCOPE_PROFILE_DIR an
+ * existing directory and BANKSCOPE_PROFILE_LAUNCH the index T of the kernel
+ * launch to measure (0 when unset); libcuda loads the library at cuInit and
+ * calls InitializeInjection().  Without BANKSCOPE_PROFILE_DIR it does
+ * nothing.  BANKSCOPE_INJECT_LOG=1 adds a trace of the calls, inject.log.
  *
- * Per instruction (GPU-wide totals, metric names without .sum):
+ * Per instruction of launch T (GPU-wide sums, names without .sum):
  *   smsp__sass_inst_executed                               warp instructions
  *   smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared        wavefronts
  *   smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared_ideal  ideal wavefronts
  * SASS metrics are counted by patched code, not by the PM counters.
  *
- * Call order (NVIDIA's CUPTI sample sass_metrics, with collection moved
- * into callbacks):
+ * One launch per process.  With CUDA 13.0 (CUPTI API 130001, driver 580,
+ * H200) CUPTI returned records for the first launch after the first
+ * cuptiSassMetricsEnable of the process and for nothing after its first
+ * cuptiSassMetricsFlushData: not for later launches of the same or
+ * another kernel, whether the range was kept, re-enabled after each flush
+ * or enabled anew at each launch; without lazy patching nothing at all;
+ * a second cuptiSassMetricsSetConfig after the Unset failed
+ * (CUPTI_ERROR_OUT_OF_MEMORY).  So the profile command runs the program
+ * once per launch it measures, and here collection is enabled just before
+ * launch T (at context creation for T = 0, the case seen to work; for
+ * T > 0 at the exit of launch T-1, after cuCtxSynchronize, as a third
+ * party's CUPTI 13.0 profiler does, not yet run on a GPU here) and
+ * flushed once, at the exit of launch T.  Launches are numbered as their
+ * outermost launch call returns; the launches before T-1 and after T run
+ * at full speed.
+ *
+ * Call order (NVIDIA's CUPTI sample sass_metrics, moved into callbacks):
  *   InitializeInjection: cuptiSubscribe; cuptiEnableCallback for the
  *     resource callbacks CONTEXT_CREATED, CONTEXT_DESTROY_STARTING,
- *     MODULE_LOADED and the runtime and driver launch callbacks;
- *     cuptiProfilerInitialize
- *   context created: once per device cuptiGetDeviceId,
- *     cuptiProfilerDeviceSupported (CUPTI_PROFILER_SASS_METRICS),
- *     cuptiDeviceGetChipName, cuptiSassMetricsGetNumOfMetrics,
- *     cuptiSassMetricsGetMetrics (the three must be listed),
- *     cuptiSassMetricsGetProperties per metric (its id),
- *     cuptiSassMetricsSetConfig (GPU granularity); then
- *     cuptiSassMetricsEnable (lazy patching) on the context
+ *     MODULE_LOADED and the runtime and driver launch callbacks
+ *   start (context created, T = 0; exit of launch T-1 otherwise):
+ *     cuptiGetDeviceId; cuptiProfilerInitialize (it fails inside
+ *     InitializeInjection: CUPTI_ERROR_UNKNOWN);
+ *     cuptiProfilerDeviceSupported (CUPTI_PROFILER_SASS_METRICS);
+ *     cuptiDeviceGetChipName; cuptiSassMetricsGetNumOfMetrics;
+ *     cuptiSassMetricsGetMetrics (the three must be listed);
+ *     cuptiSassMetricsGetProperties per metric (its id);
+ *     cuptiSassMetricsSetConfig (GPU granularity);
+ *     cuptiSassMetricsEnable (lazy patching) on the launch's context
  *   module loaded: cuptiGetCubinCrc; the cubin to cubin-CRC.cubin
- *   launch exit (outermost of nested runtime/driver launch calls):
+ *   exit of launch T (outermost of nested runtime/driver launch calls):
  *     cuCtxSynchronize; cuptiSassMetricsGetDataProperties;
- *     cuptiSassMetricsFlushData; one records.tsv line per (function, pc)
- *     and one launches.tsv line; cuptiSassMetricsDisable and
- *     cuptiSassMetricsEnable, so that every launch has a range of its own
- *   context destroy: flush what is left; cuptiSassMetricsDisable; with no
- *     other context of the device enabled, cuptiSassMetricsUnsetConfig
- * Every launch is synchronized, so a profiled program runs serialized.
+ *     cuptiSassMetricsFlushData (one record per pc and metric came back,
+ *     one value each at GPU granularity); cuptiSassMetricsDisable
+ *   context destroyed while enabled: the same flush and Disable
  *
- * Files (formats in analyzer/bankscope.h, "per-instruction profiles"):
- * status.txt ("ok", or the first reason collection stopped, in the
- * wording of probes/counters.c), records.tsv, launches.tsv and the
- * cubins, appended to as the program runs and flushed after every launch,
- * so a crash keeps what ran.  Kernel names are demangled with the
- * process's own __cxa_demangle when it has one.
+ * Files (formats in analyzer/bankscope.h, "per-instruction profiles"),
+ * appended to and flushed as the program runs, so a crash keeps what ran:
+ * records.tsv, launches.tsv (every launch: its pc records when it is T,
+ * else "-"), the cubins (CRC as cuptiGetCubinCrc gives it, the same the
+ * records carry), status.txt: "ok" from the first process to start in
+ * the directory; the reason collection stopped (in the wording of
+ * probes/counters.c) replaces it when that process fails, and is appended
+ * as a line of its own by a later one.  Kernel names are demangled with
+ * the process's __cxa_demangle when it has one.
  *
- * Never harms the host program: every CUPTI failure is written to
- * status.txt and collection stops (the program runs on); nothing is
- * printed, nothing exits, InitializeInjection always returns 1.  libcuda
- * is not linked: cuCtxSynchronize comes from the libcuda that loaded us
- * (cuGetProcAddress).  Callbacks run under one recursive mutex.
+ * Never harms the host program: a CUPTI failure is written to status.txt
+ * and collection stops (the program runs on); nothing is printed, nothing
+ * exits, InitializeInjection always returns 1.  libcuda is not linked:
+ * cuCtxSynchronize comes from the libcuda that loaded us
+ * (cuGetProcAddress).  Callbacks run under one recursive mutex; the
+ * kernel of a launch in flight is kept per thread.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -72,13 +91,13 @@
 #include <cupti_runtime_cbid.h>
 #include <cupti_sass_metrics.h>
 #include <cupti_target.h>
+#include <cupti_version.h>
 
 #include "bankscope.h"
 
 #define EXPORT __attribute__((visibility("default")))
 #define NMETRICS 3
 #define MAX_DEVICES 64
-#define MAX_CONTEXTS 256
 #define NO_METRIC UINT64_MAX
 
 static const char *const metric_name[NMETRICS] = {
@@ -98,28 +117,24 @@ typedef struct {
 
 static struct {
 	pthread_mutex_t lock;
-	int active;                 /* collecting; 0 after the first failure */
+	int active;                 /* 0 after a failure */
+	int owner;                  /* this process made status.txt */
 	char dir[PATH_MAX - 32];
-	FILE *records, *launches;
+	FILE *records, *launches, *log;
 	CUpti_SubscriberHandle sub;
-	struct {
-		int configured;
-		uint64_t id[NMETRICS];
-	} dev[MAX_DEVICES];
-	struct {
-		CUcontext ctx;
-		uint32_t dev;
-	} on[MAX_CONTEXTS];         /* contexts with collection enabled */
-	int non;
-	unsigned long launch;       /* index of the next launch */
-	char kernel[512];           /* of the launch in flight */
+	int profiler_inited;
+	uint64_t id[NMETRICS];      /* of the configured device */
+	CUcontext on;               /* enabled context, or NULL */
+	int done;                   /* launch T flushed */
+	unsigned long target;       /* T */
+	unsigned long launch;       /* index of the next launch to return */
 	ctx_sync_fn ctx_sync;
 	demangle_fn demangle;
-	int mode, lazy;
-	FILE *log;
-} g = { .active = 0 };
+} g;
 
-enum { MODE_ENABLE, MODE_NONE, MODE_CONFIG, MODE_LAUNCH };
+/* Per thread: the nesting of launch calls, the kernel of the outermost. */
+static _Thread_local int depth;
+static _Thread_local char launched[512];
 
 static void trace(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -136,9 +151,7 @@ static void trace(const char *fmt, ...)
 	fflush(g.log);
 }
 
-static _Thread_local int depth;   /* nesting of launch calls */
-
-/* ---- errors ---------------------------------------------------------------- */
+/* ---- errors ------------------------------------------------------------ */
 
 static const char *base_name(const char *path)
 {
@@ -147,13 +160,15 @@ static const char *base_name(const char *path)
 	return s ? s + 1 : path;
 }
 
+/* The first process in the directory replaces its "ok"; a later one
+ * appends a line. */
 static void write_status(const char *text)
 {
 	char path[PATH_MAX];
 	FILE *f;
 
 	snprintf(path, sizeof path, "%s/status.txt", g.dir);
-	if ((f = fopen(path, "w"))) {
+	if ((f = fopen(path, g.owner ? "w" : "a"))) {
 		fprintf(f, "%s\n", text);
 		fclose(f);
 	}
@@ -161,7 +176,7 @@ static void write_status(const char *text)
 
 static void stop(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Collection ends: the first reason goes to status.txt. */
+/* Collection ends; the first reason goes to status.txt. */
 static void stop(const char *fmt, ...)
 {
 	char why[1024];
@@ -244,7 +259,7 @@ static void cupti_fail(const char *file, int line, const char *call,
 		}                                                            \
 	} while (0)
 
-/* ---- names and files -------------------------------------------------------- */
+/* ---- names and files ---------------------------------------------------- */
 
 static void kernel_name(const char *mangled, char *buf, size_t size)
 {
@@ -324,10 +339,12 @@ static void save_cubin(const CUpti_ModuleResourceData *m)
 		unlink(path);
 }
 
-/* ---- SASS metrics ---------------------------------------------------------- */
+/* ---- SASS metrics ------------------------------------------------------ */
 
+/* Everything up to cuptiSassMetricsSetConfig, for device dev. */
 static int configure(uint32_t dev)
 {
+	CUpti_Profiler_Initialize_Params init;
 	CUpti_Profiler_DeviceSupported_Params sup;
 	CUpti_Device_GetChipName_Params chip;
 	CUpti_SassMetrics_GetNumOfMetrics_Params num;
@@ -337,12 +354,13 @@ static int configure(uint32_t dev)
 	CUpti_SassMetrics_MetricDetails *all;
 	int found[NMETRICS] = { 0 };
 
-	if (dev >= MAX_DEVICES) {
-		stop("device %u: more than %d devices", dev, MAX_DEVICES);
-		return -1;
+	if (!g.profiler_inited) {
+		memset(&init, 0, sizeof init);
+		init.structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE;
+		CHECK_CUPTI(cuptiProfilerInitialize(&init));
+		g.profiler_inited = 1;
 	}
-	if (g.dev[dev].configured)
-		return 0;
+	trace("configure device %u", dev);
 	memset(&sup, 0, sizeof sup);
 	sup.structSize = CUpti_Profiler_DeviceSupported_Params_STRUCT_SIZE;
 	sup.cuDevice = (CUdevice)dev;
@@ -400,7 +418,7 @@ static int configure(uint32_t dev)
 		prop.pChipName = chip.pChipName;
 		prop.pMetricName = metric_name[m];
 		CHECK_CUPTI(cuptiSassMetricsGetProperties(&prop));
-		g.dev[dev].id[m] = prop.metric.metricId;
+		g.id[m] = prop.metric.metricId;
 		cfg[m].metricId = prop.metric.metricId;
 		cfg[m].outputGranularity =
 			CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_GPU;
@@ -411,19 +429,6 @@ static int configure(uint32_t dev)
 	set.pConfigs = cfg;
 	set.deviceIndex = dev;
 	CHECK_CUPTI(cuptiSassMetricsSetConfig(&set));
-	g.dev[dev].configured = 1;
-	return 0;
-}
-
-static int unconfigure(uint32_t dev)
-{
-	CUpti_SassMetricsUnsetConfig_Params p;
-
-	memset(&p, 0, sizeof p);
-	p.structSize = CUpti_SassMetricsUnsetConfig_Params_STRUCT_SIZE;
-	p.deviceIndex = dev;
-	g.dev[dev].configured = 0;
-	CHECK_CUPTI(cuptiSassMetricsUnsetConfig(&p));
 	return 0;
 }
 
@@ -434,9 +439,10 @@ static int enable(CUcontext ctx)
 	memset(&p, 0, sizeof p);
 	p.structSize = CUpti_SassMetricsEnable_Params_STRUCT_SIZE;
 	p.ctx = ctx;
-	p.enableLazyPatching = (uint8_t)g.lazy;
-	trace("enable ctx %p lazy %d", (void *)ctx, g.lazy);
+	p.enableLazyPatching = 1;
+	trace("enable ctx %p", (void *)ctx);
 	CHECK_CUPTI(cuptiSassMetricsEnable(&p));
+	g.on = ctx;
 	return 0;
 }
 
@@ -447,37 +453,24 @@ static int disable(CUcontext ctx)
 	memset(&p, 0, sizeof p);
 	p.structSize = CUpti_SassMetricsDisable_Params_STRUCT_SIZE;
 	p.ctx = ctx;
+	g.on = NULL;
 	CHECK_CUPTI(cuptiSassMetricsDisable(&p));
-	trace("disable ctx %p dropped %zu", (void *)ctx, p.numOfDroppedRecords);
+	trace("disable ctx %p: %zu records dropped", (void *)ctx,
+	      p.numOfDroppedRecords);
 	return 0;
 }
 
-static int find_on(CUcontext ctx)
-{
-	for (int i = 0; i < g.non; i++)
-		if (g.on[i].ctx == ctx)
-			return i;
-	return -1;
-}
-
-static int start_context(CUcontext ctx)
+/* Set up and enable collection on ctx, the context of the next launch. */
+static int start(CUcontext ctx)
 {
 	uint32_t dev = 0;
 
-	if (!ctx || find_on(ctx) >= 0)
+	if (!ctx || g.on || g.done)
 		return 0;
-	if (g.non == MAX_CONTEXTS) {
-		stop("more than %d CUDA contexts", MAX_CONTEXTS);
-		return -1;
-	}
 	CHECK_CUPTI(cuptiGetDeviceId(ctx, &dev));
-	trace("context created %p device %u", (void *)ctx, dev);
-	if (configure(dev) < 0 || (g.mode != MODE_LAUNCH && enable(ctx) < 0))
+	if (configure(dev) < 0)
 		return -1;
-	g.on[g.non].ctx = ctx;
-	g.on[g.non].dev = dev;
-	g.non++;
-	return 0;
+	return enable(ctx);
 }
 
 static int by_pc(const void *a, const void *b)
@@ -491,7 +484,8 @@ static int by_pc(const void *a, const void *b)
 	return (x->pc > y->pc) - (x->pc < y->pc);
 }
 
-/* Write the records of one launch, summed per (cubin, function, pc). */
+/* Write the records of one launch, summed per (cubin, function, pc);
+ * returns the lines written. */
 static unsigned long write_records(const CUpti_SassMetrics_Data *d,
 				   size_t nrec, size_t nval, const uint64_t *id,
 				   pc_sum *sum)
@@ -499,6 +493,7 @@ static unsigned long write_records(const CUpti_SassMetrics_Data *d,
 	char kernel[4096] = "";
 	const char *named = NULL;
 	size_t n = 0;
+	unsigned long lines = 0;
 
 	for (size_t r = 0; r < nrec; r++) {
 		pc_sum *s = &sum[n++];
@@ -508,10 +503,14 @@ static unsigned long write_records(const CUpti_SassMetrics_Data *d,
 		s->fidx = d[r].functionIndex;
 		s->pc = d[r].pcOffset;
 		s->fn = d[r].functionName ? d[r].functionName : "?";
-		for (size_t k = 0; k < nval; k++)
+		for (size_t k = 0; k < nval; k++) {
+			const CUpti_SassMetrics_InstanceValue *iv =
+				&d[r].pInstanceValues[k];
+
 			for (int m = 0; m < NMETRICS; m++)
-				if (d[r].pInstanceValues[k].metricId == id[m])
-					s->v[m] += d[r].pInstanceValues[k].value;
+				if (iv->metricId == id[m])
+					s->v[m] += iv->value;
+		}
 	}
 	qsort(sum, n, sizeof *sum, by_pc);
 	for (size_t i = 0, k = 0; i < n; i = k) {
@@ -520,20 +519,22 @@ static unsigned long write_records(const CUpti_SassMetrics_Data *d,
 		for (k = i; k < n && !by_pc(&sum[i], &sum[k]); k++)
 			for (int m = 0; m < NMETRICS; m++)
 				v[m] += sum[k].v[m];
-		if (sum[i].fn != named && (!named || strcmp(sum[i].fn, named))) {
+		if (!named || strcmp(sum[i].fn, named)) {
 			kernel_name(sum[i].fn, kernel, sizeof kernel);
 			named = sum[i].fn;
 		}
-		fprintf(g.records, "%s\t%lu\t%u\t%u\t%s\t0x%x\t%llu\t%llu\t%llu\n",
+		fprintf(g.records,
+			"%s\t%lu\t%u\t%u\t%s\t0x%x\t%llu\t%llu\t%llu\n",
 			kernel, g.launch, sum[i].crc, sum[i].fidx, sum[i].fn,
 			sum[i].pc, (unsigned long long)v[0],
 			(unsigned long long)v[1], (unsigned long long)v[2]);
+		lines++;
 	}
-	return (unsigned long)n;
+	return lines;
 }
 
-/* Collect what ran on ctx since the last flush; *nrec: records written. */
-static int flush(CUcontext ctx, const uint64_t *id, unsigned long *written)
+/* Collect what ran on ctx since Enable; *written: records.tsv lines. */
+static int flush(CUcontext ctx, unsigned long *written)
 {
 	CUpti_SassMetricsGetDataProperties_Params prop;
 	CUpti_SassMetricsFlushData_Params fl;
@@ -549,11 +550,13 @@ static int flush(CUcontext ctx, const uint64_t *id, unsigned long *written)
 	prop.ctx = ctx;
 	CHECK_CUPTI(cuptiSassMetricsGetDataProperties(&prop));
 	nrec = prop.numOfPatchedInstructionRecords;
-	trace("data properties: %zu records, %zu instances", nrec, prop.numOfInstances);
+	trace("data properties: %zu records, %zu instances", nrec,
+	      prop.numOfInstances);
 	if (!nrec || !prop.numOfInstances)
 		return 0;
-	/* room for every metric in each record's values, whichever way CUPTI
-	 * lays them out; slots it leaves alone keep NO_METRIC */
+	/* CUPTI gave one record per (pc, metric) with numOfInstances values;
+	 * room for every metric in each record all the same, slots left alone
+	 * keep NO_METRIC */
 	nval = prop.numOfInstances * NMETRICS;
 	d = calloc(nrec, sizeof *d);
 	val = malloc(nrec * nval * sizeof *val);
@@ -580,16 +583,8 @@ static int flush(CUcontext ctx, const uint64_t *id, unsigned long *written)
 	fl.numOfInstances = prop.numOfInstances;
 	fl.pMetricsData = d;
 	r = cuptiSassMetricsFlushData(&fl);
-	for (size_t i = 0; i < nrec && i < 6 && r == CUPTI_SUCCESS; i++) {
-		trace("rec %zu crc %u fidx %u fn %s pc 0x%x", i, d[i].cubinCrc,
-		      d[i].functionIndex, d[i].functionName, d[i].pcOffset);
-		for (size_t k = 0; k < nval; k++)
-			trace("   val %zu id %llu value %llu", k,
-			      (unsigned long long)val[i * nval + k].metricId,
-			      (unsigned long long)val[i * nval + k].value);
-	}
 	if (r == CUPTI_SUCCESS)
-		*written = write_records(d, nrec, nval, id, sum);
+		*written = write_records(d, nrec, nval, g.id, sum);
 	for (size_t i = 0; i < nrec; i++)
 		free((void *)d[i].functionName);
 	free(d);
@@ -599,7 +594,7 @@ static int flush(CUcontext ctx, const uint64_t *id, unsigned long *written)
 	return 0;
 }
 
-/* ---- callbacks --------------------------------------------------------------- */
+/* ---- callbacks --------------------------------------------------------- */
 
 static int is_launch(CUpti_CallbackDomain dom, CUpti_CallbackId cbid)
 {
@@ -639,114 +634,106 @@ static int is_launch(CUpti_CallbackDomain dom, CUpti_CallbackId cbid)
 	return 0;
 }
 
-static int launch_end(CUcontext ctx)
+static int sync_context(const char *when)
+{
+	CUresult e = g.ctx_sync();
+
+	if (e != CUDA_SUCCESS) {
+		stop("cuCtxSynchronize %s %s: CUDA driver error %d; nothing "
+		     "measured there", when, launched, (int)e);
+		return -1;
+	}
+	return 0;
+}
+
+/* Launch T ended: its records and launches.tsv line; collection ends. */
+static void measure(CUcontext ctx)
 {
 	unsigned long n = 0;
-	int i = find_on(ctx);
 
-	if (i < 0)
-		return 0;
-	CHECK_CU(g.ctx_sync());
-	if (flush(ctx, g.dev[g.on[i].dev].id, &n) < 0)
-		return -1;
-	fprintf(g.launches, "%lu\t%s\t%lu\n", g.launch, g.kernel, n);
+	if (sync_context("after") == 0)
+		(void)flush(ctx, &n);
+	fprintf(g.launches, "%lu\t%s\t%lu\n", g.launch, launched, n);
 	fflush(g.records);
+	trace("launch %lu %s: %lu records", g.launch, launched, n);
+	g.done = 1;
+	(void)disable(ctx);
+}
+
+static void launch_end(CUcontext ctx)
+{
+	if (g.on && g.launch == g.target) {
+		measure(g.on);
+	} else {
+		fprintf(g.launches, "%lu\t%s\t-\n", g.launch, launched);
+		if (!g.done && g.launch + 1 == g.target &&
+		    sync_context("after") == 0)
+			(void)start(ctx);
+	}
 	fflush(g.launches);
-	trace("launch %lu %s: %lu records", g.launch, g.kernel, n);
 	g.launch++;
-	switch (g.mode) {
-	case MODE_ENABLE:
-		return disable(ctx) < 0 || enable(ctx) < 0 ? -1 : 0;
-	case MODE_CONFIG:
-		if (disable(ctx) < 0 || unconfigure(g.on[i].dev) < 0 ||
-		    configure(g.on[i].dev) < 0 || enable(ctx) < 0)
-			return -1;
-		return 0;
-	case MODE_LAUNCH:
-		return disable(ctx);
-	default:
-		return 0;
-	}
-}
-
-static int launch_begin(CUcontext ctx)
-{
-	if (find_on(ctx) < 0)
-		return 0;
-	CHECK_CU(g.ctx_sync());
-	return enable(ctx);
-}
-
-static int context_end(CUcontext ctx)
-{
-	unsigned long n = 0;
-	uint32_t dev;
-	int i = find_on(ctx);
-
-	if (i < 0)
-		return 0;
-	dev = g.on[i].dev;
-	g.on[i] = g.on[--g.non];
-	if (g.mode == MODE_LAUNCH)
-		return 0;
-	snprintf(g.kernel, sizeof g.kernel, "(at context destroy)");
-	if (flush(ctx, g.dev[dev].id, &n) < 0)
-		return -1;
-	if (n) {
-		fprintf(g.launches, "%lu\t%s\t%lu\n", g.launch, g.kernel, n);
-		fflush(g.records);
-		fflush(g.launches);
-		g.launch++;
-	}
-	if (disable(ctx) < 0)
-		return -1;
-	for (i = 0; i < g.non; i++)
-		if (g.on[i].dev == dev)
-			return 0;
-	return unconfigure(dev);
 }
 
 static void on_launch(const CUpti_CallbackData *cb)
 {
+	trace("%s %s depth %d", cb->callbackSite == CUPTI_API_ENTER ? "enter"
+								     : "exit",
+	      cb->functionName, depth);
 	if (cb->callbackSite == CUPTI_API_ENTER) {
 		if (depth++ == 0) {
 			if (cb->symbolName)
-				kernel_name(cb->symbolName, g.kernel,
-					    sizeof g.kernel);
+				kernel_name(cb->symbolName, launched,
+					    sizeof launched);
 			else
-				snprintf(g.kernel, sizeof g.kernel, "(%s)",
+				snprintf(launched, sizeof launched, "(%s)",
 					 cb->functionName ? cb->functionName
 							  : "launch");
-			if (g.mode == MODE_LAUNCH)
-				(void)launch_begin(cb->context);
 		}
 		return;
 	}
 	if (depth > 0 && --depth == 0)
-		(void)launch_end(cb->context);
+		launch_end(cb->context);
+}
+
+/* The enabled context goes before launch T ended: what it holds. */
+static void context_end(CUcontext ctx)
+{
+	unsigned long n = 0;
+
+	if (!ctx || ctx != g.on)
+		return;
+	if (flush(ctx, &n) == 0 && n) {
+		fprintf(g.launches, "%lu\t(at context destroy)\t%lu\n",
+			g.launch, n);
+		fflush(g.records);
+		fflush(g.launches);
+	}
+	g.done = 1;
+	(void)disable(ctx);
 }
 
 static void CUPTIAPI on_callback(void *user, CUpti_CallbackDomain dom,
 				 CUpti_CallbackId cbid, const void *data)
 {
+	const CUpti_ResourceData *rd = data;
+
 	(void)user;
 	pthread_mutex_lock(&g.lock);
 	if (g.active && dom == CUPTI_CB_DOMAIN_RESOURCE) {
-		const CUpti_ResourceData *rd = data;
-
 		if (cbid == CUPTI_CBID_RESOURCE_MODULE_LOADED)
 			save_cubin(rd->resourceDescriptor);
-		else if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED)
-			(void)start_context(rd->context);
+		else if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED &&
+			 g.target == 0)
+			(void)start(rd->context);
 		else if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING)
-			(void)context_end(rd->context);
+			context_end(rd->context);
 	} else if (g.active && is_launch(dom, cbid)) {
 		on_launch(data);
 	}
 	pthread_mutex_unlock(&g.lock);
 }
 
-/* ---- set-up ------------------------------------------------------------------ */
+/* ---- set-up ------------------------------------------------------------ */
 
 static int find_driver(void)
 {
@@ -762,8 +749,8 @@ static int find_driver(void)
 		return -1;
 	}
 	memcpy(&get, &sym, sizeof sym);
-	CHECK_CU(get("cuCtxSynchronize", &fn, 12000, CU_GET_PROC_ADDRESS_DEFAULT,
-		     &q));
+	CHECK_CU(get("cuCtxSynchronize", &fn, 12000,
+		     CU_GET_PROC_ADDRESS_DEFAULT, &q));
 	memcpy(&g.ctx_sync, &fn, sizeof fn);
 	return 0;
 }
@@ -786,7 +773,6 @@ static int subscribe(void)
 		CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING,
 		CUPTI_CBID_RESOURCE_MODULE_LOADED,
 	};
-	CUpti_Profiler_Initialize_Params init;
 
 	CHECK_CUPTI(cuptiSubscribe(&g.sub, on_callback, NULL));
 	for (size_t i = 0; i < sizeof resource / sizeof *resource; i++)
@@ -801,9 +787,6 @@ static int subscribe(void)
 		if (is_launch(CUPTI_CB_DOMAIN_RUNTIME_API, c))
 			CHECK_CUPTI(cuptiEnableCallback(
 				1, g.sub, CUPTI_CB_DOMAIN_RUNTIME_API, c));
-	memset(&init, 0, sizeof init);
-	init.structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE;
-	CHECK_CUPTI(cuptiProfilerInitialize(&init));
 	return 0;
 }
 
@@ -814,7 +797,9 @@ EXPORT int InitializeInjection(void)
 	static int done;
 	pthread_mutexattr_t a;
 	const char *dir = getenv("BANKSCOPE_PROFILE_DIR");
-	char path[PATH_MAX];
+	const char *t = getenv("BANKSCOPE_PROFILE_LAUNCH");
+	char path[PATH_MAX], *end;
+	uint32_t v = 0;
 	int fd;
 
 	if (done || !dir || !*dir || strlen(dir) >= sizeof g.dir)
@@ -830,26 +815,27 @@ EXPORT int InitializeInjection(void)
 	snprintf(path, sizeof path, "%s/status.txt", g.dir);
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd >= 0) {
+		g.owner = 1;
 		(void)!write(fd, "ok\n", 3);
 		close(fd);
 	}
-	find_demangler();
-	{
-		const char *e = getenv("BANKSCOPE_INJECT_MODE");
-
-		g.mode = !e ? MODE_ENABLE : !strcmp(e, "none") ? MODE_NONE :
-			 !strcmp(e, "config") ? MODE_CONFIG :
-			 !strcmp(e, "launch") ? MODE_LAUNCH : MODE_ENABLE;
-		e = getenv("BANKSCOPE_INJECT_LAZY");
-		g.lazy = e ? atoi(e) : 1;
-		if (getenv("BANKSCOPE_INJECT_LOG")) {
-			snprintf(path, sizeof path, "%s/inject.log", g.dir);
-			g.log = fopen(path, "a");
-		}
-		trace("mode %d lazy %d demangler %s", g.mode, g.lazy,
-		      g.demangle ? "yes" : "no");
+	if (getenv("BANKSCOPE_INJECT_LOG")) {
+		snprintf(path, sizeof path, "%s/inject.log", g.dir);
+		g.log = fopen(path, "a");
 	}
-	if ((g.records = open_table("records.tsv", BS_SASS_RECORD_COLUMNS)) &&
+	if (t && *t) {
+		errno = 0;
+		g.target = strtoul(t, &end, 10);
+		if (errno || *end || *t == '-')
+			stop("BANKSCOPE_PROFILE_LAUNCH=%s is not a launch "
+			     "index", t);
+	}
+	find_demangler();
+	(void)cuptiGetVersion(&v);
+	trace("pid %ld, CUPTI API %u, launch %lu, demangler %s",
+	      (long)getpid(), v, g.target, g.demangle ? "yes" : "no");
+	if (g.active &&
+	    (g.records = open_table("records.tsv", BS_SASS_RECORD_COLUMNS)) &&
 	    (g.launches = open_table("launches.tsv", BS_SASS_LAUNCH_COLUMNS)) &&
 	    find_driver() == 0)
 		(void)subscribe();

@@ -1,0 +1,800 @@
+/*
+ * sassprof.c - per-instruction profiles: the records the injection library
+ * writes, summed per instruction, named from a disassembly, filtered to
+ * shared memory and sorted (see bankscope.h).
+ *
+ * Reading.  records.tsv and launches.tsv: the header line exactly as
+ * BS_SASS_RECORD_COLUMNS / BS_SASS_LAUNCH_COLUMNS, then lines of exactly
+ * that many tab-separated fields; empty lines are skipped, a CR before the
+ * newline is dropped.  Counts are unsigned decimal (or 0x hex), the CRC,
+ * function index and pc at most 32 bits, names non-empty; pc_records of
+ * launches.tsv is a count or "-" (the run did not measure that launch).
+ * A launch index may appear in several runs: it counts once, measured
+ * when any run measured it, its kernel named by the first line (another
+ * name later is a mismatch).  Every error names the file, line and the
+ * 1-based column of the field.
+ *
+ * Storage.  Names are interned (one copy of each kernel and function
+ * name); instructions live in an open-addressing hash on (crc, function,
+ * pc), whose slots are indexes into one array; finish() drops the hash and
+ * sorts the array in place.  Sums saturate at UINT64_MAX rather than wrap.
+ *
+ * Disassembly.  Lines are taken as they come: a function header sets the
+ * function and clears the source position, a File line sets the position,
+ * an instruction line looks up (crc, function, offset) and, where recorded,
+ * stores its text and position.  Unknown lines are skipped, so nvdisasm's
+ * directives and labels and the -hex encoding comments do no harm.
+ */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bankscope.h"
+
+#define LINE_MAX_BYTES (1024 * 1024)
+#define RECORD_FIELDS 9
+#define LAUNCH_FIELDS 3
+
+typedef struct {
+	char **slot;
+	size_t n, cap;
+} strtab;
+
+typedef struct {
+	bs_sass_insn in;
+	unsigned long last_launch;   /* for counting launches per insn */
+} entry;
+
+struct bs_sassprof {
+	strtab names;
+	entry *e;
+	size_t n, cap;
+	size_t *hash;                /* index + 1; 0 = empty */
+	size_t hcap;
+	uint32_t *crcs;              /* distinct, ascending */
+	size_t ncrc, crccap;
+	bs_sass_launch *launch;      /* sorted by index */
+	size_t nl, lcap;
+	bs_sassprof_totals tot;
+	size_t kept;
+	int finished;
+	char *line;
+	size_t linecap;
+};
+
+static uint64_t hash_bytes(const char *s, uint64_t h)
+{
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+	return h;
+}
+
+/* The interned copy of s; NULL when out of memory (intern) or absent. */
+static char *str_find(const strtab *t, const char *s, size_t *at)
+{
+	size_t i;
+
+	if (!t->cap)
+		return NULL;
+	i = (size_t)hash_bytes(s, 0xcbf29ce484222325ull) & (t->cap - 1);
+	for (; t->slot[i]; i = (i + 1) & (t->cap - 1))
+		if (!strcmp(t->slot[i], s))
+			return t->slot[i];
+	if (at)
+		*at = i;
+	return NULL;
+}
+
+static char *intern(strtab *t, const char *s)
+{
+	size_t at = 0, len;
+	char *c = str_find(t, s, &at);
+
+	if (c)
+		return c;
+	if (2 * (t->n + 1) > t->cap) {
+		size_t cap = t->cap ? 2 * t->cap : 256;
+		char **slot = calloc(cap, sizeof *slot);
+
+		if (!slot)
+			return NULL;
+		for (size_t i = 0; i < t->cap; i++) {
+			size_t j;
+
+			if (!t->slot[i])
+				continue;
+			j = (size_t)hash_bytes(t->slot[i],
+					       0xcbf29ce484222325ull) &
+			    (cap - 1);
+			while (slot[j])
+				j = (j + 1) & (cap - 1);
+			slot[j] = t->slot[i];
+		}
+		free(t->slot);
+		t->slot = slot;
+		t->cap = cap;
+		str_find(t, s, &at);
+	}
+	len = strlen(s) + 1;
+	if (!(c = malloc(len)))
+		return NULL;
+	memcpy(c, s, len);
+	t->slot[at] = c;
+	t->n++;
+	return c;
+}
+
+static size_t key_hash(uint32_t crc, const char *fn, uint32_t pc)
+{
+	uint64_t h = (uint64_t)(uintptr_t)fn * 0x9e3779b97f4a7c15ull;
+
+	h ^= ((uint64_t)crc << 32 | pc) * 0xc2b2ae3d27d4eb4full;
+	return (size_t)(h ^ h >> 29);
+}
+
+/* Slot of (crc, fn, pc): its entry, or the empty slot where it belongs. */
+static size_t *lookup(const bs_sassprof *p, uint32_t crc, const char *fn,
+		      uint32_t pc)
+{
+	size_t i = key_hash(crc, fn, pc) & (p->hcap - 1);
+
+	for (; p->hash[i]; i = (i + 1) & (p->hcap - 1)) {
+		const bs_sass_insn *in = &p->e[p->hash[i] - 1].in;
+
+		if (in->cubin_crc == crc && in->function == fn && in->pc == pc)
+			break;
+	}
+	return &p->hash[i];
+}
+
+static int grow_hash(bs_sassprof *p)
+{
+	size_t cap = p->hcap ? 2 * p->hcap : 1024, *old = p->hash;
+	size_t oldcap = p->hcap;
+
+	if (!(p->hash = calloc(cap, sizeof *p->hash))) {
+		p->hash = old;
+		return -1;
+	}
+	p->hcap = cap;
+	for (size_t i = 0; i < oldcap; i++)
+		if (old[i]) {
+			const bs_sass_insn *in = &p->e[old[i] - 1].in;
+
+			*lookup(p, in->cubin_crc, in->function, in->pc) =
+				old[i];
+		}
+	free(old);
+	return 0;
+}
+
+static void add_sat(uint64_t *a, uint64_t b)
+{
+	*a = *a > UINT64_MAX - b ? UINT64_MAX : *a + b;
+}
+
+static int note_crc(bs_sassprof *p, uint32_t crc)
+{
+	size_t lo = 0, hi = p->ncrc;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (p->crcs[mid] < crc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < p->ncrc && p->crcs[lo] == crc)
+		return 0;
+	if (p->ncrc == p->crccap) {
+		size_t cap = p->crccap ? 2 * p->crccap : 8;
+		uint32_t *c = realloc(p->crcs, cap * sizeof *c);
+
+		if (!c)
+			return -1;
+		p->crcs = c;
+		p->crccap = cap;
+	}
+	memmove(p->crcs + lo + 1, p->crcs + lo,
+		(p->ncrc - lo) * sizeof *p->crcs);
+	p->crcs[lo] = crc;
+	p->ncrc++;
+	return 0;
+}
+
+/* The launch with index l, added when new; NULL when out of memory. */
+static bs_sass_launch *note_launch(bs_sassprof *p, unsigned long l)
+{
+	size_t lo = 0, hi = p->nl;
+
+	if (p->nl && p->launch[p->nl - 1].index < l) {
+		lo = p->nl;
+	} else {
+		while (lo < hi) {
+			size_t mid = (lo + hi) / 2;
+
+			if (p->launch[mid].index < l)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < p->nl && p->launch[lo].index == l)
+			return &p->launch[lo];
+	}
+	if (p->nl == p->lcap) {
+		size_t cap = p->lcap ? 2 * p->lcap : 64;
+		bs_sass_launch *n = realloc(p->launch, cap * sizeof *n);
+
+		if (!n)
+			return NULL;
+		p->launch = n;
+		p->lcap = cap;
+	}
+	memmove(p->launch + lo + 1, p->launch + lo,
+		(p->nl - lo) * sizeof *p->launch);
+	memset(&p->launch[lo], 0, sizeof p->launch[lo]);
+	p->launch[lo].index = l;
+	p->nl++;
+	return &p->launch[lo];
+}
+
+/* A kernel name for launch l: the first one given; a different one later
+ * counts as a mismatch (the program launched differently between runs). */
+static void name_launch(bs_sassprof *p, bs_sass_launch *l, const char *kernel)
+{
+	if (!l->kernel)
+		l->kernel = kernel;
+	else if (l->kernel != kernel && !l->mismatch) {
+		l->mismatch = 1;
+		p->tot.mismatched++;
+	}
+}
+
+bs_sassprof *bs_sassprof_new(void)
+{
+	bs_sassprof *p = calloc(1, sizeof *p);
+
+	if (!p)
+		return NULL;
+	if (grow_hash(p) < 0 || !(p->line = malloc(p->linecap = 1024))) {
+		bs_sassprof_free(p);
+		return NULL;
+	}
+	return p;
+}
+
+void bs_sassprof_free(bs_sassprof *p)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; i < p->names.cap; i++)
+		free(p->names.slot[i]);
+	free(p->names.slot);
+	free(p->e);
+	free(p->hash);
+	free(p->crcs);
+	free(p->launch);
+	free(p->line);
+	free(p);
+}
+
+/* ---- reading ------------------------------------------------------------ */
+
+typedef struct {
+	bs_sassprof *p;
+	FILE *f;
+	const char *name;
+	long line;
+} src;
+
+/* One line into p->line without its newline (and CR); 1, 0 at end, -1. */
+static int read_line(src *s, bs_error *err)
+{
+	bs_sassprof *p = s->p;
+	size_t n = 0;
+	int c = getc(s->f);
+
+	if (c == EOF)
+		return ferror(s->f) ? bs_error_set(err, s->name, s->line + 1, 0,
+						   "read error")
+				    : 0;
+	s->line++;
+	for (; c != EOF && c != '\n'; c = getc(s->f)) {
+		if (c == '\0')
+			return bs_error_set(err, s->name, s->line, (long)n + 1,
+					    "NUL byte in a text line");
+		if (n + 1 >= LINE_MAX_BYTES)
+			return bs_error_set(err, s->name, s->line, 0,
+					    "line longer than %d bytes",
+					    LINE_MAX_BYTES);
+		if (n + 1 >= p->linecap) {
+			size_t cap = 2 * p->linecap;
+			char *b = realloc(p->line, cap);
+
+			if (!b)
+				return bs_error_set(err, s->name, s->line, 0,
+						    "out of memory");
+			p->line = b;
+			p->linecap = cap;
+		}
+		p->line[n++] = (char)c;
+	}
+	if (ferror(s->f))
+		return bs_error_set(err, s->name, s->line, 0, "read error");
+	if (n && p->line[n - 1] == '\r')
+		n--;
+	p->line[n] = '\0';
+	return 1;
+}
+
+typedef struct {
+	char *text;
+	long col;
+} field;
+
+/* Split p->line at tabs into exactly want fields. */
+static int split(src *s, field *fld, int want, const char *what,
+		 bs_error *err)
+{
+	char *q = s->p->line;
+	int n = 0;
+
+	for (;;) {
+		char *tab = strchr(q, '\t');
+
+		if (n == want)
+			return bs_error_set(err, s->name, s->line,
+					    (long)(q - s->p->line) + 1,
+					    "more than %d tab-separated fields "
+					    "(%s)", want, what);
+		fld[n].text = q;
+		fld[n].col = (long)(q - s->p->line) + 1;
+		n++;
+		if (!tab)
+			break;
+		*tab = '\0';
+		q = tab + 1;
+	}
+	if (n < want)
+		return bs_error_set(err, s->name, s->line,
+				    (long)strlen(fld[n - 1].text) +
+					    fld[n - 1].col,
+				    "%d tab-separated fields, expected %d (%s)",
+				    n, want, what);
+	return 0;
+}
+
+static int get_u64(src *s, const field *f, const char *what, uint64_t max,
+		   uint64_t *out, bs_error *err)
+{
+	int rc = bs_parse_u64(f->text, max, out);
+
+	if (rc == -1)
+		return bs_error_set(err, s->name, s->line, f->col,
+				    "%s: '%.40s' is not a non-negative integer",
+				    what, f->text);
+	if (rc == -2)
+		return bs_error_set(err, s->name, s->line, f->col,
+				    "%s: %.40s is larger than %llu", what,
+				    f->text, (unsigned long long)max);
+	return 0;
+}
+
+static int get_name(src *s, const field *f, const char *what, char **out,
+		    bs_error *err)
+{
+	if (!f->text[0])
+		return bs_error_set(err, s->name, s->line, f->col,
+				    "%s is empty", what);
+	if (!(*out = intern(&s->p->names, f->text)))
+		return bs_error_set(err, s->name, s->line, f->col,
+				    "out of memory");
+	return 0;
+}
+
+/* Read up to the header; it must be exactly `header`. */
+static int expect_header(src *s, const char *header, bs_error *err)
+{
+	int rc;
+
+	while ((rc = read_line(s, err)) > 0 && !s->p->line[0])
+		;
+	if (rc < 0)
+		return -1;
+	if (rc == 0)
+		return bs_error_set(err, s->name, 0, 0, "empty file: expected "
+				    "the header line");
+	if (strcmp(s->p->line, header)) {
+		const char *a = s->p->line, *b = header;
+
+		while (*a && *a == *b)
+			a++, b++;
+		return bs_error_set(err, s->name, s->line,
+				    (long)(a - s->p->line) + 1,
+				    "not the expected header line");
+	}
+	return 0;
+}
+
+static int refuse_finished(const bs_sassprof *p, const char *name,
+			   bs_error *err)
+{
+	if (p->finished)
+		return bs_error_set(err, name, 0, 0,
+				    "profile already finished");
+	return 0;
+}
+
+static int add_record(bs_sassprof *p, src *s, const field *fld,
+		      bs_error *err)
+{
+	static const char *const what[RECORD_FIELDS] = {
+		"kernel", "launch", "cubin_crc", "function_index", "function",
+		"pc_offset", "inst_executed", "wavefronts", "wavefronts_ideal"
+	};
+	uint64_t launch, crc, fidx, pc, v[3];
+	char *kernel, *fn;
+	bs_sass_launch *l;
+	size_t *slot;
+	entry *e;
+
+	if (get_name(s, &fld[0], what[0], &kernel, err) < 0 ||
+	    get_u64(s, &fld[1], what[1], ULONG_MAX, &launch, err) < 0 ||
+	    get_u64(s, &fld[2], what[2], UINT32_MAX, &crc, err) < 0 ||
+	    get_u64(s, &fld[3], what[3], UINT32_MAX, &fidx, err) < 0 ||
+	    get_name(s, &fld[4], what[4], &fn, err) < 0 ||
+	    get_u64(s, &fld[5], what[5], UINT32_MAX, &pc, err) < 0)
+		return -1;
+	for (int i = 0; i < 3; i++)
+		if (get_u64(s, &fld[6 + i], what[6 + i], UINT64_MAX, &v[i],
+			    err) < 0)
+			return -1;
+	if (note_crc(p, (uint32_t)crc) < 0 ||
+	    !(l = note_launch(p, (unsigned long)launch)))
+		return bs_error_set(err, s->name, s->line, 0, "out of memory");
+	l->measured = 1;
+	l->records++;
+	p->tot.records++;
+	slot = lookup(p, (uint32_t)crc, fn, (uint32_t)pc);
+	if (!*slot) {
+		if (p->n == p->cap) {
+			size_t cap = p->cap ? 2 * p->cap : 256;
+			entry *ne = realloc(p->e, cap * sizeof *ne);
+
+			if (!ne)
+				return bs_error_set(err, s->name, s->line, 0,
+						    "out of memory");
+			p->e = ne;
+			p->cap = cap;
+		}
+		e = &p->e[p->n];
+		memset(e, 0, sizeof *e);
+		e->in.kernel = kernel;
+		e->in.function = fn;
+		e->in.cubin_crc = (uint32_t)crc;
+		e->in.pc = (uint32_t)pc;
+		*slot = ++p->n;
+		if (2 * p->n > p->hcap && grow_hash(p) < 0)
+			return bs_error_set(err, s->name, s->line, 0,
+					    "out of memory");
+	} else {
+		e = &p->e[*slot - 1];
+	}
+	if (!e->in.launches || e->last_launch != launch) {
+		e->in.launches++;
+		e->last_launch = (unsigned long)launch;
+	}
+	add_sat(&e->in.executions, v[0]);
+	add_sat(&e->in.wavefronts, v[1]);
+	add_sat(&e->in.ideal, v[2]);
+	return 0;
+}
+
+int bs_sassprof_read_records(bs_sassprof *p, FILE *f, const char *name,
+			     bs_error *err)
+{
+	src s = { p, f, name ? name : "<stdin>", 0 };
+	field fld[RECORD_FIELDS];
+	int rc;
+
+	if (refuse_finished(p, s.name, err) < 0 ||
+	    expect_header(&s, BS_SASS_RECORD_COLUMNS, err) < 0)
+		return -1;
+	while ((rc = read_line(&s, err)) > 0) {
+		if (!p->line[0])
+			continue;
+		if (split(&s, fld, RECORD_FIELDS, "a record", err) < 0 ||
+		    add_record(p, &s, fld, err) < 0)
+			return -1;
+	}
+	return rc;
+}
+
+int bs_sassprof_read_launches(bs_sassprof *p, FILE *f, const char *name,
+			      bs_error *err)
+{
+	src s = { p, f, name ? name : "<stdin>", 0 };
+	field fld[LAUNCH_FIELDS];
+	int rc;
+
+	if (refuse_finished(p, s.name, err) < 0 ||
+	    expect_header(&s, BS_SASS_LAUNCH_COLUMNS, err) < 0)
+		return -1;
+	while ((rc = read_line(&s, err)) > 0) {
+		uint64_t launch, n = 0;
+		bs_sass_launch *l;
+		char *kernel;
+		int measured;
+
+		if (!p->line[0])
+			continue;
+		if (split(&s, fld, LAUNCH_FIELDS, "a launch", err) < 0 ||
+		    get_u64(&s, &fld[0], "launch", ULONG_MAX, &launch,
+			    err) < 0 ||
+		    get_name(&s, &fld[1], "kernel", &kernel, err) < 0)
+			return -1;
+		measured = strcmp(fld[2].text, "-") != 0;
+		if (measured && get_u64(&s, &fld[2], "pc_records", ULONG_MAX,
+					&n, err) < 0)
+			return -1;
+		if (!(l = note_launch(p, (unsigned long)launch)))
+			return bs_error_set(err, s.name, s.line, 0,
+					    "out of memory");
+		name_launch(p, l, kernel);
+		if (measured) {
+			l->measured = 1;
+			if (n > l->written)
+				l->written = (unsigned long)n;
+		}
+	}
+	return rc;
+}
+
+size_t bs_sassprof_cubins(const bs_sassprof *p, uint32_t *crc, size_t max)
+{
+	for (size_t i = 0; i < p->ncrc && i < max; i++)
+		crc[i] = p->crcs[i];
+	return p->ncrc;
+}
+
+/* ---- disassembly --------------------------------------------------------- */
+
+/* The function a header line names, cut in place; NULL when none. */
+static char *function_header(char *l)
+{
+	char *n = strstr(l, "Function : "), *e;
+
+	if (n)
+		n += strlen("Function : ");
+	else if (!strncmp(l, "//---", 5) && (n = strstr(l, " .text.")))
+		n += strlen(" .text.");
+	else
+		return NULL;
+	e = n + strcspn(n, " \t");
+	if (e == n)
+		return NULL;
+	*e = '\0';
+	return n;
+}
+
+/* '//## File "PATH", line N': the path cut in place, and N. */
+static char *file_line(char *l, unsigned long *line)
+{
+	char *p = l + strspn(l, " \t"), *path, *q;
+	uint64_t n;
+
+	if (strncmp(p, "//## File \"", 11))
+		return NULL;
+	path = p + 11;
+	if (!(q = strchr(path, '"')) || strncmp(q, "\", line ", 8))
+		return NULL;
+	*q = '\0';
+	p = q + 8;
+	q = p + strspn(p, "0123456789");
+	if (q == p || (*q && *q != ' ' && *q != '\t'))
+		return NULL;
+	*q = '\0';
+	if (bs_parse_u64(p, ULONG_MAX, &n) < 0)
+		return NULL;
+	*line = (unsigned long)n;
+	return path;
+}
+
+/* An instruction line: its offset and text (cut in place before ';'). */
+static char *instruction(char *l, uint32_t *pc)
+{
+	char *p = l + strspn(l, " \t"), *q, *t, *end;
+	char hex[12] = "0x";
+	uint64_t v;
+
+	if (strncmp(p, "/*", 2))
+		return NULL;
+	p += 2;
+	q = p + strspn(p, "0123456789abcdefABCDEF");
+	if (q == p || q - p > 8 || strncmp(q, "*/", 2))
+		return NULL;
+	memcpy(hex + 2, p, (size_t)(q - p));
+	hex[2 + (q - p)] = '\0';
+	if (bs_parse_u64(hex, UINT32_MAX, &v) < 0)
+		return NULL;
+	t = q + 2;
+	t += strspn(t, " \t");
+	if (!(end = strchr(t, ';')))
+		return NULL;
+	while (end > t && (end[-1] == ' ' || end[-1] == '\t'))
+		end--;
+	if (end == t)
+		return NULL;
+	*end = '\0';
+	*pc = (uint32_t)v;
+	return t;
+}
+
+int bs_sassprof_read_disasm(bs_sassprof *p, uint32_t crc, FILE *f,
+			    const char *name, bs_error *err)
+{
+	src s = { p, f, name ? name : "<stdin>", 0 };
+	const char *fn = NULL, *file = NULL;
+	unsigned long line = 0;
+	int rc;
+
+	if (refuse_finished(p, s.name, err) < 0)
+		return -1;
+	while ((rc = read_line(&s, err)) > 0) {
+		char *t, *n;
+		unsigned long l;
+		uint32_t pc;
+		size_t *slot;
+
+		if ((n = function_header(p->line))) {
+			fn = str_find(&p->names, n, NULL);
+			file = NULL;
+			line = 0;
+		} else if ((n = file_line(p->line, &l))) {
+			if (!(file = intern(&p->names, n)))
+				return bs_error_set(err, s.name, s.line, 0,
+						    "out of memory");
+			line = l;
+		} else if (fn && (t = instruction(p->line, &pc)) &&
+			   *(slot = lookup(p, crc, fn, pc))) {
+			bs_sass_insn *in = &p->e[*slot - 1].in;
+
+			if (!in->sass)
+				p->tot.disassembled++;
+			if (!(in->sass = intern(&p->names, t)))
+				return bs_error_set(err, s.name, s.line, 0,
+						    "out of memory");
+			in->source_file = file;
+			in->source_line = file ? line : 0;
+		}
+	}
+	return rc;
+}
+
+/* ---- filtering and order ------------------------------------------------- */
+
+int bs_sass_is_shared(const char *sass)
+{
+	static const char *const op[] = { "LDS", "STS", "LDSM", "STSM",
+					  "ATOMS" };
+	const char *p = sass + strspn(sass, " \t");
+	size_t n;
+
+	if (*p == '@') {
+		p += strcspn(p, " \t");
+		p += strspn(p, " \t");
+	}
+	n = strcspn(p, ". \t");
+	for (size_t i = 0; i < sizeof op / sizeof *op; i++)
+		if (strlen(op[i]) == n && !strncmp(p, op[i], n))
+			return 1;
+	return 0;
+}
+
+static int by_report_order(const void *a, const void *b)
+{
+	const bs_sass_insn *x = &((const entry *)a)->in;
+	const bs_sass_insn *y = &((const entry *)b)->in;
+	int c;
+
+	if (x->excess != y->excess)
+		return x->excess > y->excess ? -1 : 1;
+	if ((c = strcmp(x->kernel, y->kernel)))
+		return c;
+	if (x->pc != y->pc)
+		return x->pc < y->pc ? -1 : 1;
+	if ((c = strcmp(x->function, y->function)))
+		return c;
+	return (x->cubin_crc > y->cubin_crc) - (x->cubin_crc < y->cubin_crc);
+}
+
+static int64_t excess(uint64_t w, uint64_t ideal)
+{
+	if (w >= ideal)
+		return w - ideal > (uint64_t)INT64_MAX ? INT64_MAX
+						       : (int64_t)(w - ideal);
+	return ideal - w > (uint64_t)INT64_MAX ? -INT64_MAX
+					       : -(int64_t)(ideal - w);
+}
+
+static int by_address(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t)*(const char *const *)a;
+	uintptr_t y = (uintptr_t)*(const char *const *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Distinct kernel names of launches and instructions (interned). */
+static unsigned long count_kernels(const bs_sassprof *p)
+{
+	const char **k = malloc((p->n + p->nl + 1) * sizeof *k);
+	size_t n = 0;
+	unsigned long d = 0;
+
+	if (!k)
+		return 0;
+	for (size_t i = 0; i < p->nl; i++)
+		if (p->launch[i].kernel)
+			k[n++] = p->launch[i].kernel;
+	for (size_t i = 0; i < p->n; i++)
+		k[n++] = p->e[i].in.kernel;
+	qsort(k, n, sizeof *k, by_address);
+	for (size_t i = 0; i < n; i++)
+		d += !i || k[i] != k[i - 1];
+	free(k);
+	return d;
+}
+
+size_t bs_sassprof_finish(bs_sassprof *p)
+{
+	size_t k = 0;
+
+	if (p->finished)
+		return p->kept;
+	p->tot.instructions = (unsigned long)p->n;
+	p->tot.kernels = count_kernels(p);
+	p->tot.launches = (unsigned long)p->nl;
+	for (size_t i = 0; i < p->nl; i++) {
+		p->tot.measured += (unsigned long)p->launch[i].measured;
+		p->tot.empty_launches += p->launch[i].measured &&
+					 !p->launch[i].records;
+	}
+	for (size_t i = 0; i < p->n; i++) {
+		bs_sass_insn *in = &p->e[i].in;
+
+		in->excess = excess(in->wavefronts, in->ideal);
+		if ((in->sass && bs_sass_is_shared(in->sass)) ||
+		    in->wavefronts > 0)
+			p->e[k++] = p->e[i];
+	}
+	if (k)
+		qsort(p->e, k, sizeof *p->e, by_report_order);
+	free(p->hash);
+	p->hash = NULL;
+	p->hcap = 0;
+	p->kept = k;
+	p->finished = 1;
+	return k;
+}
+
+const bs_sass_insn *bs_sassprof_get(const bs_sassprof *p, size_t i)
+{
+	return p->finished && i < p->kept ? &p->e[i].in : NULL;
+}
+
+void bs_sassprof_get_totals(const bs_sassprof *p, bs_sassprof_totals *out)
+{
+	*out = p->tot;
+}
+
+size_t bs_sassprof_launch_count(const bs_sassprof *p)
+{
+	return p->nl;
+}
+
+const bs_sass_launch *bs_sassprof_launch_at(const bs_sassprof *p, size_t i)
+{
+	return i < p->nl ? &p->launch[i] : NULL;
+}
