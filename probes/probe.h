@@ -75,7 +75,8 @@ int probe_kernels_init(probe_device *dev, char *why, size_t whylen);
 size_t probe_smem_bytes(const bs_access *a);
 /*
  * Latency mode: reps timed repetitions after one warm-up; cycles[r] is
- * cycles per access of repetition r, the empty region's cost taken off.
+ * cycles per access of repetition r: (t of a 96-access chain - t of a
+ * 32-access chain) / 64, so the clock reads and syncs cancel.
  */
 int probe_latency(const probe_device *dev, const bs_access *a, int reps,
 		  double *cycles, char *why, size_t whylen);
