@@ -23,10 +23,12 @@
  * a second cuptiSassMetricsSetConfig after the Unset failed
  * (CUPTI_ERROR_OUT_OF_MEMORY).  So the profile command runs the program
  * once per launch it measures, and here collection is enabled just before
- * launch T (at context creation for T = 0, the case seen to work; for
- * T > 0 at the exit of launch T-1, after cuCtxSynchronize, as a third
- * party's CUPTI 13.0 profiler does, not yet run on a GPU here) and
- * flushed once, at the exit of launch T.  Launches are numbered as their
+ * launch T (at context creation for T = 0; for T > 0 at the entry of
+ * launch T, after cuCtxSynchronize) and flushed once, at the exit of
+ * launch T.  Enabling at the exit of launch T-1 instead gave the H100 no
+ * records whenever the program queued other work before launch T: a
+ * cudaMemset runs a kernel of its own, and that kernel was the first
+ * after Enable.  Launches are numbered as their
  * outermost launch call returns; the launches before T-1 and after T run
  * at full speed.
  *
@@ -34,7 +36,7 @@
  *   InitializeInjection: cuptiSubscribe; cuptiEnableCallback for the
  *     resource callbacks CONTEXT_CREATED, CONTEXT_DESTROY_STARTING,
  *     MODULE_LOADED and the runtime and driver launch callbacks
- *   start (context created, T = 0; exit of launch T-1 otherwise):
+ *   start (context created, T = 0; entry of launch T otherwise):
  *     cuptiGetDeviceId; cuptiProfilerInitialize (it fails inside
  *     InitializeInjection: CUPTI_ERROR_UNKNOWN);
  *     cuptiProfilerDeviceSupported (CUPTI_PROFILER_SASS_METRICS);
@@ -660,15 +662,12 @@ static void measure(CUcontext ctx)
 	(void)disable(ctx);
 }
 
-static void launch_end(CUcontext ctx)
+static void launch_end(void)
 {
 	if (g.on && g.launch == g.target) {
 		measure(g.on);
 	} else {
 		fprintf(g.launches, "%lu\t%s\t-\n", g.launch, launched);
-		if (!g.done && g.launch + 1 == g.target &&
-		    sync_context("after") == 0)
-			(void)start(ctx);
 	}
 	fflush(g.launches);
 	g.launch++;
@@ -688,11 +687,20 @@ static void on_launch(const CUpti_CallbackData *cb)
 				snprintf(launched, sizeof launched, "(%s)",
 					 cb->functionName ? cb->functionName
 							  : "launch");
+			/*
+			 * Enable just before launch T: CUPTI reports only the
+			 * first kernel after Enable, and work the program
+			 * queues between two launches (cudaMemset runs a
+			 * kernel of its own) would take that place.
+			 */
+			if (g.target > 0 && g.launch == g.target && !g.on &&
+			    !g.done && sync_context("before") == 0)
+				(void)start(cb->context);
 		}
 		return;
 	}
 	if (depth > 0 && --depth == 0)
-		launch_end(cb->context);
+		launch_end();
 }
 
 /* The enabled context goes before launch T ended: what it holds. */
