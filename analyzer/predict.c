@@ -15,6 +15,12 @@
 
 #include "bankscope.h"
 
+/* SSE2 is part of x86-64; other targets take the plain loops. */
+#if defined(__SSE2__) && !defined(BS_NO_SIMD)
+#include <emmintrin.h>
+#define USE_SSE2 1
+#endif
+
 int bs_access_check(const bs_access *a, bs_error *err)
 {
 	if (bs_width_index(a->width) < 0)
@@ -40,22 +46,70 @@ int bs_access_check(const bs_access *a, bs_error *err)
 	return 0;
 }
 
+/* x with the bit of each lane l moved to lane l ^ m (m < 32). */
+static uint32_t partner_bits(uint32_t x, unsigned m)
+{
+	static const uint32_t keep[5] = { 0x55555555u, 0x33333333u,
+					  0x0f0f0f0fu, 0x00ff00ffu,
+					  0x0000ffffu };
+
+	for (unsigned b = 0; b < 5; b++)
+		if (m >> b & 1)
+			x = (x >> (1u << b) & keep[b]) |
+			    (x & keep[b]) << (1u << b);
+	return x;
+}
+
+#ifdef USE_SSE2
+/* The four lanes of v reordered so that lane j holds lane j ^ (m & 3). */
+static inline __m128i xor_lanes(__m128i v, unsigned m)
+{
+	switch (m & 3) {
+	case 1: return _mm_shuffle_epi32(v, 0xb1);
+	case 2: return _mm_shuffle_epi32(v, 0x4e);
+	case 3: return _mm_shuffle_epi32(v, 0x1b);
+	}
+	return v;
+}
+#endif
+
 int bs_pairwise_uniform(const bs_access *a, unsigned m)
 {
+	uint32_t both;
+
 	if (m == 0 || m >= BS_LANES)
 		return 0;
-	for (unsigned l = 0; l < BS_LANES; l++) {
-		unsigned o = l ^ m;
-		if ((a->active >> l & 1) && (a->active >> o & 1) &&
-		    a->addr[l] != a->addr[o])
+	/* the lanes that are active and whose partner is active too */
+	both = a->active == UINT32_MAX ? UINT32_MAX
+				       : a->active & partner_bits(a->active, m);
+#ifdef USE_SSE2
+	/* four lanes at a time; a random request fails on the first four */
+	for (unsigned i = 0; i < BS_LANES / 4; i++) {
+		__m128i v, w;
+		uint32_t eq;
+
+		if (!(both >> 4 * i & 15))
+			continue;
+		v = _mm_loadu_si128((const __m128i *)&a->addr[4 * i]);
+		w = _mm_loadu_si128((const __m128i *)
+				    &a->addr[4 * (i ^ (m >> 2))]);
+		eq = (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(
+			_mm_cmpeq_epi32(v, xor_lanes(w, m))));
+		if (both >> 4 * i & ~eq & 15)
 			return 0;
 	}
+#else
+	for (unsigned l = 0; l < BS_LANES; l++)
+		if ((both >> l & 1) && a->addr[l] != a->addr[l ^ m])
+			return 0;
+#endif
 	return 1;
 }
 
 /* Phase width for this access under this profile; sets *packed. */
-static unsigned phase_width(const bs_profile *p, const bs_access *a, int wi,
-			    int *packed)
+static inline __attribute__((always_inline))
+unsigned phase_width(const bs_profile *p, const bs_access *a, int wi,
+		     int *packed)
 {
 	*packed = 0;
 	if (a->op == BS_LOAD && p->packed_phase_lanes[wi] &&
@@ -195,38 +249,77 @@ static int predict(const bs_profile *p, const bs_access *a, bs_summary *s,
 }
 
 /*
- * The counts-only path, one unit per lane.  An access of W >= bank_bytes
- * bytes is aligned to W, so it covers W/bank_bytes consecutive banks that
- * start at a multiple of W/bank_bytes: a bank group.  Every bank of a group
- * sees the same distinct units, so a phase costs the largest number of
- * distinct units in any group, and its distinct words are the distinct
- * units times W/bank_bytes.  Narrower accesses take one word per lane: then
- * unit = word and group = bank.
+ * The counts-only path (bs_predict), one unit per lane.  An access of
+ * W >= bank_bytes bytes is aligned to W, so it covers W/bank_bytes
+ * consecutive banks that start at a multiple of W/bank_bytes: a bank
+ * group.  Every bank of a group sees the same distinct units, so a phase
+ * costs the largest number of distinct units in any group, and its
+ * distinct words are its distinct units times W/bank_bytes.  Narrower
+ * accesses take one word per lane: then unit = word and group = bank.
  *
- * Each group keeps a count and a 64-bit filter of its units' rows (row =
- * unit / groups, two 6-bit slices of it folded into a bit number): a unit
- * whose bit is clear is new for sure.
- * Only when the bit is set are the phase's earlier lanes searched for the
- * same unit; random accesses rarely get there, broadcasts always do, and
- * either way the branch is well predicted.  Needs banks and bank_bytes
- * powers of two and at most MAX_GROUPS groups; bs_predict takes the
- * general path otherwise.
+ * Every lane gets a key, its unit modulo KEY_SLOTS, and a bin, phase *
+ * groups + group.  Each phase is counted in two sweeps over its lanes
+ * through a byte table indexed by key, on the stack:
+ *
+ *   1. every lane writes its lane number into slot[key]; then each slot
+ *      holds the last lane of the phase with that key;
+ *   2. every lane that finds its own number there adds one to its bin.
+ *
+ * When different units of a phase have different keys, each distinct unit
+ * is so counted once, in its group.  That is sure when the access's units
+ * agree above their low log2(KEY_SLOTS) bits, which the OR and the AND of
+ * the addresses tell; otherwise sweep 2 also checks that the lane holding
+ * its slot wants the same unit, and an access where two units met in a
+ * slot (rare) takes the general path.
+ *
+ * The table is never cleared: a lane reads only the slot it wrote in the
+ * same phase, and the phases are swept one after another.  No branch
+ * depends on the addresses, so broadcasts, multicasts and random requests
+ * cost the same.  A phase's wavefronts are then its largest bin, its
+ * distinct words the sum of its bins times W/bank_bytes.  The bins are
+ * kept in COPIES copies, lane l counting into copy l % COPIES, so that
+ * lanes of one bank do not wait on one another's increments.  An inactive
+ * lane takes the address of an active lane of its phase: a unit the phase
+ * counts anyway.
+ *
+ * With SSE2 (every x86-64), the keys and bins, the OR and the AND, the
+ * inactive lanes' addresses, the pairwise-uniform test and the bins'
+ * maxima and sums take four lanes at a time; elsewhere plain loops do the
+ * same.  The general path takes misaligned accesses (it names the lane),
+ * accesses with no active lane, and profiles whose banks or bank width
+ * are not powers of two, whose phases are not a power of two of at least
+ * COPIES lanes, or that would need more than MAX_BINS bins.
  */
-#define MAX_GROUPS 32
+#define KEY_SLOTS 16384         /* a lane's key: its unit modulo this */
+#define MAX_BINS BS_LANES       /* phases x groups: at most a group a lane */
+#define COPIES 4
+
+/* The sizes of the counting, as log2 of each. */
+typedef struct {
+	unsigned unit;          /* bytes of a unit: it is address >> unit */
+	unsigned wpu;           /* bank words per unit */
+	unsigned groups;        /* bank groups */
+	unsigned plen;          /* lanes per phase */
+	unsigned banks;
+} lane_shape;
+
+typedef struct {
+	_Alignas(16) uint32_t key[BS_LANES];   /* unit % KEY_SLOTS */
+	_Alignas(16) uint32_t bin[BS_LANES];   /* group (the phase is added) */
+} lane_keys;
+
+typedef struct {
+	_Alignas(16) uint8_t n[COPIES][MAX_BINS];   /* [copy][phase x group] */
+} bin_copies;
 
 static int is_pow2(unsigned x)
 {
 	return x && !(x & (x - 1));
 }
 
-/* Does an active lane of [lo, l) of the access hold unit x? */
-static int seen_before(const bs_access *a, uint32_t act, unsigned lo,
-		       unsigned l, unsigned shift, uint32_t x)
+static unsigned log2u(unsigned x)
 {
-	for (unsigned j = lo; j < l; j++)
-		if ((act >> j & 1) && a->addr[j] >> shift == x)
-			return 1;
-	return 0;
+	return (unsigned)__builtin_ctz(x);
 }
 
 static unsigned popcount32(uint32_t v)
@@ -236,97 +329,325 @@ static unsigned popcount32(uint32_t v)
 	return (((v + (v >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
 }
 
-/* Count lane l's unit into its group; returns 1 when it was a repeat. */
-static inline unsigned count_lane(const bs_access *a, uint32_t act,
-				  unsigned lo, unsigned l, unsigned shift,
-				  unsigned gshift, uint32_t gmask,
-				  uint64_t *filter, uint8_t *count)
+/*
+ * Every lane's key and bin from its address; returns the OR of the
+ * addresses in *any and their AND in *every.
+ */
+static inline __attribute__((always_inline))
+void plan_lanes(const uint32_t *addr, lane_shape sh, lane_keys *k,
+		uint32_t *any, uint32_t *every)
 {
-	uint32_t x = a->addr[l] >> shift, g = x & gmask, row = x >> gshift;
-	uint64_t bit = 1ull << ((row ^ (row >> 6)) & 63);
+#ifdef USE_SSE2
+	const __m128i ushift = _mm_cvtsi32_si128((int)sh.unit);
+	const __m128i kmask = _mm_set1_epi32(KEY_SLOTS - 1);
+	const __m128i gmask = _mm_set1_epi32((int)((1u << sh.groups) - 1));
+	__m128i vor = _mm_setzero_si128(), vand = _mm_set1_epi32(-1);
 
-	if ((filter[g] & bit) && seen_before(a, act, lo, l, shift, x))
-		return 1;
-	filter[g] |= bit;
-	count[g]++;
-	return 0;
+#pragma GCC unroll 8
+	for (unsigned i = 0; i < BS_LANES / 4; i++) {
+		__m128i ad = _mm_loadu_si128((const __m128i *)&addr[4 * i]);
+		__m128i u = _mm_srl_epi32(ad, ushift);
+
+		vor = _mm_or_si128(vor, ad);
+		vand = _mm_and_si128(vand, ad);
+		_mm_store_si128((__m128i *)&k->key[4 * i],
+				_mm_and_si128(u, kmask));
+		_mm_store_si128((__m128i *)&k->bin[4 * i],
+				_mm_and_si128(u, gmask));
+	}
+	vor = _mm_or_si128(vor, _mm_shuffle_epi32(vor, 0x4e));
+	vor = _mm_or_si128(vor, _mm_shuffle_epi32(vor, 0xb1));
+	vand = _mm_and_si128(vand, _mm_shuffle_epi32(vand, 0x4e));
+	vand = _mm_and_si128(vand, _mm_shuffle_epi32(vand, 0xb1));
+	*any = (uint32_t)_mm_cvtsi128_si32(vor);
+	*every = (uint32_t)_mm_cvtsi128_si32(vand);
+#else
+	uint32_t o = 0, n = UINT32_MAX;
+
+	for (unsigned l = 0; l < BS_LANES; l++) {
+		uint32_t u = addr[l] >> sh.unit;
+
+		o |= addr[l];
+		n &= addr[l];
+		k->key[l] = u & (KEY_SLOTS - 1);
+		k->bin[l] = u & ((1u << sh.groups) - 1);
+	}
+	*any = o;
+	*every = n;
+#endif
 }
 
-static void fast_counts(const bs_profile *p, const bs_access *a,
-			unsigned width, bs_summary *s)
+/*
+ * a's addresses with every inactive lane given the address of an active
+ * lane of its phase, a unit the phase counts anyway (or, in a phase with
+ * no active lane, of any active lane: such a phase is not counted).  No
+ * branch on the lanes: random masks would mispredict half of them.
+ */
+static void fill_inactive(const bs_access *a, unsigned plen, uint32_t *addr)
 {
-	unsigned ub = a->width > p->bank_bytes ? a->width : p->bank_bytes;
-	unsigned wpu = ub / p->bank_bytes, groups = p->banks / wpu;
-	unsigned shift = (unsigned)__builtin_ctz(ub);
-	unsigned gshift = (unsigned)__builtin_ctz(groups);
-	uint32_t gmask = groups - 1;
-	uint64_t filter[MAX_GROUPS];
-	uint8_t count[MAX_GROUPS];
+	uint32_t any = a->addr[__builtin_ctz(a->active)];
+	uint32_t pmask = UINT32_MAX >> (BS_LANES - plen);
 
-	for (unsigned lo = 0; lo < BS_LANES; lo += width) {
-		uint32_t mask = width == 32 ? UINT32_MAX
-					    : ((1u << width) - 1) << lo;
-		uint32_t act = a->active & mask;
-		unsigned way = 0, dups = 0;
+	for (unsigned lo = 0; lo < BS_LANES; lo += plen) {
+		uint32_t act = a->active >> lo & pmask;
+		uint32_t fill = act ? a->addr[lo + (unsigned)__builtin_ctz(act)]
+				    : any;
+#ifdef USE_SSE2
+		/* plen is a multiple of 4: vectors of 4 lanes, one phase */
+		const __m128i lane_bit = _mm_setr_epi32(1, 2, 4, 8);
+		const __m128i vfill = _mm_set1_epi32((int)fill);
 
-		if (!act)
-			continue;
-		memset(filter, 0, sizeof filter);
-		memset(count, 0, sizeof count);
-		if (act == mask) {
-			for (unsigned l = lo; l < lo + width; l++)
-				dups += count_lane(a, act, lo, l, shift, gshift,
-						   gmask, filter, count);
-		} else {
-			for (uint32_t m = act; m; m &= m - 1)
-				dups += count_lane(a, act, lo,
-						   (unsigned)__builtin_ctz(m),
-						   shift, gshift, gmask, filter,
-						   count);
+		for (unsigned l = lo; l < lo + plen; l += 4) {
+			__m128i on = _mm_set1_epi32((int)(a->active >> l));
+			__m128i x = _mm_loadu_si128(
+				(const __m128i *)&a->addr[l]);
+
+			on = _mm_cmpeq_epi32(_mm_and_si128(on, lane_bit),
+					     lane_bit);
+			_mm_storeu_si128((__m128i *)&addr[l], _mm_or_si128(
+				_mm_and_si128(on, x),
+				_mm_andnot_si128(on, vfill)));
 		}
-		for (unsigned g = 0; g < MAX_GROUPS; g++)
-			way = count[g] > way ? count[g] : way;
-		s->phases++;
-		s->wavefronts += way;
-		s->ideal_wavefronts += ((popcount32(act) - dups) * wpu +
-					p->banks - 1) / p->banks;
-		if (way > s->max_way)
-			s->max_way = way;
+#else
+		for (unsigned l = lo; l < lo + plen; l++) {
+			uint32_t on = 0u - (a->active >> l & 1);
+
+			addr[l] = (a->addr[l] & on) | (fill & ~on);
+		}
+#endif
+	}
+}
+
+/*
+ * The two sweeps over every phase of plen lanes: each phase's distinct
+ * units into its bins.  Inlined for each common phase length, so that the
+ * loops unroll into straight code with the lane numbers as constants.
+ *
+ * With addr (units that may share a key), every lane also checks that the
+ * lane holding its slot wants the same unit, address >> shift: the OR of
+ * the differences it returns is 0 when no two units of a phase met in a
+ * slot, that is when the counts are right.
+ */
+static inline __attribute__((always_inline))
+uint32_t sweep_phases(const lane_keys *k, unsigned plen, unsigned groups,
+		      bin_copies *b, const uint32_t *addr)
+{
+	uint8_t slot[KEY_SLOTS];
+	uint32_t clash = 0;
+
+	/*
+	 * Each sweep loads the keys from k: cheaper than taking them out of
+	 * vector registers or keeping 32 of them in general ones, which the
+	 * compiler would do without these barriers.
+	 */
+	__asm__ volatile("" ::: "memory");
+#pragma GCC unroll 4
+	for (unsigned lo = 0; lo < BS_LANES; lo += plen) {
+		unsigned base = lo / plen * groups;   /* the phase's bins */
+
+#pragma GCC unroll 32
+		for (unsigned l = lo; l < lo + plen; l++)
+			slot[k->key[l]] = (uint8_t)l;
+		__asm__ volatile("" ::: "memory");
+		/*
+		 * A slot holds the last of the lanes that wrote it, so never
+		 * less than l: "<= l" is "== l" (and compiles shorter).
+		 */
+#pragma GCC unroll 32
+		for (unsigned l = lo; l < lo + plen; l++) {
+			unsigned last = slot[k->key[l]];
+
+			b->n[l % COPIES][base + k->bin[l]] += last <= l;
+			if (addr)
+				clash |= addr[last] ^ addr[l];
+		}
+	}
+	return clash;
+}
+
+/* sweep_phases for the phase length of sh; returns the clashes. */
+static inline __attribute__((always_inline))
+uint32_t count_units(const lane_keys *k, lane_shape sh, bin_copies *b,
+		     const uint32_t *addr)
+{
+	unsigned groups = 1u << sh.groups;
+
+	if (addr)
+		return sweep_phases(k, 1u << sh.plen, groups, b, addr) >>
+		       sh.unit;
+	switch (sh.plen) {
+	case 5: return sweep_phases(k, 32, groups, b, NULL);
+	case 4: return sweep_phases(k, 16, groups, b, NULL);
+	case 3: return sweep_phases(k, 8, groups, b, NULL);
+	}
+	return sweep_phases(k, 1u << sh.plen, groups, b, NULL);
+}
+
+/*
+ * Each phase's largest bin, its wavefronts, into way[phase], and the sum of
+ * its bins, its distinct units, into units[phase].
+ */
+static void reduce_bins(const bin_copies *b, lane_shape sh, unsigned *way,
+			unsigned *units)
+{
+	unsigned groups = 1u << sh.groups, nph = BS_LANES >> sh.plen;
+
+#ifdef USE_SSE2
+	if (groups == MAX_BINS) {
+		/* one phase of all the bins: the largest and the sum */
+		__m128i t[2], m, s;
+
+		for (unsigned h = 0; h < 2; h++) {
+			t[h] = _mm_load_si128((const __m128i *)&b->n[0][16 * h]);
+			for (unsigned c = 1; c < COPIES; c++)
+				t[h] = _mm_add_epi8(t[h], _mm_load_si128(
+					(const __m128i *)&b->n[c][16 * h]));
+		}
+		s = _mm_add_epi64(_mm_sad_epu8(t[0], _mm_setzero_si128()),
+				  _mm_sad_epu8(t[1], _mm_setzero_si128()));
+		m = _mm_max_epu8(t[0], t[1]);
+		m = _mm_max_epu8(m, _mm_srli_si128(m, 8));
+		m = _mm_max_epu8(m, _mm_srli_si128(m, 4));
+		m = _mm_max_epu8(m, _mm_srli_si128(m, 2));
+		m = _mm_max_epu8(m, _mm_srli_si128(m, 1));
+		way[0] = (unsigned)_mm_cvtsi128_si32(m) & 255;
+		units[0] = (unsigned)_mm_cvtsi128_si32(
+			_mm_add_epi64(s, _mm_srli_si128(s, 8)));
+		return;
+	}
+	if (groups >= 8) {
+		/*
+		 * 8 or 16 bins a phase, in t[0] (bins 0..15) and t[1]
+		 * (16..31): the largest of each phase's bins ends up in its
+		 * first byte, their sum in the first of its 64-bit lanes.
+		 */
+		_Alignas(16) uint8_t most[MAX_BINS];
+		_Alignas(16) uint64_t sum[MAX_BINS / 8];
+		__m128i t[2], s[2];
+
+		for (unsigned h = 0; h < 2; h++) {
+			t[h] = _mm_load_si128((const __m128i *)&b->n[0][16 * h]);
+			for (unsigned c = 1; c < COPIES; c++)
+				t[h] = _mm_add_epi8(t[h], _mm_load_si128(
+					(const __m128i *)&b->n[c][16 * h]));
+			s[h] = _mm_sad_epu8(t[h], _mm_setzero_si128());
+			t[h] = _mm_max_epu8(t[h], _mm_srli_epi64(t[h], 32));
+			t[h] = _mm_max_epu8(t[h], _mm_srli_epi64(t[h], 16));
+			t[h] = _mm_max_epu8(t[h], _mm_srli_epi64(t[h], 8));
+			if (groups >= 16) {
+				t[h] = _mm_max_epu8(t[h],
+						    _mm_srli_si128(t[h], 8));
+				s[h] = _mm_add_epi64(s[h],
+						     _mm_srli_si128(s[h], 8));
+			}
+		}
+		_mm_store_si128((__m128i *)&most[0], t[0]);
+		_mm_store_si128((__m128i *)&most[16], t[1]);
+		_mm_store_si128((__m128i *)&sum[0], s[0]);
+		_mm_store_si128((__m128i *)&sum[2], s[1]);
+		for (unsigned ph = 0; ph < nph; ph++) {
+			way[ph] = most[ph * groups];
+			units[ph] = (unsigned)sum[ph * groups / 8];
+		}
+		return;
+	}
+#endif
+	for (unsigned ph = 0; ph < nph; ph++) {
+		way[ph] = units[ph] = 0;
+		for (unsigned bin = ph * groups; bin < (ph + 1) * groups;
+		     bin++) {
+			unsigned n = 0;
+
+			for (unsigned c = 0; c < COPIES; c++)
+				n += b->n[c][bin];
+			way[ph] = n > way[ph] ? n : way[ph];
+			units[ph] += n;
+		}
 	}
 }
 
 int bs_predict(const bs_profile *p, const bs_access *a, bs_summary *out,
 	       bs_error *err)
 {
-	uint32_t bits = 0;
-	int wi = bs_width_index(a->width), packed;
-	unsigned width;
+	unsigned wbits, bbits, nph, way[BS_LANES / COPIES];
+	unsigned units[BS_LANES / COPIES];
+	unsigned phases = 0, waves = 0, ideal = 0, max_way = 0;
+	uint32_t any, every, pmask, filled[BS_LANES];
+	const uint32_t *addr = a->addr;
+	lane_shape sh;
+	lane_keys k;
+	bin_copies bins;
+	int packed;
 
-	if (wi < 0 || (a->op != BS_LOAD && a->op != BS_STORE) ||
-	    !is_pow2(p->banks) || !is_pow2(p->bank_bytes) ||
-	    p->banks > MAX_GROUPS * (a->width > p->bank_bytes
-				     ? a->width / p->bank_bytes : 1))
+	if (!is_pow2(a->width) || a->width > 16 ||
+	    (a->op != BS_LOAD && a->op != BS_STORE) || !a->active ||
+	    !is_pow2(p->banks) || !is_pow2(p->bank_bytes))
 		return predict(p, a, out, NULL, err);
+	wbits = log2u(a->width);
+	bbits = log2u(p->bank_bytes);
+	sh.banks = log2u(p->banks);
+	sh.unit = wbits > bbits ? wbits : bbits;
+	sh.wpu = sh.unit - bbits;
+	sh.plen = phase_width(p, a, (int)wbits, &packed);
+	if (sh.wpu > sh.banks || !is_pow2(sh.plen) || sh.plen < COPIES ||
+	    sh.plen > BS_LANES)
+		return predict(p, a, out, NULL, err);
+	sh.plen = log2u(sh.plen);
+	nph = BS_LANES >> sh.plen;
+	sh.groups = sh.banks - sh.wpu;
+	/* phases x groups <= MAX_BINS = lanes: groups <= lanes per phase */
+	if (sh.groups > sh.plen)
+		return predict(p, a, out, NULL, err);
+	if (a->active != UINT32_MAX) {
+		fill_inactive(a, 1u << sh.plen, filled);
+		addr = filled;
+	}
+	plan_lanes(addr, sh, &k, &any, &every);
 	/*
 	 * An address aligned to the width cannot run past the 32-bit window;
 	 * a misaligned one takes the general path, which names the lane.
 	 */
-	if (a->active == UINT32_MAX) {
-		for (unsigned l = 0; l < BS_LANES; l++)
-			bits |= a->addr[l];
-	} else {
-		for (unsigned l = 0; l < BS_LANES; l++)
-			bits |= a->addr[l] & (0u - (a->active >> l & 1));
-	}
-	if (bits & (a->width - 1))
+	if (any & (a->width - 1))
 		return predict(p, a, out, NULL, err);
-	width = phase_width(p, a, wi, &packed);
-	memset(out, 0, sizeof *out);
+#ifdef USE_SSE2
+	/* (a plain loop or memset becomes a slow "rep stos") */
+#pragma GCC unroll 16
+	for (unsigned i = 0; i < sizeof bins / 16; i++)
+		_mm_store_si128((__m128i *)&bins.n[0][0] + i,
+				_mm_setzero_si128());
+#else
+	memset(&bins, 0, sizeof bins);
+#endif
+	/*
+	 * Units that agree above their low log2(KEY_SLOTS) bits have distinct
+	 * keys; others are checked, and two that meet in a slot (rare) send
+	 * the access to the general path.
+	 */
+	if ((any ^ every) >> sh.unit < KEY_SLOTS)
+		count_units(&k, sh, &bins, NULL);
+	else if (count_units(&k, sh, &bins, addr))
+		return predict(p, a, out, NULL, err);
+	reduce_bins(&bins, sh, way, units);
+
+	pmask = UINT32_MAX >> (BS_LANES - (1u << sh.plen));
+	for (unsigned ph = 0; ph < nph; ph++) {
+		if (!(a->active >> (ph << sh.plen) & pmask))
+			continue;
+		phases++;
+		waves += way[ph];
+		ideal += ((units[ph] << sh.wpu) + (1u << sh.banks) - 1) >>
+			 sh.banks;
+		max_way = way[ph] > max_way ? way[ph] : max_way;
+	}
+	out->active_lanes = a->active == UINT32_MAX ? BS_LANES
+						 : popcount32(a->active);
+	out->wavefronts = waves;
+	out->ideal_wavefronts = ideal;
+	out->bank_conflicts = waves - ideal;
+	out->max_way = max_way;
+	out->phases = phases;
 	out->packed = packed;
-	out->active_lanes = popcount32(a->active);
-	fast_counts(p, a, width, out);
-	out->bank_conflicts = out->wavefronts - out->ideal_wavefronts;
-	out->latency_cycles = latency(p, a, wi, packed, out->wavefronts);
+	out->latency_cycles = latency(p, a, (int)wbits, packed, waves);
 	return 0;
 }
 
