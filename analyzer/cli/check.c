@@ -52,17 +52,10 @@ static const char check_usage[] =
 	"1 some disagree, 2 bad input (message names file, line and column).\n";
 
 typedef struct {
-	double *x, *y;
-	size_t n, cap;
-} series;
-
-typedef struct {
 	const bs_profile *arch;
 	int quiet;
 	unsigned long rows, measured, agree, disagree, skipped, timing;
-	series fit[BS_NWIDTHS][2][2];   /* width, op, packed */
-	unsigned long lat_n;
-	double lat_max;
+	latency_fits fits;
 	char lat_where[320];
 	const bs_profile *used[MAX_PROFILES];
 	int nused;
@@ -91,27 +84,6 @@ static void known_profiles(char *buf, size_t size)
 	for (const bs_profile *const *p = bs_profiles(); *p && n < size; p++)
 		n += (size_t)snprintf(buf + n, size - n, "%s%s", n ? ", " : "",
 				      (*p)->name);
-}
-
-static int add_point(series *s, double x, double y)
-{
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 64;
-		double *nx = realloc(s->x, cap * sizeof *nx), *ny;
-
-		if (!nx)
-			return -1;
-		s->x = nx;
-		ny = realloc(s->y, cap * sizeof *ny);
-		if (!ny)
-			return -1;
-		s->y = ny;
-		s->cap = cap;
-	}
-	s->x[s->n] = x;
-	s->y[s->n] = y;
-	s->n++;
-	return 0;
 }
 
 static void note_profile(check *c, const bs_profile *p)
@@ -228,8 +200,7 @@ static int check_row(check *c, FILE *out, const char *name, long line,
 		     const bs_profile *fp, bs_error *err)
 {
 	bs_summary s, fs;
-	double x, y = r->cycles_per_access_median;
-	int bad;
+	int bad, rc;
 
 	c->rows++;
 	if (r->note[0]) {
@@ -250,25 +221,14 @@ static int check_row(check *c, FILE *out, const char *name, long line,
 			c->disagree++;
 		else
 			c->agree++;
-		x = r->wavefronts_measured;
 	} else {
 		c->timing++;
-		x = s.wavefronts;
 	}
-	if (isnan(y))
-		return 0;
-	if (add_point(&c->fit[bs_width_index(r->access.width)][r->access.op]
-			  [s.packed], x, y) < 0)
+	if ((rc = fits_add(&c->fits, r, &s)) < 0)
 		return bs_error_set(err, name, line, 0, "out of memory");
-	if (!isnan(s.latency_cycles)) {
-		double dev = fabs(y - s.latency_cycles);
-
-		if (!c->lat_n++ || dev > c->lat_max) {
-			c->lat_max = dev;
-			snprintf(c->lat_where, sizeof c->lat_where,
-				 "%s:%ld %s", name, line, r->access.name);
-		}
-	}
+	if (rc)
+		snprintf(c->lat_where, sizeof c->lat_where, "%s:%ld %s", name,
+			 line, r->access.name);
 	return 0;
 }
 
@@ -319,8 +279,6 @@ static int check_file(check *c, const char *path)
 	return rc;
 }
 
-static const char *const op_names[2] = { "ld", "st" };
-static const unsigned widths[BS_NWIDTHS] = { 1, 2, 4, 8, 16 };
 
 static void print_fits(const check *c)
 {
@@ -329,7 +287,7 @@ static void print_fits(const check *c)
 	for (int w = 0; w < BS_NWIDTHS; w++)
 		for (int o = 0; o < 2; o++)
 			for (int k = 0; k < 2; k++) {
-				const series *s = &c->fit[w][o][k];
+				const fit_series *s = fits_group(&c->fits, w, o, k);
 				bs_fit fit;
 
 				if (s->n < 2)
@@ -340,8 +298,8 @@ static void print_fits(const check *c)
 					       "packed", "n",
 					       "slope_cycles_per_wavefront",
 					       "intercept_cycles", "r2");
-				printf("%11u %2s %6d %6zu ", widths[w],
-				       op_names[o], k, s->n);
+				printf("%11u %2s %6d %6zu ", fit_widths[w],
+				       fit_ops[o], k, s->n);
 				if (bs_fit_line(s->x, s->y, s->n, &fit) < 0)
 					printf("%26s %16s %6s\n",
 					       "-", "-", "-");
@@ -353,10 +311,10 @@ static void print_fits(const check *c)
 	if (!any)
 		puts("fit: no width, op and packing with 2 or more timed "
 		     "rows");
-	if (c->lat_n)
+	if (c->fits.lat_n)
 		printf("latency model: max deviation %.2f cycles over %lu "
-		       "row%s (worst: %s)\n", c->lat_max, c->lat_n,
-		       c->lat_n == 1 ? "" : "s", c->lat_where);
+		       "row%s (worst: %s)\n", c->fits.lat_max, c->fits.lat_n,
+		       c->fits.lat_n == 1 ? "" : "s", c->lat_where);
 	else
 		puts("latency model: no row has both "
 		     "cycles_per_access_median and a latency prediction");
@@ -380,12 +338,7 @@ static void print_verdict(const check *c)
 
 static void check_free(check *c)
 {
-	for (int w = 0; w < BS_NWIDTHS; w++)
-		for (int o = 0; o < 2; o++)
-			for (int k = 0; k < 2; k++) {
-				free(c->fit[w][o][k].x);
-				free(c->fit[w][o][k].y);
-			}
+	fits_free(&c->fits);
 }
 
 int cmd_check(int argc, char **argv)

@@ -29,6 +29,52 @@ int opt_value(int argc, char **argv, int *i, const char *name,
 /* Parse an unsigned option value: 0, or -1 after a message naming it. */
 int opt_u64(const char *name, const char *value, uint64_t max, uint64_t *out);
 
+/*
+ * shape.c: the access options of predict and fix.  shape_option() takes
+ * argv[*i] when it is one of them (1), else 0, -1 after a message; the
+ * others return 0, or EXIT_BADINPUT after a message naming the option.
+ * The builders fill their spec's shape fields; width, op and base are
+ * the caller's.
+ */
+typedef struct {
+	const char *expr, *active, *warp;
+	const char *tile, *pad, *access, *index, *swizzle;
+	const char *structure, *field;
+	const char *width, *op, *name;
+} shape_options;
+
+int shape_option(int argc, char **argv, int *i, shape_options *o);
+int shape_count(const shape_options *o);        /* of --expr, --tile, --struct */
+int shape_companions(const shape_options *o);   /* --pad without --tile, ... */
+int shape_width_op(const shape_options *o, unsigned *width, bs_op *op);
+int shape_expr(const shape_options *o, bs_expr_spec *s);
+int shape_tile(const shape_options *o, bs_tile_spec *t);
+int shape_struct(const shape_options *o, bs_struct_spec *s);
+
+/*
+ * fits.c: cycles against wavefronts per width, op and packing, and the
+ * latency model's worst deviation.  fits_add() takes a row and its
+ * prediction: 1 when the row is the new worst deviation, 0 otherwise
+ * (rows without a median are skipped), -1 out of memory.
+ */
+typedef struct {
+	double *x, *y;
+	size_t n, cap;
+} fit_series;
+
+typedef struct {
+	fit_series by[BS_NWIDTHS][2][2];   /* width index, op, packed */
+	size_t lat_n;                      /* rows with both latencies */
+	double lat_max;                    /* cycles */
+} latency_fits;
+
+extern const unsigned fit_widths[BS_NWIDTHS];
+extern const char *const fit_ops[2];
+int fits_add(latency_fits *f, const bs_row *r, const bs_summary *s);
+const fit_series *fits_group(const latency_fits *f, int w, int op,
+			     int packed);
+void fits_free(latency_fits *f);
+
 extern const char *const predict_csv_header;
 void lane_list(uint32_t mask, char *buf, size_t size);
 void csv_field(FILE *out, const char *s);

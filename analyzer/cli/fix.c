@@ -56,25 +56,9 @@ static const char fix_usage[] =
 	"input (message names the option, or file, line and column).\n";
 
 typedef struct {
-	const char *arch, *format, *max_pad, *row;
-	const char *expr, *active, *tile, *access, *swizzle, *structure;
-	const char *width, *op, *base, *warp, *pad, *index, *field, *name;
+	const char *arch, *format, *max_pad, *row, *base;
+	shape_options s;
 } options;
-
-static const struct {
-	const char *name;
-	size_t offset;
-} option_table[] = {
-#define OPT(n, f) { n, offsetof(options, f) }
-	OPT("--arch", arch), OPT("--format", format),
-	OPT("--max-pad", max_pad), OPT("--row", row), OPT("--expr", expr),
-	OPT("--active", active), OPT("--tile", tile), OPT("--access", access),
-	OPT("--swizzle", swizzle), OPT("--struct", structure),
-	OPT("--width", width), OPT("--op", op), OPT("--base", base),
-	OPT("--warp", warp), OPT("--pad", pad), OPT("--index", index),
-	OPT("--field", field), OPT("--name", name),
-#undef OPT
-};
 
 typedef struct {
 	const bs_profile *profile;
@@ -256,100 +240,42 @@ static int fix_file(run *r, const char *path)
 	return rc < 0 ? report_error(&err) : 0;
 }
 
-static int opt_small(const char *name, const char *value, unsigned *out)
-{
-	uint64_t v = 0;
-
-	if (value && opt_u64(name, value, 1u << 20, &v))
-		return -1;
-	*out = (unsigned)v;
-	return 0;
-}
-
-static int tile_spec(const options *o, bs_tile_spec *t)
-{
-	unsigned long rows, cols;
-	char tail;
-
-	if (sscanf(o->tile, "%lux%lu%c", &rows, &cols, &tail) != 2 ||
-	    strchr(o->tile, '-'))
-		return usage_error("option --tile: '%s' is not ROWSxCOLS "
-				   "(e.g. 32x32)", o->tile);
-	if (rows > 1u << 20 || cols > 1u << 20)
-		return usage_error("option --tile: %s is larger than "
-				   "1048576 elements a side", o->tile);
-	t->rows = (unsigned)rows;
-	t->cols = (unsigned)cols;
-	if (opt_small("--pad", o->pad, &t->pad) < 0 ||
-	    opt_small("--index", o->index, &t->index) < 0)
-		return EXIT_BADINPUT;
-	t->dir = BS_BY_COL;
-	if (o->access && !strcmp(o->access, "row"))
-		t->dir = BS_BY_ROW;
-	else if (o->access && strcmp(o->access, "col"))
-		return usage_error("option --access: '%s' is not row or col",
-				   o->access);
-	t->swizzle = BS_SWIZZLE_NONE;
-	if (o->swizzle && !strcmp(o->swizzle, "xor"))
-		t->swizzle = BS_SWIZZLE_XOR;
-	else if (o->swizzle && strcmp(o->swizzle, "none"))
-		return usage_error("option --swizzle: '%s' is not none or xor",
-				   o->swizzle);
-	t->name = o->name;
-	return 0;
-}
-
 /* The --expr, --tile or --struct access as a fix input. */
 static int generated_input(const options *o, const run *r, bs_fix_input *in)
 {
 	bs_error err;
-	unsigned width = 4;
-	bs_op op = BS_LOAD;
-	uint64_t v = 0;
+	unsigned width;
+	bs_op op;
+	int rc;
 
-	if (o->width) {
-		if (opt_u64("--width", o->width, 16, &v))
-			return EXIT_BADINPUT;
-		if (bs_width_index((unsigned)v) < 0)
-			return usage_error("option --width: %s is not 1, 2, 4, "
-					   "8 or 16", o->width);
-		width = (unsigned)v;
-	}
-	if (o->op && bs_parse_op(o->op, &op) < 0)
-		return usage_error("option --op: '%s' is not ld or st", o->op);
-	if (o->expr) {
-		bs_expr_spec s = { .name = o->name, .index = o->expr,
-				   .active = o->active, .width = width,
-				   .op = op, .base = r->base };
+	if ((rc = shape_width_op(&o->s, &width, &op)))
+		return rc;
+	if (o->s.expr) {
+		bs_expr_spec s = { .width = width, .op = op, .base = r->base };
 
-		v = 0;
-		if (o->warp && opt_u64("--warp", o->warp, 1u << 20, &v))
-			return EXIT_BADINPUT;
-		s.warp = (int64_t)v;
+		if ((rc = shape_expr(&o->s, &s)))
+			return rc;
 		in->source = BS_FIX_FROM_ACCESS;
 		in->base = r->base;
 		in->row_elems = r->row;
 		return bs_access_from_expr(&s, &in->access, &err) < 0
 			       ? report_error(&err) : 0;
 	}
-	if (o->tile) {
+	if (o->s.tile) {
 		in->source = BS_FIX_FROM_TILE;
 		in->tile = (bs_tile_spec){ .width = width, .op = op,
 					   .base = r->base };
-		return tile_spec(o, &in->tile);
+		return shape_tile(&o->s, &in->tile);
 	}
 	in->source = BS_FIX_FROM_STRUCT;
 	in->strct = (bs_struct_spec){ .width = width, .op = op,
-				      .base = r->base, .name = o->name };
-	if (opt_small("--struct", o->structure, &in->strct.struct_bytes) < 0 ||
-	    opt_small("--field", o->field, &in->strct.field) < 0)
-		return EXIT_BADINPUT;
-	return 0;
+				      .base = r->base };
+	return shape_struct(&o->s, &in->strct);
 }
 
 static int check_shape_options(const options *o, int nfiles)
 {
-	int shapes = !!o->expr + !!o->tile + !!o->structure;
+	int shapes = shape_count(&o->s), rc;
 
 	if (shapes > 1 || (shapes && nfiles))
 		return usage_error("fix: --expr, --tile, --struct and pattern "
@@ -358,19 +284,12 @@ static int check_shape_options(const options *o, int nfiles)
 	if (!shapes && !nfiles)
 		return usage_error("fix: no input (give --tile, --struct, "
 				   "--expr, a pattern file or '-')");
-	if (o->active && !o->expr)
-		return usage_error("option --active goes with --expr");
-	if (o->warp && !o->expr)
-		return usage_error("option --warp goes with --expr");
-	if ((o->pad || o->access || o->index || o->swizzle) && !o->tile)
-		return usage_error("options --pad, --access, --index and "
-				   "--swizzle go with --tile");
-	if (o->field && !o->structure)
-		return usage_error("option --field goes with --struct");
-	if (o->row && (o->tile || o->structure))
+	if ((rc = shape_companions(&o->s)))
+		return rc;
+	if (o->row && (o->s.tile || o->s.structure))
 		return usage_error("option --row goes with --expr or a pattern "
 				   "file (a tile or struct has its own rows)");
-	if (!shapes && (o->width || o->op || o->name))
+	if (!shapes && (o->s.width || o->s.op || o->s.name))
 		return usage_error("options --width, --op and --name go with "
 				   "--expr, --tile or --struct (a pattern file "
 				   "names its own)");
@@ -411,6 +330,14 @@ static int run_options(const options *o, run *r)
 int cmd_fix(int argc, char **argv)
 {
 	options o = { 0 };
+	const struct {
+		const char *name;
+		const char **slot;
+	} own[] = {
+		{ "--arch", &o.arch }, { "--format", &o.format },
+		{ "--max-pad", &o.max_pad }, { "--row", &o.row },
+		{ "--base", &o.base },
+	};
 	run r = { .profile = bs_profile_default(), .max_pad = -1 };
 	int nfiles = 0, rc = 0, i;
 	char **files = calloc((size_t)argc, sizeof *files);
@@ -419,8 +346,7 @@ int cmd_fix(int argc, char **argv)
 		return usage_error("out of memory");
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
-		size_t k;
-		int got = 0;
+		int got;
 
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			fputs(fix_usage, stdout);
@@ -431,16 +357,9 @@ int cmd_fix(int argc, char **argv)
 			files[nfiles++] = argv[i];
 			continue;
 		}
-		for (k = 0; k < sizeof option_table / sizeof *option_table;
-		     k++) {
-			const char **slot = (const char **)((char *)&o +
-				option_table[k].offset);
-
-			got = opt_value(argc, argv, &i, option_table[k].name,
-					slot);
-			if (got)
-				break;
-		}
+		got = shape_option(argc, argv, &i, &o.s);
+		for (size_t k = 0; !got && k < sizeof own / sizeof *own; k++)
+			got = opt_value(argc, argv, &i, own[k].name, own[k].slot);
 		if (got <= 0) {
 			free(files);
 			return got < 0 ? EXIT_BADINPUT

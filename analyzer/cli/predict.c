@@ -6,7 +6,6 @@
  * naming file, line and column, before anything of that line is printed.
  */
 #include <errno.h>
-#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -130,97 +129,9 @@ static int predict_file(run *r, const char *path)
 }
 
 typedef struct {
-	const char *arch, *format;
-	const char *expr, *active, *tile, *access, *swizzle, *structure;
-	const char *width, *op, *base, *warp, *pad, *index, *field, *name;
+	const char *arch, *format, *base;
+	shape_options s;
 } options;
-
-/* Every option of predict, its name and where its value goes. */
-static const struct {
-	const char *name;
-	size_t offset;
-} option_table[] = {
-#define OPT(n, f) { n, offsetof(options, f) }
-	OPT("--arch", arch), OPT("--format", format), OPT("--expr", expr),
-	OPT("--active", active), OPT("--tile", tile), OPT("--access", access),
-	OPT("--swizzle", swizzle), OPT("--struct", structure),
-	OPT("--width", width), OPT("--op", op), OPT("--base", base),
-	OPT("--warp", warp), OPT("--pad", pad), OPT("--index", index),
-	OPT("--field", field), OPT("--name", name),
-#undef OPT
-};
-
-/* Options common to the generated accesses: width, op, base. */
-static int common_options(const options *o, unsigned *width, bs_op *op,
-			  uint64_t *base)
-{
-	uint64_t v;
-
-	*width = 4;
-	*op = BS_LOAD;
-	*base = 0;
-	if (o->width) {
-		if (opt_u64("--width", o->width, 16, &v) < 0)
-			return -1;
-		if (bs_width_index((unsigned)v) < 0) {
-			usage_error("option --width: %s is not 1, 2, 4, 8 or 16",
-				    o->width);
-			return -1;
-		}
-		*width = (unsigned)v;
-	}
-	if (o->op && bs_parse_op(o->op, op) < 0) {
-		usage_error("option --op: '%s' is not ld or st", o->op);
-		return -1;
-	}
-	if (o->base && opt_u64("--base", o->base, UINT32_MAX, base) < 0)
-		return -1;
-	return 0;
-}
-
-static int opt_small(const char *name, const char *value, unsigned *out)
-{
-	uint64_t v = 0;
-
-	if (value && opt_u64(name, value, 1u << 20, &v) < 0)
-		return -1;
-	*out = (unsigned)v;
-	return 0;
-}
-
-static int tile_access(const options *o, bs_tile_spec *t, bs_error *err,
-		       bs_access *a)
-{
-	unsigned long rows, cols;
-	char tail;
-
-	if (sscanf(o->tile, "%lux%lu%c", &rows, &cols, &tail) != 2 ||
-	    strchr(o->tile, '-'))
-		return usage_error("option --tile: '%s' is not ROWSxCOLS "
-				   "(e.g. 32x32)", o->tile);
-	if (rows > 1u << 20 || cols > 1u << 20)
-		return usage_error("option --tile: %s is larger than "
-				   "1048576 elements a side", o->tile);
-	t->rows = (unsigned)rows;
-	t->cols = (unsigned)cols;
-	if (opt_small("--pad", o->pad, &t->pad) < 0 ||
-	    opt_small("--index", o->index, &t->index) < 0)
-		return EXIT_BADINPUT;
-	t->dir = BS_BY_COL;
-	if (o->access && !strcmp(o->access, "row"))
-		t->dir = BS_BY_ROW;
-	else if (o->access && strcmp(o->access, "col"))
-		return usage_error("option --access: '%s' is not row or col",
-				   o->access);
-	t->swizzle = BS_SWIZZLE_NONE;
-	if (o->swizzle && !strcmp(o->swizzle, "xor"))
-		t->swizzle = BS_SWIZZLE_XOR;
-	else if (o->swizzle && strcmp(o->swizzle, "none"))
-		return usage_error("option --swizzle: '%s' is not none or xor",
-				   o->swizzle);
-	t->name = o->name;
-	return bs_tile_access(t, a, err) < 0 ? report_error(err) : 0;
-}
 
 /* Build the access the --expr, --tile or --struct options describe. */
 static int generated_access(const options *o, bs_access *a)
@@ -228,56 +139,46 @@ static int generated_access(const options *o, bs_access *a)
 	bs_error err;
 	unsigned width;
 	bs_op op;
-	uint64_t base, v = 0;
+	uint64_t base = 0;
+	int rc;
 
-	if (common_options(o, &width, &op, &base) < 0)
+	if ((rc = shape_width_op(&o->s, &width, &op)))
+		return rc;
+	if (o->base && opt_u64("--base", o->base, UINT32_MAX, &base))
 		return EXIT_BADINPUT;
-	if (o->expr) {
-		bs_expr_spec s = { .name = o->name, .index = o->expr,
-				   .active = o->active, .width = width,
-				   .op = op, .base = base };
+	if (o->s.expr) {
+		bs_expr_spec s = { .width = width, .op = op, .base = base };
 
-		if (o->warp && opt_u64("--warp", o->warp, 1u << 20, &v) < 0)
-			return EXIT_BADINPUT;
-		s.warp = (int64_t)v;
-		return bs_access_from_expr(&s, a, &err) < 0 ? report_error(&err)
-							    : 0;
-	}
-	if (o->tile) {
+		if ((rc = shape_expr(&o->s, &s)))
+			return rc;
+		rc = bs_access_from_expr(&s, a, &err);
+	} else if (o->s.tile) {
 		bs_tile_spec t = { .width = width, .op = op, .base = base };
 
-		return tile_access(o, &t, &err, a);
-	}
-	{
-		bs_struct_spec s = { .width = width, .op = op, .base = base,
-				     .name = o->name };
+		if ((rc = shape_tile(&o->s, &t)))
+			return rc;
+		rc = bs_tile_access(&t, a, &err);
+	} else {
+		bs_struct_spec s = { .width = width, .op = op, .base = base };
 
-		if (opt_small("--struct", o->structure, &s.struct_bytes) < 0 ||
-		    opt_small("--field", o->field, &s.field) < 0)
-			return EXIT_BADINPUT;
-		return bs_struct_access(&s, a, &err) < 0 ? report_error(&err)
-							 : 0;
+		if ((rc = shape_struct(&o->s, &s)))
+			return rc;
+		rc = bs_struct_access(&s, a, &err);
 	}
+	return rc < 0 ? report_error(&err) : 0;
 }
 
 /* Options that belong to one shape only, and the shape. */
 static int check_shape_options(const options *o)
 {
-	int shapes = !!o->expr + !!o->tile + !!o->structure;
+	int shapes = shape_count(&o->s), rc;
 
 	if (shapes > 1)
 		return usage_error("--expr, --tile and --struct describe one "
 				   "access each: give one of them");
-	if (o->active && !o->expr)
-		return usage_error("option --active goes with --expr");
-	if (o->warp && !o->expr)
-		return usage_error("option --warp goes with --expr");
-	if ((o->pad || o->access || o->index || o->swizzle) && !o->tile)
-		return usage_error("options --pad, --access, --index and "
-				   "--swizzle go with --tile");
-	if (o->field && !o->structure)
-		return usage_error("option --field goes with --struct");
-	if (!shapes && (o->width || o->op || o->base || o->name))
+	if ((rc = shape_companions(&o->s)))
+		return rc;
+	if (!shapes && (o->s.width || o->s.op || o->base || o->s.name))
 		return usage_error("options --width, --op, --base and --name "
 				   "go with --expr, --tile or --struct (a "
 				   "pattern file names its own)");
@@ -295,8 +196,7 @@ int cmd_predict(int argc, char **argv)
 		return usage_error("out of memory");
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
-		size_t k;
-		int got = 0;
+		int got;
 
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			fputs(predict_usage, stdout);
@@ -307,16 +207,13 @@ int cmd_predict(int argc, char **argv)
 			files[nfiles++] = argv[i];
 			continue;
 		}
-		for (k = 0; k < sizeof option_table / sizeof *option_table;
-		     k++) {
-			const char **slot = (const char **)((char *)&o +
-				option_table[k].offset);
-
-			got = opt_value(argc, argv, &i, option_table[k].name,
-					slot);
-			if (got)
-				break;
-		}
+		got = shape_option(argc, argv, &i, &o.s);
+		if (!got)
+			got = opt_value(argc, argv, &i, "--arch", &o.arch);
+		if (!got)
+			got = opt_value(argc, argv, &i, "--format", &o.format);
+		if (!got)
+			got = opt_value(argc, argv, &i, "--base", &o.base);
 		if (got < 0) {
 			free(files);
 			return EXIT_BADINPUT;
@@ -341,7 +238,7 @@ int cmd_predict(int argc, char **argv)
 				 "or map", o.format);
 	if (!rc)
 		rc = check_shape_options(&o);
-	if (!rc && !nfiles && !o.expr && !o.tile && !o.structure)
+	if (!rc && !nfiles && !shape_count(&o.s))
 		rc = usage_error("predict: no input (give a pattern file, '-', "
 				 "--expr, --tile or --struct)");
 	if (rc) {
@@ -353,7 +250,7 @@ int cmd_predict(int argc, char **argv)
 		printf("%s\n", predict_csv_header);
 	else if (r.format == FMT_JSON)
 		printf("[\n");
-	if (o.expr || o.tile || o.structure) {
+	if (shape_count(&o.s)) {
 		bs_access a;
 		bs_error err;
 

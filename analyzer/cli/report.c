@@ -122,32 +122,6 @@ typedef struct {
 	int nmeta;
 } data;
 
-typedef struct {
-	double *x, *y;
-	size_t n, cap;
-} series;
-
-static int add_point(series *s, double x, double y)
-{
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 64;
-		double *nx = realloc(s->x, cap * sizeof *nx), *ny;
-
-		if (!nx)
-			return -1;
-		s->x = nx;
-		ny = realloc(s->y, cap * sizeof *ny);
-		if (!ny)
-			return -1;
-		s->y = ny;
-		s->cap = cap;
-	}
-	s->x[s->n] = x;
-	s->y[s->n] = y;
-	s->n++;
-	return 0;
-}
-
 static const char *meta(const data *D, const char *key)
 {
 	for (int i = 0; i < D->nmeta; i++)
@@ -678,30 +652,21 @@ static int write_latency(doc *d, const data *D)
 	static const char *const head[7] = {
 		"Width (bytes)", "Op", "Packed", "n",
 		"Slope (cycles per wavefront)", "Intercept (cycles)", "r2" };
-	series fit[BS_NWIDTHS][2][2];
-	double lat_max = 0;
+	latency_fits fits;
 	const item *worst = NULL;
-	size_t lat_n = 0;
 	int any = 0, rc = 0;
 
-	memset(fit, 0, sizeof fit);
+	memset(&fits, 0, sizeof fits);
 	for (size_t i = 0; i < D->n && !rc; i++) {
 		const item *it = &D->v[i];
-		double x = it->r.wavefronts_measured;
-		double y = it->r.cycles_per_access_median;
+		int got;
 
-		if (it->r.note[0] || isnan(y))
+		if (it->r.note[0])
 			continue;
-		if (isnan(x))
-			x = it->s.wavefronts;
-		if (add_point(&fit[bs_width_index(it->r.access.width)]
-			      [it->r.access.op][it->s.packed], x, y) < 0)
+		if ((got = fits_add(&fits, &it->r, &it->s)) < 0)
 			rc = usage_error("out of memory");
-		if (!isnan(it->s.latency_cycles) &&
-		    (!lat_n++ || fabs(y - it->s.latency_cycles) > lat_max)) {
-			lat_max = fabs(y - it->s.latency_cycles);
+		else if (got)
 			worst = it;
-		}
 	}
 	heading(d, 2, "Latency");
 	para_begin(d);
@@ -713,7 +678,7 @@ static int write_latency(doc *d, const data *D)
 	for (int w = 0; w < BS_NWIDTHS && !rc; w++)
 		for (int o = 0; o < 2; o++)
 			for (int k = 0; k < 2; k++) {
-				const series *s = &fit[w][o][k];
+				const fit_series *s = fits_group(&fits, w, o, k);
 				bs_fit f;
 
 				if (s->n < 2)
@@ -747,18 +712,14 @@ static int write_latency(doc *d, const data *D)
 	if (worst)
 		text(d, "Latency model of profile %s: largest deviation %.2f "
 		     "cycles over %zu row%s (worst: line %ld, %s).",
-		     D->p->name, lat_max, lat_n, lat_n == 1 ? "" : "s",
+		     D->p->name, fits.lat_max, fits.lat_n,
+		     fits.lat_n == 1 ? "" : "s",
 		     worst->line, worst->r.access.name);
 	else
 		text(d, "Latency model: no row has both "
 		     "cycles_per_access_median and a latency prediction.");
 	para_end(d);
-	for (int w = 0; w < BS_NWIDTHS; w++)
-		for (int o = 0; o < 2; o++)
-			for (int k = 0; k < 2; k++) {
-				free(fit[w][o][k].x);
-				free(fit[w][o][k].y);
-			}
+	fits_free(&fits);
 	return rc;
 }
 

@@ -1,0 +1,143 @@
+/*
+ * shape.c - the access options predict and fix share: an index
+ * expression (--expr, --active, --warp), a 2-D tile (--tile, --pad,
+ * --access, --index, --swizzle) or an array of structs (--struct,
+ * --field), with --width, --op and --name.  Parsing keeps the option
+ * texts; the builders turn them into the library's specs, printing one
+ * message naming the option and returning EXIT_BADINPUT on bad values.
+ * --base is each command's own (fix applies it to pattern files too).
+ */
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const struct {
+	const char *name;
+	size_t offset;
+} shape_table[] = {
+#define OPT(n, f) { n, offsetof(shape_options, f) }
+	OPT("--expr", expr), OPT("--active", active), OPT("--warp", warp),
+	OPT("--tile", tile), OPT("--pad", pad), OPT("--access", access),
+	OPT("--index", index), OPT("--swizzle", swizzle),
+	OPT("--struct", structure), OPT("--field", field),
+	OPT("--width", width), OPT("--op", op), OPT("--name", name),
+#undef OPT
+};
+
+int shape_option(int argc, char **argv, int *i, shape_options *o)
+{
+	for (size_t k = 0; k < sizeof shape_table / sizeof *shape_table; k++) {
+		const char **slot = (const char **)((char *)o +
+						    shape_table[k].offset);
+		int got = opt_value(argc, argv, i, shape_table[k].name, slot);
+
+		if (got)
+			return got;
+	}
+	return 0;
+}
+
+int shape_count(const shape_options *o)
+{
+	return !!o->expr + !!o->tile + !!o->structure;
+}
+
+int shape_companions(const shape_options *o)
+{
+	if (o->active && !o->expr)
+		return usage_error("option --active goes with --expr");
+	if (o->warp && !o->expr)
+		return usage_error("option --warp goes with --expr");
+	if ((o->pad || o->access || o->index || o->swizzle) && !o->tile)
+		return usage_error("options --pad, --access, --index and "
+				   "--swizzle go with --tile");
+	if (o->field && !o->structure)
+		return usage_error("option --field goes with --struct");
+	return 0;
+}
+
+int shape_width_op(const shape_options *o, unsigned *width, bs_op *op)
+{
+	uint64_t v;
+
+	*width = 4;
+	*op = BS_LOAD;
+	if (o->width) {
+		if (opt_u64("--width", o->width, 16, &v))
+			return EXIT_BADINPUT;
+		if (bs_width_index((unsigned)v) < 0)
+			return usage_error("option --width: %s is not 1, 2, 4, "
+					   "8 or 16", o->width);
+		*width = (unsigned)v;
+	}
+	if (o->op && bs_parse_op(o->op, op) < 0)
+		return usage_error("option --op: '%s' is not ld or st", o->op);
+	return 0;
+}
+
+static int opt_small(const char *name, const char *value, unsigned *out)
+{
+	uint64_t v = 0;
+
+	if (value && opt_u64(name, value, 1u << 20, &v))
+		return EXIT_BADINPUT;
+	*out = (unsigned)v;
+	return 0;
+}
+
+int shape_expr(const shape_options *o, bs_expr_spec *s)
+{
+	uint64_t v = 0;
+
+	if (o->warp && opt_u64("--warp", o->warp, 1u << 20, &v))
+		return EXIT_BADINPUT;
+	s->name = o->name;
+	s->index = o->expr;
+	s->active = o->active;
+	s->warp = (int64_t)v;
+	return 0;
+}
+
+int shape_tile(const shape_options *o, bs_tile_spec *t)
+{
+	unsigned long rows, cols;
+	char tail;
+
+	if (sscanf(o->tile, "%lux%lu%c", &rows, &cols, &tail) != 2 ||
+	    strchr(o->tile, '-'))
+		return usage_error("option --tile: '%s' is not ROWSxCOLS "
+				   "(e.g. 32x32)", o->tile);
+	if (rows > 1u << 20 || cols > 1u << 20)
+		return usage_error("option --tile: %s is larger than "
+				   "1048576 elements a side", o->tile);
+	t->rows = (unsigned)rows;
+	t->cols = (unsigned)cols;
+	if (opt_small("--pad", o->pad, &t->pad) ||
+	    opt_small("--index", o->index, &t->index))
+		return EXIT_BADINPUT;
+	t->dir = BS_BY_COL;
+	if (o->access && !strcmp(o->access, "row"))
+		t->dir = BS_BY_ROW;
+	else if (o->access && strcmp(o->access, "col"))
+		return usage_error("option --access: '%s' is not row or col",
+				   o->access);
+	t->swizzle = BS_SWIZZLE_NONE;
+	if (o->swizzle && !strcmp(o->swizzle, "xor"))
+		t->swizzle = BS_SWIZZLE_XOR;
+	else if (o->swizzle && strcmp(o->swizzle, "none"))
+		return usage_error("option --swizzle: '%s' is not none or xor",
+				   o->swizzle);
+	t->name = o->name;
+	return 0;
+}
+
+int shape_struct(const shape_options *o, bs_struct_spec *s)
+{
+	s->name = o->name;
+	if (opt_small("--struct", o->structure, &s->struct_bytes) ||
+	    opt_small("--field", o->field, &s->field))
+		return EXIT_BADINPUT;
+	return 0;
+}
