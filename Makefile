@@ -66,7 +66,8 @@ CHECK_CFLAGS = $(shell pkg-config --cflags check)
 CHECK_LIBS = $(shell pkg-config --libs check)
 
 .PHONY: all check bench fuzz deps deps-check clean probes sass
-all: $(CLI) $(LIB) $(INJECT)
+# The injection library needs CUPTI's headers: built where CUDA is.
+all: $(CLI) $(LIB) $(if $(wildcard $(CUDA_HOME)/include/cupti.h),$(INJECT))
 
 $(B)/obj/%.o: %.c
 	@mkdir -p $(@D)
