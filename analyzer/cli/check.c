@@ -26,8 +26,6 @@
 
 #include "cli.h"
 
-#define TOL_COUNT 1e-6
-#define TOL_CYCLES (0.005 + 1e-9)   /* written with 2 decimals */
 #define MAX_PROFILES 8
 
 static const char check_usage[] =
@@ -62,20 +60,6 @@ typedef struct {
 } check;
 
 /* Up to 4 decimals, trailing zeros dropped. */
-static void num(char *buf, size_t size, double v)
-{
-	char *e;
-
-	snprintf(buf, size, "%.4f", v);
-	e = buf + strlen(buf);
-	while (strchr(buf, '.') && e[-1] == '0')
-		*--e = '\0';
-	if (e[-1] == '.')
-		e[-1] = '\0';
-	if (!strcmp(buf, "-0"))
-		strcpy(buf, "0");
-}
-
 static void known_profiles(char *buf, size_t size)
 {
 	size_t n = 0;
@@ -111,14 +95,13 @@ static int check_counters(FILE *out, const char *file, long line,
 	double wm = r->wavefronts_measured, cm = r->bank_conflicts_measured;
 	char a[32], b[32];
 
-	if (fabs(wm - s->wavefronts) <= TOL_COUNT &&
-	    (isnan(cm) || fabs(cm - s->bank_conflicts) <= TOL_COUNT))
+	if (verdict_counters_agree(r, s))
 		return 0;
 	row_label(out, file, line, r);
-	num(a, sizeof a, wm);
+	verdict_num(a, sizeof a, wm);
 	fprintf(out, "measured %s wavefront%s", a, wm == 1 ? "" : "s");
 	if (!isnan(cm)) {
-		num(b, sizeof b, cm);
+		verdict_num(b, sizeof b, cm);
 		fprintf(out, ", %s conflict%s; predicted %u, %u (%s)\n", b,
 			cm == 1 ? "" : "s", s->wavefronts, s->bank_conflicts,
 			p->name);
@@ -133,47 +116,27 @@ static int check_stale(FILE *out, const char *file, long line,
 		       const bs_row *r, const bs_summary *s,
 		       const bs_profile *p)
 {
-	const struct {
-		const char *name;
-		double stored, now, tol;
-	} f[] = {
-		{ "wavefronts_predicted", r->wavefronts_predicted,
-		  s->wavefronts, TOL_COUNT },
-		{ "ideal_wavefronts_predicted", r->ideal_wavefronts_predicted,
-		  s->ideal_wavefronts, TOL_COUNT },
-		{ "bank_conflicts_predicted", r->bank_conflicts_predicted,
-		  s->bank_conflicts, TOL_COUNT },
-		{ "max_way_predicted", r->max_way_predicted, s->max_way,
-		  TOL_COUNT },
-		{ "packed_predicted", r->packed_predicted, s->packed,
-		  TOL_COUNT },
-		{ "latency_cycles_predicted", r->latency_cycles_predicted,
-		  s->latency_cycles, TOL_CYCLES },
-	};
-	int stale = 0;
+	verdict_field f[VERDICT_FIELDS];
+	size_t n = verdict_stale(r, s, f);
 
-	for (size_t i = 0; i < sizeof f / sizeof *f; i++) {
+	for (size_t i = 0; i < n; i++) {
 		char a[32], b[32];
 
-		if (isnan(f[i].stored) || (!isnan(f[i].now) &&
-					   fabs(f[i].stored - f[i].now) <=
-					   f[i].tol))
-			continue;
-		if (!stale++) {
+		if (!i) {
 			row_label(out, file, line, r);
 			fprintf(out, "stale prediction (%s):", p->name);
 		}
-		num(a, sizeof a, f[i].stored);
+		verdict_num(a, sizeof a, f[i].stored);
 		if (isnan(f[i].now))
 			snprintf(b, sizeof b, "not modeled");
 		else
-			num(b, sizeof b, f[i].now);
-		fprintf(out, "%s %s %s, recomputed %s", stale > 1 ? ";" : "",
+			verdict_num(b, sizeof b, f[i].now);
+		fprintf(out, "%s %s %s, recomputed %s", i ? ";" : "",
 			f[i].name, a, b);
 	}
-	if (stale)
+	if (n)
 		putc('\n', out);
-	return stale > 0;
+	return n > 0;
 }
 
 /* The profiles a file is checked with (p) and was written with (fp). */

@@ -75,6 +75,22 @@ const fit_series *fits_group(const latency_fits *f, int w, int op,
 			     int packed);
 void fits_free(latency_fits *f);
 
+/*
+ * verdict.c: when a measured row agrees with a prediction (check and
+ * report).  verdict_stale() lists the stored prediction columns that
+ * differ from s: NaN "now" means the profile does not model it.
+ */
+#define VERDICT_FIELDS 6
+typedef struct {
+	const char *name;
+	double stored, now;
+} verdict_field;
+
+void verdict_num(char *buf, size_t size, double v);   /* 4 decimals, trimmed */
+int verdict_counters_agree(const bs_row *r, const bs_summary *s);
+size_t verdict_stale(const bs_row *r, const bs_summary *s,
+		     verdict_field out[VERDICT_FIELDS]);
+
 extern const char *const predict_csv_header;
 void lane_list(uint32_t mask, char *buf, size_t size);
 void csv_field(FILE *out, const char *s);

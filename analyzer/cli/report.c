@@ -43,8 +43,6 @@
 
 #include "cli.h"
 
-#define TOL_COUNT 1e-6
-#define TOL_CYCLES (0.005 + 1e-9)   /* written with 2 decimals */
 #define DEFAULT_OUT "build/report"
 #define PATH_BYTES 4096
 
@@ -195,20 +193,6 @@ static const item *find(const data *D, const char *probe, const char *name)
 }
 
 /* Up to 4 decimals, trailing zeros dropped. */
-static void num(char *buf, size_t size, double v)
-{
-	char *e;
-
-	snprintf(buf, size, "%.4f", v);
-	e = buf + strlen(buf);
-	while (strchr(buf, '.') && e[-1] == '0')
-		*--e = '\0';
-	if (e[-1] == '.')
-		e[-1] = '\0';
-	if (!strcmp(buf, "-0"))
-		strcpy(buf, "0");
-}
-
 /* ---- writing HTML and Markdown at once ----------------------------------- */
 
 typedef struct {
@@ -474,8 +458,8 @@ static void rule_bank_width(const data *D, int m, char *buf, size_t size)
 	for (uint32_t rest = it->r.access.active; rest; rest &= rest - 1)
 		lanes++;
 	bytes = (double)lanes * it->r.access.width / v;
-	num(a, sizeof a, bytes / banks);
-	num(b, sizeof b, bytes);
+	verdict_num(a, sizeof a, bytes / banks);
+	verdict_num(b, sizeof b, bytes);
 	snprintf(buf, size, "%s bytes (%s bytes per wavefront)", a, b);
 }
 
@@ -489,10 +473,10 @@ static void rule_phases(const data *D, int m, char *buf, size_t size)
 		snprintf(name, sizeof name, "%s_ld_s1", type_name[w]);
 		if (wf(D, "stride", name, m, &v, buf, size) < 0)
 			return;
-		num(a, sizeof a, v);
+		verdict_num(a, sizeof a, v);
 		nl += (size_t)snprintf(list + nl, sizeof list - nl, "%s%s",
 				       w ? ", " : "", a);
-		num(a, sizeof a, BS_LANES / v);
+		verdict_num(a, sizeof a, BS_LANES / v);
 		nn += (size_t)snprintf(lanes + nn, sizeof lanes - nn, "%s%s",
 				       w ? ", " : "", a);
 	}
@@ -513,8 +497,8 @@ static void rule_packing(const data *D, int m, char *buf, size_t size)
 		snprintf(name, sizeof name, "%s_st_s0", type_name[w]);
 		if (wf(D, "stride", name, m, &st, buf, size) < 0)
 			return;
-		num(a, sizeof a, ld);
-		num(b, sizeof b, st);
+		verdict_num(a, sizeof a, ld);
+		verdict_num(b, sizeof b, st);
 		snprintf(part[w - 3], sizeof part[w - 3],
 			 "%u-byte load %s, store %s", widths[w], a, b);
 		pack += ld < st;
@@ -540,7 +524,7 @@ static void rule_multicast(const data *D, int m, char *buf, size_t size)
 			 ks[i]);
 		if (wf(D, "broadcast", name, m, &v, buf, size) < 0)
 			return;
-		num(a, sizeof a, v);
+		verdict_num(a, sizeof a, v);
 		ns += (size_t)snprintf(spread + ns, sizeof spread - ns, "%s%s",
 				       i ? ", " : "", a);
 		shared &= v == 1;
@@ -548,12 +532,12 @@ static void rule_multicast(const data *D, int m, char *buf, size_t size)
 			 ks[i]);
 		if (wf(D, "broadcast", name, m, &v, buf, size) < 0)
 			return;
-		num(a, sizeof a, v);
+		verdict_num(a, sizeof a, v);
 		nb += (size_t)snprintf(bank + nb, sizeof bank - nb, "%s%s",
 				       i ? ", " : "", a);
 		shared &= v == ks[i];
 	}
-	num(a, sizeof a, one);
+	verdict_num(a, sizeof a, one);
 	snprintf(buf, size, "one word for all 32 lanes: %s; k words in k banks "
 		 "(k = 2, 4, 8, 16, 32): %s; k words in one bank: %s "
 		 "wavefronts: %s", a, spread, bank,
@@ -574,7 +558,7 @@ static void rule_stores(const data *D, int m, char *buf, size_t size)
 			return;
 		if (w >= 3)
 			s1[w - 3] = v;
-		num(a, sizeof a, v);
+		verdict_num(a, sizeof a, v);
 		nl += (size_t)snprintf(list + nl, sizeof list - nl, "%s%s",
 				       w ? ", " : "", a);
 	}
@@ -582,9 +566,9 @@ static void rule_stores(const data *D, int m, char *buf, size_t size)
 	    wf(D, "stride", "u64_st_s0", m, &s0[0], buf, size) < 0 ||
 	    wf(D, "stride", "v4_st_s0", m, &s0[1], buf, size) < 0)
 		return;
-	num(a, sizeof a, s32);
-	num(b, sizeof b, s0[0]);
-	num(c, sizeof c, s0[1]);
+	verdict_num(a, sizeof a, s32);
+	verdict_num(b, sizeof b, s0[0]);
+	verdict_num(c, sizeof c, s0[1]);
 	snprintf(buf, size, "phases per width %s; 4-byte stride 32: %s "
 		 "wavefronts; one address for all lanes: 8-byte %s, 16-byte "
 		 "%s: %s", list, a, b, c,
@@ -781,7 +765,7 @@ static int write_throughput(doc *d, const data *D)
 			else
 				cell(d, "-");
 			if (bs_min_median(v, nwf, NULL, &med) == 0) {
-				num(a, sizeof a, med);
+				verdict_num(a, sizeof a, med);
 				cell(d, "%s", a);
 			} else {
 				cell(d, "-");
@@ -808,45 +792,23 @@ static int disagreement(const item *it, char *buf, size_t size)
 {
 	const bs_row *r = &it->r;
 	const bs_summary *s = &it->s;
-	const struct {
-		const char *name;
-		double stored, now, tol;
-	} f[] = {
-		{ "wavefronts_predicted", r->wavefronts_predicted,
-		  s->wavefronts, TOL_COUNT },
-		{ "ideal_wavefronts_predicted", r->ideal_wavefronts_predicted,
-		  s->ideal_wavefronts, TOL_COUNT },
-		{ "bank_conflicts_predicted", r->bank_conflicts_predicted,
-		  s->bank_conflicts, TOL_COUNT },
-		{ "max_way_predicted", r->max_way_predicted, s->max_way,
-		  TOL_COUNT },
-		{ "packed_predicted", r->packed_predicted, s->packed,
-		  TOL_COUNT },
-		{ "latency_cycles_predicted", r->latency_cycles_predicted,
-		  s->latency_cycles, TOL_CYCLES },
-	};
-	double wm = r->wavefronts_measured, cm = r->bank_conflicts_measured;
-	size_t n = 0;
+	verdict_field f[VERDICT_FIELDS];
+	size_t nf = verdict_stale(r, s, f), n = 0;
 	int bad = 0;
 
 	buf[0] = '\0';
-	if (fabs(wm - s->wavefronts) > TOL_COUNT ||
-	    (!isnan(cm) && fabs(cm - s->bank_conflicts) > TOL_COUNT)) {
+	if (!verdict_counters_agree(r, s)) {
 		n += (size_t)snprintf(buf, size, "counters off the prediction");
 		bad = 1;
 	}
-	for (size_t i = 0; i < sizeof f / sizeof *f && n < size; i++) {
+	for (size_t i = 0; i < nf && n < size; i++) {
 		char a[32], b[32];
 
-		if (isnan(f[i].stored) || (!isnan(f[i].now) &&
-					   fabs(f[i].stored - f[i].now) <=
-					   f[i].tol))
-			continue;
-		num(a, sizeof a, f[i].stored);
+		verdict_num(a, sizeof a, f[i].stored);
 		if (isnan(f[i].now))
 			snprintf(b, sizeof b, "not modeled");
 		else
-			num(b, sizeof b, f[i].now);
+			verdict_num(b, sizeof b, f[i].now);
 		n += (size_t)snprintf(buf + n, size - n, "%s%s %s stored, "
 				      "%s recomputed", n ? "; " : "stale: ",
 				      f[i].name, a, b);
@@ -913,8 +875,8 @@ static void write_agreement(doc *d, const data *D)
 		code_cell(d, r->access.name);
 		cell(d, "%s, %u, %s", r->probe, r->access.width,
 		     bs_op_name(r->access.op));
-		num(a, sizeof a, r->wavefronts_measured);
-		num(b, sizeof b, r->bank_conflicts_measured);
+		verdict_num(a, sizeof a, r->wavefronts_measured);
+		verdict_num(b, sizeof b, r->bank_conflicts_measured);
 		cell(d, "%s, %s", a,
 		     isnan(r->bank_conflicts_measured) ? "-" : b);
 		cell(d, "%u, %u", it->s.wavefronts, it->s.bank_conflicts);
