@@ -51,7 +51,7 @@ endif
 
 LIB_SRC := $(wildcard analyzer/*.c)
 CLI_SRC := $(wildcard analyzer/cli/*.c)
-TEST_SRC := $(wildcard tests/check_*.c) tests/runner.c
+TEST_SRC := $(wildcard tests/check_*.c) tests/runner.c tests/testutil.c
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/obj/%.o)
 CLI_OBJ := $(CLI_SRC:%.c=$(B)/obj/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(B)/obj/%.o)

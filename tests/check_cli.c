@@ -28,10 +28,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "testutil.h"
+
 extern char **environ;
 
 #define CASES_DIR "tests/cases/cli"
-#define SHOWN 160    /* bytes of a differing line quoted */
 
 static struct dirent **cases;
 static int ncases = -1;
@@ -46,31 +47,6 @@ static const char *cases_dir(void)
 static int visible(const struct dirent *e)
 {
 	return e->d_name[0] != '.';
-}
-
-/* The whole file, NUL-terminated, its length in *len; NULL when absent. */
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t n = 0, cap = 0, got;
-
-	if (!f)
-		return NULL;
-	do {
-		if (cap - n < 4096) {
-			cap = cap ? cap * 2 : 8192;
-			buf = realloc(buf, cap);
-			ck_assert_ptr_nonnull(buf);
-		}
-		got = fread(buf + n, 1, cap - n - 1, f);
-		n += got;
-	} while (got > 0);
-	ck_assert_msg(!ferror(f), "reading %s failed", path);
-	fclose(f);
-	buf[n] = '\0';
-	*len = n;
-	return buf;
 }
 
 /* s with every @DIR@ replaced by dir; a new string. */
@@ -103,7 +79,7 @@ static char *case_file(const char *dir, const char *name, int required)
 	size_t len;
 
 	snprintf(path, sizeof path, "%s/%s", dir, name);
-	text = slurp(path, &len);
+	text = tu_slurp(path, &len);
 	ck_assert_msg(text || !required, "%s is missing", path);
 	if (!text)
 		return NULL;
@@ -147,41 +123,6 @@ static int temp_file(char *path, size_t size)
 	fd = mkstemp(path);
 	ck_assert_msg(fd >= 0, "mkstemp %s: %s", path, strerror(errno));
 	return fd;
-}
-
-/* One side of a differing line: its text, or where the output ends. */
-static void shown_line(char *buf, size_t size, const char *s)
-{
-	size_t n = strcspn(s, "\n");
-
-	if (!n && !s[n])
-		snprintf(buf, size, "<end of output>");
-	else
-		snprintf(buf, size, "%.*s%s", (int)(n < SHOWN ? n : SHOWN), s,
-			 s[n] ? "" : "<no newline>");
-}
-
-/* The first line where expected and actual part, for the failure message. */
-static void first_difference(const char *stream, const char *want,
-			     const char *got, char *msg, size_t size)
-{
-	char w[SHOWN + 32], g[SHOWN + 32];
-	long line = 1;
-
-	for (;;) {
-		size_t wl = strcspn(want, "\n"), gl = strcspn(got, "\n");
-
-		if (wl != gl || memcmp(want, got, wl) || want[wl] != got[wl] ||
-		    !want[wl])
-			break;
-		want += wl + 1;
-		got += gl + 1;
-		line++;
-	}
-	shown_line(w, sizeof w, want);
-	shown_line(g, sizeof g, got);
-	snprintf(msg, size, "%s differs at line %ld:\n  expected: %s\n"
-		 "  actual:   %s", stream, line, w, g);
 }
 
 START_TEST(test_case)
@@ -230,8 +171,8 @@ START_TEST(test_case)
 	close(out);
 	close(err);
 
-	got_out = slurp(outpath, &len);
-	got_err = slurp(errpath, &len);
+	got_out = tu_slurp(outpath, &len);
+	got_err = tu_slurp(errpath, &len);
 	unlink(outpath);
 	unlink(errpath);
 	ck_assert_ptr_nonnull(got_out);
@@ -240,12 +181,14 @@ START_TEST(test_case)
 	ck_assert_msg(WIFEXITED(status), "%s: killed by signal %d; stderr:\n%s",
 		      name, WTERMSIG(status), got_err);
 	if (strcmp(got_err, want_err ? want_err : "")) {
-		first_difference("stderr", want_err ? want_err : "", got_err,
-				 msg, sizeof msg);
+		tu_first_difference("stderr", "expected",
+				    want_err ? want_err : "", got_err,
+				    msg, sizeof msg);
 		ck_abort_msg("%s: %s", name, msg);
 	}
 	if (strcmp(got_out, want_out)) {
-		first_difference("stdout", want_out, got_out, msg, sizeof msg);
+		tu_first_difference("stdout", "expected", want_out, got_out,
+				    msg, sizeof msg);
 		ck_abort_msg("%s: %s", name, msg);
 	}
 	ck_assert_msg(WEXITSTATUS(status) == want_code, "%s: exit status %d, "

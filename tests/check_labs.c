@@ -48,10 +48,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "testutil.h"
+
 extern char **environ;
 
 #define LABS_DIR "docs/labs"
-#define SHOWN 160	/* bytes of a differing line quoted */
 
 struct lab_cmd {
 	char *where;	/* FILE:LINE of the "$ " line */
@@ -103,31 +104,6 @@ static void problem(const char *file, long line, const char *fmt,
 	memcpy(problems + problems_len, text, (size_t)n);
 	problems_len += (size_t)n;
 	problems[problems_len] = '\0';
-}
-
-/* The whole file, NUL-terminated; NULL when it cannot be read. */
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t n = 0, cap = 0, got;
-
-	if (!f)
-		return NULL;
-	do {
-		if (cap - n < 4096) {
-			cap = cap ? cap * 2 : 8192;
-			buf = realloc(buf, cap);
-			if (!buf)
-				abort();
-		}
-		got = fread(buf + n, 1, cap - n - 1, f);
-		n += got;
-	} while (got > 0);
-	fclose(f);
-	buf[n] = '\0';
-	*len = n;
-	return buf;
 }
 
 /* Why a command cannot run in CI, or NULL.  Words are split at blanks
@@ -225,7 +201,7 @@ static int parse_file(const char *path)
 {
 	enum { PROSE, OTHER, SH } state = PROSE;
 	size_t len, outlen = 0, outcap = 0;
-	char *text = slurp(path, &len), *p, *out = NULL, *cmd = NULL;
+	char *text = tu_slurp(path, &len), *p, *out = NULL, *cmd = NULL;
 	long lineno = 0, cmd_line = 0, open_line = 0;
 	int count = 0;
 
@@ -365,40 +341,6 @@ START_TEST(test_parse)
 }
 END_TEST
 
-/* One side of a differing line: its text, or where the output ends. */
-static void shown_line(char *buf, size_t size, const char *s)
-{
-	size_t n = strcspn(s, "\n");
-
-	if (!n && !s[n])
-		snprintf(buf, size, "<end of output>");
-	else
-		snprintf(buf, size, "%.*s%s", (int)(n < SHOWN ? n : SHOWN), s,
-			 s[n] ? "" : "<no newline>");
-}
-
-static void first_difference(const char *want, const char *got, char *msg,
-			     size_t size)
-{
-	char w[SHOWN + 32], g[SHOWN + 32];
-	long line = 1;
-
-	for (;;) {
-		size_t wl = strcspn(want, "\n"), gl = strcspn(got, "\n");
-
-		if (wl != gl || memcmp(want, got, wl) || want[wl] != got[wl] ||
-		    !want[wl])
-			break;
-		want += wl + 1;
-		got += gl + 1;
-		line++;
-	}
-	shown_line(w, sizeof w, want);
-	shown_line(g, sizeof g, got);
-	snprintf(msg, size, "output differs at line %ld:\n  transcript: %s\n"
-		 "  actual:     %s", line, w, g);
-}
-
 /* environ with PATH = BIN:$PATH and LC_ALL=C: a new array, whose new
  * PATH string is *pathvar. */
 static char **lab_env(const char *bin, char **pathvar)
@@ -473,14 +415,15 @@ START_TEST(test_command)
 	posix_spawn_file_actions_destroy(&fa);
 	close(in);
 	close(out);
-	got = slurp(outpath, &len);
+	got = tu_slurp(outpath, &len);
 	unlink(outpath);
 	ck_assert_ptr_nonnull(got);
 
 	ck_assert_msg(WIFEXITED(status), "%s: $ %s\nkilled by signal %d",
 		      c->where, c->command, WTERMSIG(status));
 	if (strcmp(got, c->expected)) {
-		first_difference(c->expected, got, msg, sizeof msg);
+		tu_first_difference("output", "transcript", c->expected, got, msg,
+				    sizeof msg);
 		ck_abort_msg("%s: $ %s\n%s", c->where, c->command, msg);
 	}
 	ck_assert_msg(WEXITSTATUS(status) == c->status,

@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "bankscope.h"
+#include "testutil.h"
 
 extern char **environ;
 
@@ -52,29 +53,6 @@ static char *path_of(const char *a, const char *b)
 	ck_assert_ptr_nonnull(p);
 	sprintf(p, "%s/%s%s%s", cases(), a, *b ? "/" : "", b);
 	return p;
-}
-
-/* The whole file, NUL-terminated; NULL when absent. */
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t n = 0, cap = 0, got;
-
-	if (!f)
-		return NULL;
-	do {
-		if (cap - n < 4096) {
-			cap = cap ? cap * 2 : 8192;
-			buf = realloc(buf, cap);
-			ck_assert_ptr_nonnull(buf);
-		}
-		got = fread(buf + n, 1, cap - n - 1, f);
-		n += got;
-	} while (got > 0);
-	fclose(f);
-	buf[n] = '\0';
-	return buf;
 }
 
 static FILE *open_case(const char *dir, const char *file)
@@ -380,8 +358,8 @@ static result run(const char *const *args)
 		ck_assert_int_eq(errno, EINTR);
 	close(out);
 	close(err);
-	r.out = slurp(outp);
-	r.err = slurp(errp);
+	r.out = tu_slurp(outp, NULL);
+	r.err = tu_slurp(errp, NULL);
 	unlink(outp);
 	unlink(errp);
 	ck_assert_msg(WIFEXITED(st), "bankscope killed by signal %d: %s",
@@ -404,7 +382,7 @@ static void replay_fixture(const char *format, const char *expected)
 	char *dir = path_of("transpose", ""), *want = path_of("transpose",
 							       expected);
 	char *err = path_of("transpose", "expected_stderr.txt");
-	char *w = slurp(want), *e = slurp(err);
+	char *w = tu_slurp(want, NULL), *e = tu_slurp(err, NULL);
 	const char *args[] = { "profile", "--format", format, "--replay", dir,
 			       NULL };
 
@@ -577,7 +555,7 @@ START_TEST(test_run_reruns)
 	       "bankscope: 1 cubin the records name is missing: no SASS text "
 	       "or source lines for it\n");
 	snprintf(path, sizeof path, "%s/launches.tsv", keep);
-	launches = slurp(path);
+	launches = tu_slurp(path, NULL);
 	ck_assert_str_eq(launches, "launch\tkernel\tpc_records\n"
 		"0\ta()\t1\n1\tb()\t-\n2\ta()\t-\n3\tc()\t-\n"
 		"0\ta()\t-\n1\tb()\t1\n2\ta()\t-\n3\tc()\t-\n"

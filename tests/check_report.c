@@ -25,35 +25,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "testutil.h"
+
 extern char **environ;
 
 #define DATASET "data/h100-sxm/all-20261122-052715.csv"
-
-/* The whole file, NUL-terminated; NULL when absent. */
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t n = 0, cap = 0, got;
-
-	if (!f)
-		return NULL;
-	do {
-		if (cap - n < 4096) {
-			cap = cap ? cap * 2 : 65536;
-			buf = realloc(buf, cap);
-			if (!buf) {
-				fclose(f);
-				return NULL;
-			}
-		}
-		got = fread(buf + n, 1, cap - n - 1, f);
-		n += got;
-	} while (got > 0);
-	fclose(f);
-	buf[n] = '\0';
-	return buf;
-}
 
 static void spit(const char *path, const char *text)
 {
@@ -129,7 +105,7 @@ static int run(const char *const *args, char **err)
 	posix_spawn_file_actions_destroy(&fa);
 	close(fd);
 	if (err)
-		*err = slurp(errpath);
+		*err = tu_slurp(errpath, NULL);
 	unlink(errpath);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
@@ -139,7 +115,7 @@ static char *page(const char *dir, const char *file)
 	char path[4096];
 
 	snprintf(path, sizeof path, "%s/%s", dir, file);
-	return slurp(path);
+	return tu_slurp(path, NULL);
 }
 
 static void assert_holds(const char *text, const char *what,
@@ -313,7 +289,7 @@ START_TEST(test_charts)
 	spit(path, "<svg/>");
 	ck_assert_int_eq(run(args, &err), 0);
 	snprintf(path, sizeof path, "%s/stride.png", out);
-	copy = slurp(path);
+	copy = tu_slurp(path, NULL);
 	ck_assert_msg(copy && !strcmp(copy, "not really a PNG"),
 		      "stride.png was not copied into --out");
 	html = page(out, "index.html");
