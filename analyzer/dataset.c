@@ -42,8 +42,8 @@
 #include <unistd.h>
 
 #include "bankscope.h"
+#include "lines.h"
 
-#define LINE_MAX_BYTES (64 * 1024)
 #define TMP_NAME ".bankscope.tmp-XXXXXX"
 #define MAX_SUFFIX 9999
 #define HEADER_SHAPE "probe,name,width,op,...,addresses"
@@ -489,52 +489,19 @@ struct bs_dataset {
 #define FAIL(d, col, ...) \
 	bs_error_set(err, (d)->name, (d)->line, col, __VA_ARGS__)
 
-/* One line into d->buf without its newline; 1, 0 at end of file, -1. */
+/*
+ * One line into d->buf (lines.h); then a CR inside it is refused and a
+ * UTF-8 byte-order mark at the start of the file dropped.
+ */
 static int read_line(bs_dataset *d, bs_error *err)
 {
-	size_t n = 0;
-	int c, bad = 0;
-	long nul_col = 0;
+	size_t n;
 	char *cr;
+	int rc = bs_read_line(d->f, d->name, &d->line, &d->buf, &d->cap, &n,
+			      err);
 
-	c = getc(d->f);
-	if (c == EOF)
-		return ferror(d->f) ? bs_error_set(err, d->name, d->line + 1, 0,
-						   "read error")
-				    : 0;
-	d->line++;
-	for (; c != EOF && c != '\n'; c = getc(d->f)) {
-		if (bad)
-			continue;
-		if (c == '\0') {
-			bad = 1;
-			nul_col = (long)n + 1;
-			continue;
-		}
-		if (n + 1 >= LINE_MAX_BYTES) {
-			bad = 2;
-			continue;
-		}
-		if (n + 1 >= d->cap) {
-			size_t cap = d->cap * 2;
-			char *b = realloc(d->buf, cap);
-
-			if (!b)
-				return FAIL(d, 0, "out of memory");
-			d->buf = b;
-			d->cap = cap;
-		}
-		d->buf[n++] = (char)c;
-	}
-	if (n && d->buf[n - 1] == '\r')
-		n--;
-	d->buf[n] = '\0';
-	if (bad == 1)
-		return FAIL(d, nul_col, "NUL byte in a text line");
-	if (bad == 2)
-		return FAIL(d, 0, "line longer than %d bytes", LINE_MAX_BYTES);
-	if (ferror(d->f))
-		return FAIL(d, 0, "read error");
+	if (rc <= 0)
+		return rc;
 	if ((cr = memchr(d->buf, '\r', n)))
 		return FAIL(d, (long)(cr - d->buf) + 1, "carriage return "
 			    "inside a line");

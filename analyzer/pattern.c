@@ -15,8 +15,7 @@
 #include <string.h>
 
 #include "bankscope.h"
-
-#define LINE_MAX_BYTES (64 * 1024)
+#include "lines.h"
 
 struct bs_reader {
 	FILE *f;
@@ -57,70 +56,12 @@ long bs_reader_line(const bs_reader *r)
 	return r->line;
 }
 
-/*
- * Read one line into r->buf without its newline and CR.  1: a line, 0:
- * end of file, -1: error (more than LINE_MAX_BYTES bytes besides the line
- * end, NUL byte, read error).  The buffer holds LINE_MAX_BYTES + 1 bytes
- * at most (a CR) before the line is known to be too long.
- */
-static int read_line(bs_reader *r, bs_error *err)
-{
-	size_t n = 0;
-	int c, bad = 0;
-	long nul_col = 0;
-
-	c = getc(r->f);
-	if (c == EOF)
-		return ferror(r->f) ? bs_error_set(err, r->name, r->line + 1, 0,
-						   "read error")
-				    : 0;
-	r->line++;
-	for (; c != EOF && c != '\n'; c = getc(r->f)) {
-		if (bad)
-			continue;
-		if (c == '\0') {
-			bad = 1;
-			nul_col = (long)n + 1;
-			continue;
-		}
-		if (n > LINE_MAX_BYTES) {
-			bad = 2;
-			continue;
-		}
-		if (n + 1 >= r->cap) {
-			size_t cap = r->cap * 2 < LINE_MAX_BYTES + 2
-					     ? r->cap * 2 : LINE_MAX_BYTES + 2;
-			char *b = realloc(r->buf, cap);
-
-			if (!b)
-				return bs_error_set(err, r->name, r->line, 0,
-						    "out of memory");
-			r->buf = b;
-			r->cap = cap;
-		}
-		r->buf[n++] = (char)c;
-	}
-	if (n && r->buf[n - 1] == '\r')
-		n--;
-	if (!bad && n > LINE_MAX_BYTES)
-		bad = 2;
-	r->buf[n] = '\0';
-	if (bad == 1)
-		return bs_error_set(err, r->name, r->line, nul_col,
-				    "NUL byte in a text line");
-	if (bad == 2)
-		return bs_error_set(err, r->name, r->line, LINE_MAX_BYTES + 1,
-				    "line longer than %d bytes",
-				    LINE_MAX_BYTES);
-	if (ferror(r->f))
-		return bs_error_set(err, r->name, r->line, 0, "read error");
-	return 1;
-}
-
 int bs_reader_next(bs_reader *r, bs_access *out, bs_error *err)
 {
 	for (;;) {
-		int rc = read_line(r, err);
+		size_t len;
+		int rc = bs_read_line(r->f, r->name, &r->line, &r->buf, &r->cap,
+				      &len, err);
 
 		if (rc <= 0)
 			return rc;

@@ -86,6 +86,45 @@ static FILE *text_file(const char *s, size_t n, char **copy)
 	return f;
 }
 
+/*
+ * The 64 KiB line limit, as for pattern files: a comment line of exactly
+ * 65536 bytes after the header is read (and skipped); one byte more is an
+ * error at column 65537 of that line.
+ */
+START_TEST(test_line_limit)
+{
+	const size_t limit = 64 * 1024, head = strlen(BS_DATASET_COLUMNS) + 1;
+	size_t n = head + limit + _i + 1;
+	char *text = malloc(n + 1), *copy;
+	bs_dataset *d;
+	bs_row row;
+	bs_error err;
+	FILE *f;
+
+	ck_assert_ptr_nonnull(text);
+	memcpy(text, BS_DATASET_COLUMNS "\n", head);
+	memset(text + head, 'x', limit + _i);
+	text[head] = '#';
+	text[n - 1] = '\n';
+	text[n] = '\0';
+	f = text_file(text, n, &copy);
+	d = bs_dataset_open(f, "long.csv", &err);
+	ck_assert_ptr_nonnull(d);
+	if (_i == 0) {
+		ck_assert_int_eq(bs_dataset_next(d, &row, &err), 0);
+	} else {
+		ck_assert_int_eq(bs_dataset_next(d, &row, &err), -1);
+		ck_assert_int_eq(err.line, 2);
+		ck_assert_int_eq(err.column, (long)limit + 1);
+		ck_assert_str_eq(err.text, "line longer than 65536 bytes");
+	}
+	bs_dataset_close(d);
+	fclose(f);
+	free(copy);
+	free(text);
+}
+END_TEST
+
 /* ---- writing and reading back ----------------------------------------- */
 
 typedef struct {
@@ -883,6 +922,7 @@ Suite *dataset_suite(void)
 	TCase *cmd = tcase_create("check command");
 
 	tcase_add_test(io, test_write_read_rows);
+	tcase_add_loop_test(io, test_line_limit, 0, 2);
 	tcase_add_loop_test(io, test_number_format, 0,
 			    sizeof fmts / sizeof *fmts);
 	tcase_add_loop_test(io, test_write_refused, 0, 7);
