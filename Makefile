@@ -138,7 +138,8 @@ fuzz: build/fuzz/fuzz_pattern build/fuzz/fuzz_expr
 
 # ---- GPU probes (nvcc; run where a CUDA device is) -----------------------------
 PROBE_SRC := $(wildcard probes/*.cu)
-PROBE_OBJ := $(PROBE_SRC:%.cu=build/obj/%.o) build/obj/probes/counters.o
+PROBE_OBJ := $(PROBE_SRC:%.cu=build/obj/%.o) build/obj/probes/counters.o \
+	     build/obj/probes/cupti_reason.o
 GIT_DESCRIBE ?= $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 NVCC_GENCODE := $(foreach a,$(NVCC_ARCH),-gencode=arch=compute_$(subst sm_,,$(a)),code=$(a))
 NVCC_FLAGS := -std=c++17 -O3 $(NVCC_GENCODE) -Ianalyzer -Iprobes \
@@ -152,7 +153,9 @@ build/obj/probes/%.o: probes/%.cu probes/probe.h analyzer/bankscope.h
 	$(NVCC) $(NVCC_FLAGS) -c $< -o $@
 
 # cupti_profiler_host.h includes <string>: probes/cinclude holds an empty one.
-build/obj/probes/counters.o: probes/counters.c probes/counters.h
+build/obj/probes/counters.o build/obj/probes/cupti_reason.o: \
+		build/obj/probes/%.o: probes/%.c probes/counters.h \
+		probes/cupti_reason.h
 	@mkdir -p $(@D)
 	$(CC) -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(OPT) -g \
 		-Iprobes/cinclude -I$(CUDA_HOME)/include -c $< -o $@
@@ -190,10 +193,12 @@ sass: build/obj/probes/kernels.o
 # build/tests/transpose is the sample the profile was checked with.
 PROFILE_SAMPLE := build/tests/transpose
 
-$(INJECT): probes/inject/inject.c analyzer/bankscope.h
+$(INJECT): probes/inject/inject.c probes/cupti_reason.c \
+		probes/cupti_reason.h analyzer/bankscope.h
 	@mkdir -p $(@D)
 	$(CC) -std=c11 $(WARN) $(OPT) -g -fPIC -shared -fvisibility=hidden \
-		-Iprobes/cinclude -Ianalyzer -I$(CUDA_HOME)/include -o $@ $< \
+		-Iprobes/cinclude -Iprobes -Ianalyzer -I$(CUDA_HOME)/include \
+		-o $@ probes/inject/inject.c probes/cupti_reason.c \
 		-L$(CUDA_HOME)/lib64 \
 		-Wl,--disable-new-dtags,-rpath,$(CUDA_HOME)/lib64 \
 		-lcupti -ldl -lpthread

@@ -61,6 +61,7 @@
 #include <cupti_range_profiler.h>
 
 #include "counters.h"
+#include "cupti_reason.h"
 
 struct bs_counters {
     CUcontext ctx;
@@ -97,12 +98,6 @@ struct bs_counters {
 /* ------------------------------------------------------------------ */
 /* error formatting                                                    */
 
-static const char *base_name(const char *path)
-{
-    const char *s = strrchr(path, '/');
-    return s ? s + 1 : path;
-}
-
 static void set_why(char *why, size_t whylen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
@@ -119,54 +114,8 @@ static void set_why(char *why, size_t whylen, const char *fmt, ...)
 static void bs_cupti_fail(char *why, size_t whylen, const char *file, int line,
                           const char *call, CUptiResult r)
 {
-    const char *name = NULL;
-    char where[320];
-    if (cuptiGetResultString(r, &name) != CUPTI_SUCCESS || name == NULL)
-        name = "unknown CUPTI error";
-    snprintf(where, sizeof where, "%s:%d: %s", base_name(file), line, call);
-
-    switch (r) {
-    case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
-    case CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES:
-        set_why(why, whylen,
-                "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES: counters need root or "
-                "NVreg_RestrictProfilingToAdminUsers=0 [%s: %s]",
-                where, name);
-        break;
-    case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
-    case CUPTI_ERROR_HARDWARE_BUSY:
-    case CUPTI_ERROR_OLD_PROFILER_API_INITIALIZED:
-        set_why(why, whylen,
-                "another profiler holds the counters (ncu, nsys, DCGM or "
-                "another CUPTI client) [%s: %s]",
-                where, name);
-        break;
-    case CUPTI_ERROR_NOT_SUPPORTED:
-    case CUPTI_ERROR_LEGACY_PROFILER_NOT_SUPPORTED:
-    case CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED:
-    case CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED:
-    case CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED:
-    case CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED:
-    case CUPTI_ERROR_SLI_DEVICE_NOT_SUPPORTED:
-    case CUPTI_ERROR_WSL_DEVICE_NOT_SUPPORTED:
-    case CUPTI_ERROR_INVALID_CHIP_NAME:
-        set_why(why, whylen,
-                "GPU not supported by CUPTI's profiler [%s: %s]", where,
-                name);
-        break;
-    case CUPTI_ERROR_NOT_INITIALIZED:
-        /* what cuptiProfilerInitialize says when libcupti cannot dlopen
-         * libnvperf_host.so (seen: executable with a DT_RUNPATH only) */
-        set_why(why, whylen,
-                "CUPTI profiler not initialized - is libnvperf_host.so "
-                "loadable? (link with -Wl,--disable-new-dtags,-rpath,"
-                "<cuda>/lib64 or set LD_LIBRARY_PATH) [%s: %s]",
-                where, name);
-        break;
-    default:
-        set_why(why, whylen, "%s: %s", where, name);
-        break;
-    }
+    if (why != NULL && whylen > 0)
+        bs_cupti_reason(why, whylen, file, line, call, r);
 }
 
 /* The one wrapper of every CUPTI call: on failure, write the reason into the
@@ -185,7 +134,7 @@ static void bs_cupti_fail(char *why, size_t whylen, const char *file, int line,
         cudaError_t bs_e_ = (call);                                            \
         if (bs_e_ != cudaSuccess) {                                            \
             char bs_w_[320];                                                   \
-            snprintf(bs_w_, sizeof bs_w_, "%s:%d: %s", base_name(__FILE__),    \
+            snprintf(bs_w_, sizeof bs_w_, "%s:%d: %s", bs_source_name(__FILE__),    \
                      __LINE__, #call);                                         \
             set_why(why, whylen, "%s%s [%s: %s]",                              \
                     (bs_e_ == cudaErrorNoDevice ||                             \
@@ -233,7 +182,7 @@ static int driver_entry(const char *symbol, void **fn, char *why, size_t whylen)
             if (bs_cuGetErrorName == NULL ||                                   \
                 bs_cuGetErrorName(bs_e_, &bs_n_) != CUDA_SUCCESS || !bs_n_)    \
                 bs_n_ = "unknown CUDA driver error";                           \
-            snprintf(bs_w_, sizeof bs_w_, "%s:%d: %s", base_name(__FILE__),    \
+            snprintf(bs_w_, sizeof bs_w_, "%s:%d: %s", bs_source_name(__FILE__),    \
                      __LINE__, #call);                                         \
             set_why(why, whylen, "CUDA driver error [%s: %s (%d)]", bs_w_,     \
                     bs_n_, (int)bs_e_);                                        \

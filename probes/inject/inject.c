@@ -96,6 +96,7 @@
 #include <cupti_version.h>
 
 #include "bankscope.h"
+#include "cupti_reason.h"
 
 #define EXPORT __attribute__((visibility("default")))
 #define NMETRICS 3
@@ -155,13 +156,6 @@ static void trace(const char *fmt, ...)
 
 /* ---- errors ------------------------------------------------------------ */
 
-static const char *base_name(const char *path)
-{
-	const char *s = strrchr(path, '/');
-
-	return s ? s + 1 : path;
-}
-
 /* The first process in the directory replaces its "ok"; a later one
  * appends a line. */
 static void write_status(const char *text)
@@ -196,47 +190,10 @@ static void stop(const char *fmt, ...)
 static void cupti_fail(const char *file, int line, const char *call,
 		       CUptiResult r)
 {
-	const char *name = NULL;
-	char where[320];
+	char why[1024];
 
-	if (cuptiGetResultString(r, &name) != CUPTI_SUCCESS || !name)
-		name = "unknown CUPTI error";
-	snprintf(where, sizeof where, "%s:%d: %s", base_name(file), line, call);
-	switch (r) {
-	case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
-	case CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES:
-		stop("CUPTI_ERROR_INSUFFICIENT_PRIVILEGES: counters need root "
-		     "or NVreg_RestrictProfilingToAdminUsers=0 [%s: %s]",
-		     where, name);
-		break;
-	case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
-	case CUPTI_ERROR_HARDWARE_BUSY:
-	case CUPTI_ERROR_OLD_PROFILER_API_INITIALIZED:
-		stop("another profiler holds the counters (ncu, nsys, DCGM or "
-		     "another CUPTI client) [%s: %s]", where, name);
-		break;
-	case CUPTI_ERROR_NOT_SUPPORTED:
-	case CUPTI_ERROR_LEGACY_PROFILER_NOT_SUPPORTED:
-	case CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED:
-	case CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED:
-	case CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED:
-	case CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED:
-	case CUPTI_ERROR_SLI_DEVICE_NOT_SUPPORTED:
-	case CUPTI_ERROR_WSL_DEVICE_NOT_SUPPORTED:
-	case CUPTI_ERROR_INVALID_CHIP_NAME:
-		stop("GPU not supported by CUPTI's profiler [%s: %s]", where,
-		     name);
-		break;
-	case CUPTI_ERROR_NOT_INITIALIZED:
-		stop("CUPTI profiler not initialized - is libnvperf_host.so "
-		     "loadable? (link with -Wl,--disable-new-dtags,-rpath,"
-		     "<cuda>/lib64 or set LD_LIBRARY_PATH) [%s: %s]", where,
-		     name);
-		break;
-	default:
-		stop("%s: %s", where, name);
-		break;
-	}
+	bs_cupti_reason(why, sizeof why, file, line, call, r);
+	stop("%s", why);
 }
 
 /* The one wrapper of every CUPTI call: on failure, stop collecting and
@@ -255,7 +212,7 @@ static void cupti_fail(const char *file, int line, const char *call,
 		CUresult bs_e_ = (call);                                     \
 		if (bs_e_ != CUDA_SUCCESS) {                                 \
 			stop("%s:%d: %s: CUDA driver error %d",              \
-			     base_name(__FILE__), __LINE__, #call,           \
+			     bs_source_name(__FILE__), __LINE__, #call,           \
 			     (int)bs_e_);                                    \
 			return -1;                                           \
 		}                                                            \
