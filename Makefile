@@ -49,10 +49,13 @@ else
 B := build
 endif
 
-LIB_SRC := $(wildcard analyzer/*.c)
+# The library: the analyzer, the probe families' point lists, and the
+# built-in profiles (analyzer/profiles/*.profile compiled in as text).
+PROFILE_FILES := $(sort $(wildcard analyzer/profiles/*.profile))
+LIB_SRC := $(wildcard analyzer/*.c) $(wildcard probes/families/*.c)
 CLI_SRC := $(wildcard analyzer/cli/*.c)
 TEST_SRC := $(wildcard tests/check_*.c) tests/runner.c tests/testutil.c
-LIB_OBJ := $(LIB_SRC:%.c=$(B)/obj/%.o)
+LIB_OBJ := $(LIB_SRC:%.c=$(B)/obj/%.o) $(B)/obj/gen/profiles.o
 CLI_OBJ := $(CLI_SRC:%.c=$(B)/obj/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(B)/obj/%.o)
 LIB := $(B)/libbankscope.a
@@ -72,6 +75,14 @@ all: $(CLI) $(LIB) $(if $(wildcard $(CUDA_HOME)/include/cupti.h),$(INJECT))
 $(B)/obj/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+$(B)/gen/profiles.c: $(PROFILE_FILES) scripts/embed-profiles.sh
+	@mkdir -p $(@D)
+	sh scripts/embed-profiles.sh $(PROFILE_FILES) > $@.tmp && mv $@.tmp $@
+
+$(B)/obj/gen/profiles.o: $(B)/gen/profiles.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Wno-missing-prototypes -c $< -o $@
 
 $(LIB): $(LIB_OBJ)
 	@mkdir -p $(@D)
@@ -122,9 +133,10 @@ bench: $(B)/bench_predict $(CLI)
 # ---- fuzzing (clang's libFuzzer) --------------------------------------------
 FUZZ_FLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -Ianalyzer -O1 -g \
 	      -fsanitize=fuzzer,address,undefined
-build/fuzz/%: fuzz/%.c $(LIB_SRC) analyzer/bankscope.h | deps-fuzz
+build/fuzz/%: fuzz/%.c $(LIB_SRC) $(B)/gen/profiles.c $(wildcard analyzer/*.h) \
+		| deps-fuzz
 	@mkdir -p $(@D) build/fuzz/corpus-$*
-	$(CLANG) $(FUZZ_FLAGS) -o $@ $< $(LIB_SRC) -lm
+	$(CLANG) $(FUZZ_FLAGS) -o $@ $< $(LIB_SRC) $(B)/gen/profiles.c -lm
 
 .PHONY: deps-fuzz
 deps-fuzz:
@@ -172,10 +184,10 @@ build/bankscope-tutorial: probes/tutorial/tutorial.cu
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCC_FLAGS) -lineinfo -o $@ $<
 
-PROBE_FAMILIES := stride broadcast padding wide random all
-.PHONY: $(PROBE_FAMILIES:%=probe-%)
-# Measure, write data/<gpu>/<probe>-<time>.csv, then check it.
-$(PROBE_FAMILIES:%=probe-%): probe-%: $(PROBE) build/bankscope
+# make probe-NAME: any family of the table in probes/families/families.c
+# (bankscope-probe --list), or all.  Measure, write
+# data/<gpu>/<probe>-<time>.csv, then check it.
+probe-%: $(PROBE) build/bankscope
 	@f=$$($(PROBE) --probe $*) && build/bankscope check $$f
 
 CUOBJDUMP ?= $(shell command -v cuobjdump || echo $(CUDA_HOME)/bin/cuobjdump)

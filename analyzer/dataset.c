@@ -24,7 +24,8 @@
  * unique) and other '#' lines comments; after it every '#' line is a
  * comment; blank lines are skipped everywhere.  The header maps columns by
  * name, in any order; unknown columns are ignored, known ones may appear
- * once, and probe, name, width, op and addresses are required.  Each row
+ * once, and probe, name, width, op (the access kind: ld, st, ldsm.x4,
+ * ...) and addresses are required.  Each row
  * has exactly the header's field count; quoted fields follow RFC 4180
  * within one line; numbers are plain decimals (empty = NaN; nan, inf, hex
  * and blanks are refused); width, op and the 32 lane fields of addresses
@@ -242,7 +243,7 @@ int bs_dataset_write_row(FILE *f, const bs_row *row)
 			fprintf(f, "%u", a->width);
 			break;
 		case K_OP:
-			fputs(bs_op_name(a->op), f);
+			fputs(bs_kind_name(a->kind), f);
 			break;
 		case K_ACTIVE:
 			fprintf(f, "%d", __builtin_popcount(a->active));
@@ -779,7 +780,8 @@ static int parse_addresses(bs_dataset *d, const field *fl, bs_row *row,
 
 	if (!syn)
 		return FAIL(d, fl->col, "out of memory");
-	snprintf(syn, n, "a %u %s %s", a->width, bs_op_name(a->op), fl->text);
+	snprintf(syn, n, "a %u %s %s", a->width, bs_kind_name(a->kind),
+		 fl->text);
 	rc = bs_parse_line(syn, d->name, d->line, &parsed, &e);
 	free(syn);
 	if (rc < 0)
@@ -829,9 +831,11 @@ static int parse_row(bs_dataset *d, bs_row *row, bs_error *err)
 			row->access.width = (unsigned)v;
 			break;
 		case K_OP:
-			if (bs_parse_op(fl->text, &row->access.op) < 0)
+			if (bs_kind_find(fl->text, &row->access.kind) < 0)
 				return FAIL(d, fl->col, "column 'op': '%.20s' "
-					    "is not ld or st", fl->text);
+					    "is not an access kind (ld, st, ...; "
+					    "bankscope archs --kinds)",
+					    fl->text);
 			break;
 		case K_ADDR:
 			addr = fl;

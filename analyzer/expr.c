@@ -569,11 +569,11 @@ int bs_access_from_expr(const bs_expr_spec *s, bs_access *out, bs_error *err)
 	bs_expr *index = NULL, *active = NULL;
 	const char *name = s->name ? s->name : "expr";
 	bs_access a;
+	uint32_t keep;
 	int rc = -1;
 
-	if (bs_width_index(s->width) < 0)
-		return bs_error_set(err, "--width", 0, 0, "width %u is not 1, "
-				    "2, 4, 8 or 16 bytes", s->width);
+	if (bs_kind_check_width(s->kind, s->width, "--width", err) < 0)
+		return -1;
 	if (s->base % s->width)
 		return bs_error_set(err, "--base", 0, 0, "base %llu is not "
 				    "aligned to the %u-byte width",
@@ -593,7 +593,8 @@ int bs_access_from_expr(const bs_expr_spec *s, bs_access *out, bs_error *err)
 	memset(&a, 0, sizeof a);
 	snprintf(a.name, sizeof a.name, "%s", name);
 	a.width = s->width;
-	a.op = s->op;
+	a.kind = s->kind;
+	keep = bs_kind_get(s->kind)->addr_lanes;
 	index = bs_expr_parse(s->index, "--expr", err);
 	if (!index)
 		goto out;
@@ -607,6 +608,8 @@ int bs_access_from_expr(const bs_expr_spec *s, bs_access *out, bs_error *err)
 			      .tid = s->warp * BS_LANES + l };
 		int64_t on = 1, idx, off, addr;
 
+		if (!(keep >> l & 1))   /* no address from this lane */
+			continue;
 		if (active && bs_expr_eval(active, &v, &on, err) < 0)
 			goto out;
 		if (!on)

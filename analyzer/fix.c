@@ -179,6 +179,9 @@ static void try_widen(search *s, const uint32_t *chunk, unsigned w,
 	bs_summary sum;
 	char suffix[16];
 
+	/* only to a width the kind has and the profile models */
+	if (!bs_profile_rule(s->p, a->kind, w))
+		return;
 	new_change(&c, BS_FIX_WIDEN, pad, swizzle, w);
 	c.merged = w / a->width;
 	for (unsigned i = 0; i < c.merged; i++) {
@@ -457,10 +460,18 @@ static void layout_label(bs_fix_change *c, unsigned from, bs_swizzle was)
 		 *pad ? ", " : "", pad);
 }
 
-static void widen_label(bs_fix_change *c, unsigned width, bs_op op)
+/* The access writes shared memory (a store, or cp.async's destination). */
+static int writes(bs_kind kind)
+{
+	const bs_kind_info *k = bs_kind_get(kind);
+
+	return k && k->direction == BS_WRITES;
+}
+
+static void widen_label(bs_fix_change *c, unsigned width, bs_kind kind)
 {
 	snprintf(c->label, sizeof c->label, "%s %u %ss per lane as one %s",
-		 op == BS_STORE ? "write" : "read", c->merged,
+		 writes(kind) ? "write" : "read", c->merged,
 		 type_name(width), vector_name(width, c->width));
 }
 
@@ -476,12 +487,12 @@ static void widen_note(bs_fix_change *c, unsigned width, const char *what)
 		 what, c->width, c->merged, width, c->merged_wavefronts, all);
 }
 
-static void widen_index(bs_fix_change *c, unsigned width, bs_op op,
+static void widen_index(bs_fix_change *c, unsigned width, bs_kind kind,
 			const char *ptr, const char *at)
 {
 	const char *v = vector_name(width, c->width);
 
-	if (op == BS_STORE)
+	if (writes(kind))
 		snprintf(c->index_change, sizeof c->index_change,
 			 "reinterpret_cast<%s *>(%s)[%s] = v;", v, ptr, at);
 	else
@@ -497,13 +508,13 @@ static void describe_tile(const bs_tile_spec *t, bs_fix_change *c)
 	char at[32], what[96];
 
 	if (c->kind == BS_FIX_WIDEN) {
-		widen_label(c, t->width, t->op);
+		widen_label(c, t->width, t->kind);
 		snprintf(c->declaration, sizeof c->declaration,
 			 "__shared__ __align__(%u) %s tile[%u][%u];  "
 			 "/* alignment only: +0 bytes */", c->width, type,
 			 t->rows, cols);
 		snprintf(at, sizeof at, "c / %u", c->merged);
-		widen_index(c, t->width, t->op, "tile[r]", at);
+		widen_index(c, t->width, t->kind, "tile[r]", at);
 		snprintf(what, sizeof what, "tile[r][c - c %% %u] to "
 			 "tile[r][c - c %% %u + %u]", c->merged, c->merged,
 			 c->merged - 1);
@@ -545,13 +556,13 @@ static void describe_struct(const bs_struct_spec *st, bs_fix_change *c)
 	char at[32], what[96];
 
 	if (c->kind == BS_FIX_WIDEN) {
-		widen_label(c, st->width, st->op);
+		widen_label(c, st->width, st->kind);
 		snprintf(c->declaration, sizeof c->declaration,
 			 "struct __align__(%u) S { /* fields: %u bytes */ };  "
 			 "/* alignment only: +0 bytes */", c->width,
 			 st->struct_bytes);
 		snprintf(at, sizeof at, "%u", st->field / c->width);
-		widen_index(c, st->width, st->op, "&arr[l]", at);
+		widen_index(c, st->width, st->kind, "&arr[l]", at);
 		snprintf(what, sizeof what, "bytes %u..%u of the struct, "
 			 "the field and its neighbors",
 			 st->field - st->field % c->width,
@@ -580,13 +591,13 @@ static void describe_access(const search *s, bs_fix_change *c)
 	char at[32], what[96];
 
 	if (c->kind == BS_FIX_WIDEN) {
-		widen_label(c, a->width, a->op);
+		widen_label(c, a->width, a->kind);
 		snprintf(c->declaration, sizeof c->declaration,
 			 "__shared__ __align__(%u) %s a[ROWS][%u];  "
 			 "/* alignment only: +0 bytes */", c->width, type,
 			 s->row);
 		snprintf(at, sizeof at, "c / %u", c->merged);
-		widen_index(c, a->width, a->op, "a[r]", at);
+		widen_index(c, a->width, a->kind, "a[r]", at);
 		snprintf(what, sizeof what, "a[r][c - c %% %u] to "
 			 "a[r][c - c %% %u + %u]", c->merged, c->merged,
 			 c->merged - 1);

@@ -1,11 +1,14 @@
 /*
  * pattern.c - the pattern-file format, read one line at a time.
  *
- *   NAME WIDTH OP A0 A1 ... A31     # comment
+ *   NAME WIDTH KIND A0 A1 ... A31     # comment
  *
- * NAME is any token (at most 63 bytes); WIDTH 1, 2, 4, 8 or 16; OP ld or
- * st (load, store); then exactly 32 lane fields, each a byte address in
- * decimal or 0x hex, or '-' for an inactive lane.  Tokens are separated by
+ * NAME is any token (at most 63 bytes); WIDTH 1, 2, 4, 8 or 16; KIND a
+ * name from the kinds table (ld, st, ldsm.x4, ...; load and store too),
+ * which must allow that width; then exactly 32 lane fields, each a byte
+ * address in decimal or 0x hex, or '-' for an inactive lane.  Lanes that
+ * do not supply an address for the kind (lanes 8-31 of ldsm.x1) must be
+ * '-'.  Tokens are separated by
  * blanks or tabs; '#' starts a comment; blank lines are skipped; a line
  * holds at most 64 KiB besides its LF or CRLF end.  Every error names the
  * line and the column of the offending token.
@@ -113,8 +116,9 @@ static int long_field(const char *tok, size_t len)
 int bs_parse_line(const char *line, const char *source, long lineno,
 		  bs_access *out, bs_error *err)
 {
-	const char *p = line, *tok;
+	const char *p = line, *tok, *width_tok;
 	char word[32];
+	uint32_t lane_ok;
 	size_t len;
 	uint64_t v;
 	unsigned lanes = 0;
@@ -134,20 +138,31 @@ int bs_parse_line(const char *line, const char *source, long lineno,
 
 	tok = next_token(&p, &len);
 	if (!tok)
-		FAIL(p, "expected WIDTH OP and 32 lane addresses after the name");
+		FAIL(p, "expected WIDTH KIND and 32 lane addresses after the "
+		     "name");
 	copy_token(word, sizeof word, tok, len);
 	if (len > 3 || bs_parse_u64(word, 16, &v) < 0 ||
 	    bs_width_index((unsigned)v) < 0)
 		FAIL(tok, "unknown width '%s': expected 1, 2, 4, 8 or 16 bytes",
 		     word);
 	a.width = (unsigned)v;
+	width_tok = tok;
 
 	tok = next_token(&p, &len);
 	if (!tok)
-		FAIL(p, "expected OP (ld or st) after the width");
+		FAIL(p, "expected KIND (ld, st, ...) after the width");
 	copy_token(word, sizeof word, tok, len);
-	if (len > 5 || bs_parse_op(word, &a.op) < 0)
-		FAIL(tok, "unknown op '%s': expected ld or st", word);
+	if (len >= sizeof word || bs_kind_find(word, &a.kind) < 0)
+		FAIL(tok, "unknown kind '%s': expected ld, st or another kind "
+		     "of 'bankscope archs --kinds'", word);
+	if (!bs_kind_allows_width(a.kind, a.width)) {
+		char allowed[32];
+
+		bs_kind_widths_text(a.kind, allowed, sizeof allowed);
+		FAIL(width_tok, "%s takes a width of %s bytes, not %u", word,
+		     allowed, a.width);
+	}
+	lane_ok = bs_kind_get(a.kind)->addr_lanes;
 
 	while ((tok = next_token(&p, &len))) {
 		if (lanes == BS_LANES)
@@ -157,6 +172,10 @@ int bs_parse_line(const char *line, const char *source, long lineno,
 			lanes++;
 			continue;
 		}
+		if (!(lane_ok >> lanes & 1))
+			FAIL(tok, "lane %u: %s takes addresses from lanes 0-%d "
+			     "only ('-' for the others)", lanes,
+			     bs_kind_name(a.kind), 31 - __builtin_clz(lane_ok));
 		rc = len < sizeof word ? bs_parse_u64(word, UINT32_MAX, &v)
 				       : long_field(tok, len);
 		if (rc == -1)
@@ -187,7 +206,7 @@ int bs_format_pattern(const bs_access *a, char *buf, size_t size)
 {
 	size_t n;
 	int k = snprintf(buf, size, "%s %u %s", a->name, a->width,
-			 bs_op_name(a->op));
+			 bs_kind_name(a->kind));
 
 	if (k < 0 || (size_t)k >= size)
 		return -1;

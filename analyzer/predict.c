@@ -23,12 +23,17 @@
 
 int bs_access_check(const bs_access *a, bs_error *err)
 {
-	if (bs_width_index(a->width) < 0)
-		return bs_error_set(err, a->name, 0, 0,
-				    "width %u is not 1, 2, 4, 8 or 16 bytes",
-				    a->width);
-	if (a->op != BS_LOAD && a->op != BS_STORE)
-		return bs_error_set(err, a->name, 0, 0, "unknown op");
+	const bs_kind_info *k = bs_kind_get(a->kind);
+	uint32_t outside;
+
+	if (bs_kind_check_width(a->kind, a->width, a->name, err) < 0)
+		return -1;
+	outside = a->active & ~k->addr_lanes;
+	if (outside)
+		return bs_error_set(err, a->name, 0, 0, "lane %d: %s takes "
+				    "addresses from lanes 0-%d only",
+				    __builtin_ctz(outside), k->name,
+				    31 - __builtin_clz(k->addr_lanes));
 	for (unsigned l = 0; l < BS_LANES; l++) {
 		if (!(a->active >> l & 1))
 			continue;
@@ -44,6 +49,20 @@ int bs_access_check(const bs_access *a, bs_error *err)
 					    l, (unsigned)a->addr[l]);
 	}
 	return 0;
+}
+
+/* The profile's rule for the access, or NULL with err. */
+static const bs_rule *rule_for(const bs_profile *p, const bs_access *a,
+			       bs_error *err)
+{
+	const bs_rule *r = bs_profile_rule(p, a->kind, a->width);
+
+	if (!r)
+		bs_error_set(err, a->name, 0, 0, "profile %s does not model "
+			     "%u-byte %s accesses (bankscope archs %s lists "
+			     "what it does)", p->name, a->width,
+			     bs_kind_name(a->kind), p->name);
+	return r;
 }
 
 /* x with the bit of each lane l moved to lane l ^ m (m < 32). */
@@ -106,36 +125,28 @@ int bs_pairwise_uniform(const bs_access *a, unsigned m)
 	return 1;
 }
 
-/* Phase width for this access under this profile; sets *packed. */
+/* Phase width for this access under its rule; sets *packed. */
 static inline __attribute__((always_inline))
-unsigned phase_width(const bs_profile *p, const bs_access *a, int wi,
-		     int *packed)
+unsigned phase_width(const bs_rule *r, const bs_access *a, int *packed)
 {
 	*packed = 0;
-	if (a->op == BS_LOAD && p->packed_phase_lanes[wi] &&
-	    (bs_pairwise_uniform(a, p->pack_xor[0]) ||
-	     bs_pairwise_uniform(a, p->pack_xor[1]))) {
-		*packed = 1;
-		return p->packed_phase_lanes[wi];
+	if (r->packed_lanes) {
+		for (uint32_t m = r->pack_partners; m; m &= m - 1)
+			if (bs_pairwise_uniform(a, (unsigned)__builtin_ctz(m))) {
+				*packed = 1;
+				return r->packed_lanes;
+			}
 	}
-	return p->phase_lanes[wi];
+	return r->phase_lanes;
 }
 
-static double latency(const bs_profile *p, const bs_access *a, int wi,
-		      int packed, unsigned wavefronts)
+static double latency(const bs_rule *r, int packed, unsigned wavefronts)
 {
-	double base, slope;
+	double base = packed ? r->lat_packed : r->lat_base;
 
 	if (wavefronts == 0)
 		return 0.0;
-	if (a->op == BS_LOAD) {
-		base = packed ? p->load_base_packed[wi] : p->load_base[wi];
-		slope = p->load_slope;
-	} else {
-		base = p->store_base[wi];
-		slope = p->store_slope;
-	}
-	return base > 0 ? base + slope * wavefronts : NAN;
+	return base + r->lat_slope * wavefronts;   /* NaN when not modeled */
 }
 
 /*
@@ -152,11 +163,12 @@ typedef struct {
 
 /*
  * Walk one phase: fill the bank lists, return the phase's wavefronts and
- * its distinct word count in *words.
+ * its distinct word count in *words.  Under a serial rule no two lanes
+ * share an entry: every lane's word is a word of its own to deliver.
  */
 static unsigned walk_phase(const bs_profile *p, const bs_access *a,
 			   uint32_t active, unsigned words_per_lane,
-			   bank_lists *b, unsigned *words)
+			   int serial, bank_lists *b, unsigned *words)
 {
 	unsigned way = 0, distinct = 0;
 
@@ -169,11 +181,12 @@ static unsigned walk_phase(const bs_profile *p, const bs_access *a,
 		for (unsigned k = 0; k < words_per_lane; k++) {
 			uint32_t w = w0 + k;
 			unsigned bank = w % p->banks;
-			unsigned n = b->count[bank], i;
+			unsigned n = b->count[bank], i = n;
 
-			for (i = 0; i < n; i++)
-				if (b->word[bank][i] == w)
-					break;
+			if (!serial)
+				for (i = 0; i < n; i++)
+					if (b->word[bank][i] == w)
+						break;
 			if (i == n) {
 				b->word[bank][n] = w;
 				b->lanes[bank][n] = 0;
@@ -193,14 +206,14 @@ static unsigned walk_phase(const bs_profile *p, const bs_access *a,
 static int predict(const bs_profile *p, const bs_access *a, bs_summary *s,
 		   bs_detail *d, bs_error *err)
 {
+	const bs_rule *r;
 	bank_lists b;
 	unsigned width, nph, wpl;
-	int wi, packed;
+	int packed;
 
-	if (bs_access_check(a, err) < 0)
+	if (bs_access_check(a, err) < 0 || !(r = rule_for(p, a, err)))
 		return -1;
-	wi = bs_width_index(a->width);
-	width = phase_width(p, a, wi, &packed);
+	width = phase_width(r, a, &packed);
 	nph = BS_LANES / width;
 	wpl = a->width > p->bank_bytes ? a->width / p->bank_bytes : 1;
 
@@ -218,10 +231,17 @@ static int predict(const bs_profile *p, const bs_access *a, bs_summary *s,
 		unsigned words = 0, way = 0;
 
 		if (act) {
-			way = walk_phase(p, a, act, wpl, &b, &words);
+			unsigned need = r->ideal == BS_IDEAL_LANES
+				? (unsigned)__builtin_popcount(act) * wpl : 0;
+
+			way = walk_phase(p, a, act, wpl,
+					 r->same_word == BS_SAME_WORD_SERIAL,
+					 &b, &words);
+			if (r->ideal != BS_IDEAL_LANES)
+				need = words;
 			s->phases++;
 			s->wavefronts += way;
-			s->ideal_wavefronts += (words + p->banks - 1) / p->banks;
+			s->ideal_wavefronts += (need + p->banks - 1) / p->banks;
 			if (way > s->max_way)
 				s->max_way = way;
 		}
@@ -243,8 +263,10 @@ static int predict(const bs_profile *p, const bs_access *a, bs_summary *s,
 			}
 		d->phase[ph].ncells = d->ncells - d->phase[ph].first_cell;
 	}
-	s->bank_conflicts = s->wavefronts - s->ideal_wavefronts;
-	s->latency_cycles = latency(p, a, wi, packed, s->wavefronts);
+	/* an ideal by lanes can exceed what multicast achieves: no conflict */
+	s->bank_conflicts = s->wavefronts > s->ideal_wavefronts
+		? s->wavefronts - s->ideal_wavefronts : 0;
+	s->latency_cycles = latency(r, packed, s->wavefronts);
 	return 0;
 }
 
@@ -577,10 +599,18 @@ int bs_predict(const bs_profile *p, const bs_access *a, bs_summary *out,
 	lane_shape sh;
 	lane_keys k;
 	bin_copies bins;
+	const bs_rule *r;
+	const bs_kind_info *ki;
 	int packed;
 
-	if (!is_pow2(a->width) || a->width > 16 ||
-	    (a->op != BS_LOAD && a->op != BS_STORE) || !a->active ||
+	/*
+	 * The general path names what is wrong with an access, and takes
+	 * the rules this path does not count: serial words, ideal by lanes.
+	 */
+	r = bs_profile_rule(p, a->kind, a->width);
+	ki = bs_kind_get(a->kind);
+	if (!r || !ki || (a->active & ~ki->addr_lanes) || !a->active ||
+	    r->same_word != BS_SAME_WORD_SHARE || r->ideal != BS_IDEAL_WORDS ||
 	    !is_pow2(p->banks) || !is_pow2(p->bank_bytes))
 		return predict(p, a, out, NULL, err);
 	wbits = log2u(a->width);
@@ -588,7 +618,7 @@ int bs_predict(const bs_profile *p, const bs_access *a, bs_summary *out,
 	sh.banks = log2u(p->banks);
 	sh.unit = wbits > bbits ? wbits : bbits;
 	sh.wpu = sh.unit - bbits;
-	sh.plen = phase_width(p, a, (int)wbits, &packed);
+	sh.plen = phase_width(r, a, &packed);
 	if (sh.wpu > sh.banks || !is_pow2(sh.plen) || sh.plen < COPIES ||
 	    sh.plen > BS_LANES)
 		return predict(p, a, out, NULL, err);
@@ -647,7 +677,7 @@ int bs_predict(const bs_profile *p, const bs_access *a, bs_summary *out,
 	out->max_way = max_way;
 	out->phases = phases;
 	out->packed = packed;
-	out->latency_cycles = latency(p, a, (int)wbits, packed, waves);
+	out->latency_cycles = latency(r, packed, waves);
 	return 0;
 }
 

@@ -23,13 +23,26 @@
 
 #include "bankscope.h"
 
-/* The checks the two shapes share: width, base, name. */
-static int check_common(unsigned width, uint64_t base, const char *name,
-			bs_error *err)
+/*
+ * Lanes that supply no address for the kind (lanes 8-31 of ldsm.x1) sit
+ * out, as the hardware ignores them.
+ */
+static void mask_lanes(bs_access *a)
 {
-	if (bs_width_index(width) < 0)
-		return bs_error_set(err, "--width", 0, 0, "width %u is not 1, "
-				    "2, 4, 8 or 16 bytes", width);
+	uint32_t keep = bs_kind_get(a->kind)->addr_lanes;
+
+	a->active &= keep;
+	for (unsigned l = 0; l < BS_LANES; l++)
+		if (!(keep >> l & 1))
+			a->addr[l] = 0;
+}
+
+/* The checks the two shapes share: kind and width, base, name. */
+static int check_common(bs_kind kind, unsigned width, uint64_t base,
+			const char *name, bs_error *err)
+{
+	if (bs_kind_check_width(kind, width, "--width", err) < 0)
+		return -1;
 	if (base % width)
 		return bs_error_set(err, "--base", 0, 0, "base %llu is not "
 				    "aligned to the %u-byte width",
@@ -72,7 +85,7 @@ int bs_tile_access(const bs_tile_spec *s, bs_access *out, bs_error *err)
 		return bs_error_set(err, "--index", 0, 0, "column %u is "
 				    "outside the tile's %u columns", s->index,
 				    s->cols);
-	if (check_common(s->width, s->base, s->name, err) < 0)
+	if (check_common(s->kind, s->width, s->base, s->name, err) < 0)
 		return -1;
 
 	memset(&a, 0, sizeof a);
@@ -84,7 +97,7 @@ int bs_tile_access(const bs_tile_spec *s, bs_access *out, bs_error *err)
 			 s->index,
 			 s->swizzle == BS_SWIZZLE_XOR ? "_xor" : "");
 	a.width = s->width;
-	a.op = s->op;
+	a.kind = s->kind;
 	lanes = by_row ? s->cols : s->rows;
 	for (unsigned l = 0; l < BS_LANES && l < lanes; l++) {
 		unsigned r = by_row ? s->index : l;
@@ -104,6 +117,7 @@ int bs_tile_access(const bs_tile_spec *s, bs_access *out, bs_error *err)
 		a.addr[l] = (uint32_t)addr;
 		a.active |= 1u << l;
 	}
+	mask_lanes(&a);
 	*out = a;
 	return 0;
 }
@@ -116,7 +130,7 @@ int bs_struct_access(const bs_struct_spec *s, bs_access *out, bs_error *err)
 	if (s->struct_bytes < 1)
 		return bs_error_set(err, "--struct", 0, 0, "struct size must "
 				    "be at least 1 byte");
-	if (check_common(s->width, s->base, s->name, err) < 0)
+	if (check_common(s->kind, s->width, s->base, s->name, err) < 0)
 		return -1;
 	if ((uint64_t)s->field + s->width > s->struct_bytes)
 		return bs_error_set(err, "--field", 0, 0, "a %u-byte field at "
@@ -144,11 +158,12 @@ int bs_struct_access(const bs_struct_spec *s, bs_access *out, bs_error *err)
 		snprintf(a.name, sizeof a.name, "struct%u_f%u",
 			 s->struct_bytes, s->field);
 	a.width = s->width;
-	a.op = s->op;
+	a.kind = s->kind;
 	a.active = UINT32_MAX;
 	for (unsigned l = 0; l < BS_LANES; l++)
 		a.addr[l] = (uint32_t)(s->base + (uint64_t)l * s->struct_bytes +
 				       s->field);
+	mask_lanes(&a);
 	*out = a;
 	return 0;
 }

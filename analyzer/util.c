@@ -69,21 +69,3 @@ int bs_parse_u64(const char *s, uint64_t max, uint64_t *out)
 	*out = v;
 	return 0;
 }
-
-const char *bs_op_name(bs_op op)
-{
-	return op == BS_STORE ? "st" : "ld";
-}
-
-int bs_parse_op(const char *s, bs_op *out)
-{
-	if (!strcmp(s, "ld") || !strcmp(s, "load")) {
-		*out = BS_LOAD;
-		return 0;
-	}
-	if (!strcmp(s, "st") || !strcmp(s, "store")) {
-		*out = BS_STORE;
-		return 0;
-	}
-	return -1;
-}

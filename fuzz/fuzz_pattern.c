@@ -69,7 +69,7 @@ static void check_round_trip(const bs_access *a)
 		abort();
 	line[n - 1] = '\0';
 	if (bs_parse_line(line, "round trip", 1, &b, NULL) != 1 ||
-	    strcmp(a->name, b.name) || a->width != b.width || a->op != b.op ||
+	    strcmp(a->name, b.name) || a->width != b.width || a->kind != b.kind ||
 	    a->active != b.active)
 		abort();
 	for (unsigned l = 0; l < BS_LANES; l++)

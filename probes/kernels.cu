@@ -1,9 +1,17 @@
 /*
  * kernels.cu - the probe kernels: one way to time one warp access.
  *
- * Every access goes through inline PTX (ld.volatile.shared / st.volatile.shared with the
- * access's width: LDS.U8, LDS.U16, LDS, LDS.64, LDS.128 and the STS
- * forms; `make sass` shows them).  Both the asm and the accesses are
+ * Each access kind has one device accessor: a struct with one static
+ * function that performs one access at an address and returns what a
+ * dependent chain can wait on (0 for a kind that returns nothing), and
+ * RETURNS saying which.  The kernels are templates over the accessor; the
+ * accessor table at the end of the device side holds, for each kind (by
+ * its name in the kinds table) and width, the three kernels and the
+ * counters that see it.  A new kind is one accessor and one table row.
+ *
+ * ld and st go through inline PTX (ld.volatile.shared / st.volatile.shared
+ * with the access's width: LDS.U8, LDS.U16, LDS, LDS.64, LDS.128 and the
+ * STS forms; `make sass` shows them).  Both the asm and the accesses are
  * volatile: without it ptxas merges repeated stores to one address and
  * narrows a wide load whose other words go unused.  Addresses are the pattern's
  * byte offsets from the start of dynamic shared memory.  Shared memory is
@@ -133,23 +141,42 @@ template <> struct smem<16> {
 	}
 };
 
-/* N accesses in a row; loads form a dependent chain through `a`. */
-template <unsigned W, int ST, int N>
+/* The accessors of ld and st. */
+template <unsigned W> struct Ld {
+	enum { RETURNS = 1 };
+	static __device__ __forceinline__ uint32_t go(uint32_t a, uint32_t v)
+	{
+		(void)v;
+		return smem<W>::ld(a);
+	}
+};
+
+template <unsigned W> struct St {
+	enum { RETURNS = 0 };
+	static __device__ __forceinline__ uint32_t go(uint32_t a, uint32_t v)
+	{
+		smem<W>::st(a, v);
+		return 0;
+	}
+};
+
+/* N accesses in a row; kinds that return a value chain through `a`. */
+template <class A, int N>
 __device__ __forceinline__ uint32_t chain(uint32_t a, uint32_t zero)
 {
 #pragma unroll
 	for (int i = 0; i < N; i++) {
-		if (ST)
-			smem<W>::st(a, a);
+		if (A::RETURNS)
+			a += A::go(a, a) & zero;
 		else
-			a += smem<W>::ld(a) & zero;
+			A::go(a, a);
 	}
 	return a;
 }
 
 extern __shared__ __align__(16) unsigned char dyn_smem[];
 
-template <unsigned W, int ST, int N>
+template <class A, int N>
 __device__ __forceinline__ long long timed(uint32_t *a, uint32_t zero,
 					   bool on)
 {
@@ -158,13 +185,13 @@ __device__ __forceinline__ long long timed(uint32_t *a, uint32_t zero,
 	__syncwarp();
 	t0 = clock_read();
 	if (on)
-		*a = chain<W, ST, N>(*a, zero);
+		*a = chain<A, N>(*a, zero);
 	__syncwarp();
 	t1 = clock_read();
 	return t1 - t0;
 }
 
-template <unsigned W, int ST>
+template <class A>
 __global__ void k_latency(const uint32_t *__restrict__ addr, uint32_t active,
 			  int reps, uint32_t zero, long long *cycles,
 			  uint32_t *sink)
@@ -174,8 +201,8 @@ __global__ void k_latency(const uint32_t *__restrict__ addr, uint32_t active,
 	uint32_t a = (uint32_t)__cvta_generic_to_shared(dyn_smem) + addr[lane];
 
 	for (int r = -1; r < reps; r++) {
-		long long s = timed<W, ST, CHAIN_SHORT>(&a, zero, on);
-		long long l = timed<W, ST, CHAIN_LONG>(&a, zero, on);
+		long long s = timed<A, CHAIN_SHORT>(&a, zero, on);
+		long long l = timed<A, CHAIN_LONG>(&a, zero, on);
 
 		if (lane == 0 && r >= 0)
 			cycles[r] = l - s;
@@ -198,7 +225,7 @@ __global__ void k_clock_overhead(int reps, long long *cycles)
 	}
 }
 
-template <unsigned W, int ST>
+template <class A>
 __global__ void k_counted(const uint32_t *__restrict__ addr, uint32_t active,
 			  uint32_t zero, uint32_t *sink)
 {
@@ -206,11 +233,11 @@ __global__ void k_counted(const uint32_t *__restrict__ addr, uint32_t active,
 	uint32_t a = (uint32_t)__cvta_generic_to_shared(dyn_smem) + addr[lane];
 
 	if ((active >> lane) & 1u)
-		a = chain<W, ST, PROBE_CHAIN>(a, zero);
+		a = chain<A, PROBE_CHAIN>(a, zero);
 	sink[threadIdx.x] = a;
 }
 
-template <unsigned W, int ST>
+template <class A>
 __global__ void __launch_bounds__(PROBE_TP_THREADS, 1) k_throughput(const uint32_t *__restrict__ addr,
 			     uint32_t active, int iters, long long *cycles,
 			     uint32_t *sink)
@@ -228,12 +255,8 @@ __global__ void __launch_bounds__(PROBE_TP_THREADS, 1) k_throughput(const uint32
 #pragma unroll 1
 		for (int it = 0; it < iters; it++) {
 #pragma unroll
-			for (int u = 0; u < PROBE_TP_UNROLL; u++) {
-				if (ST)
-					smem<W>::st(a, (uint32_t)it);
-				else
-					acc ^= smem<W>::ld(a);
-			}
+			for (int u = 0; u < PROBE_TP_UNROLL; u++)
+				acc ^= A::go(a, (uint32_t)it);
 		}
 	}
 	__syncthreads();
@@ -261,20 +284,44 @@ typedef void (*counted_fn)(const uint32_t *, uint32_t, uint32_t, uint32_t *);
 typedef void (*throughput_fn)(const uint32_t *, uint32_t, int, long long *,
 			      uint32_t *);
 
-/* One row per (width, op): the kernels instantiated for it. */
-#define KROW(W, ST) { k_latency<W, ST>, k_counted<W, ST>, k_throughput<W, ST> }
-static const struct {
+/*
+ * The accessor table: for each kind, by name, the kernels of each width
+ * (NULL where the kind has no such width) and the counters that see it.
+ */
+typedef struct {
 	latency_fn latency;
 	counted_fn counted;
 	throughput_fn throughput;
-} kernels[BS_NWIDTHS][2] = {
-	{ KROW(1, 0), KROW(1, 1) },
-	{ KROW(2, 0), KROW(2, 1) },
-	{ KROW(4, 0), KROW(4, 1) },
-	{ KROW(8, 0), KROW(8, 1) },
-	{ KROW(16, 0), KROW(16, 1) },
+} kernel_set;
+
+typedef struct {
+	const char *kind;
+	const char *counter_op;      /* "ld" / "st": which metrics see it */
+	kernel_set by_width[BS_NWIDTHS];
+} accessor_row;
+
+#define KSET(A) { k_latency<A>, k_counted<A>, k_throughput<A> }
+#define ALL_WIDTHS(T) { KSET(T<1>), KSET(T<2>), KSET(T<4>), KSET(T<8>), \
+			KSET(T<16>) }
+static const accessor_row accessors[] = {
+	{ "ld", "ld", ALL_WIDTHS(Ld) },
+	{ "st", "st", ALL_WIDTHS(St) },
 };
-#undef KROW
+#undef ALL_WIDTHS
+#undef KSET
+#define NACCESSORS (sizeof accessors / sizeof *accessors)
+
+/* The accessor row of each kind id, filled by probe_kernels_init. */
+static const accessor_row *accessor_of[BS_MAX_KINDS];
+
+static const kernel_set *kernels_for(const bs_access *a)
+{
+	const accessor_row *r = a->kind < BS_MAX_KINDS ? accessor_of[a->kind]
+						      : NULL;
+	int w = bs_width_index(a->width);
+
+	return r && w >= 0 && r->by_width[w].latency ? &r->by_width[w] : NULL;
+}
 
 /* Device buffers shared by every measurement. */
 static uint32_t *d_addr, *d_sink;
@@ -303,24 +350,39 @@ int probe_kernels_init(probe_device *dev, char *why, size_t whylen)
 	CHECK_CUDA(cudaGetDeviceProperties(&prop, d));
 	CHECK_CUDA(cudaDeviceGetAttribute(&optin,
 		cudaDevAttrMaxSharedMemoryPerBlockOptin, d));
+	dev->cc = prop.major * 10 + prop.minor;
 	dev->sm_count = prop.multiProcessorCount;
 	dev->smem_optin = (size_t)optin;
 	dev->smem_per_sm = prop.sharedMemPerMultiprocessor;
-	for (int w = 0; w < BS_NWIDTHS; w++)
-		for (int st = 0; st < 2; st++) {
+	for (size_t i = 0; i < NACCESSORS; i++) {
+		const accessor_row *r = &accessors[i];
+		bs_kind k;
+
+		if (bs_kind_find(r->kind, &k) < 0) {
+			snprintf(why, whylen, "kernels.cu: accessor for '%s', "
+				 "which the kinds table lacks", r->kind);
+			return -1;
+		}
+		accessor_of[k] = r;
+		for (int w = 0; w < BS_NWIDTHS; w++) {
+			const kernel_set *ks = &r->by_width[w];
+
+			if (!ks->latency)
+				continue;
 			CHECK_CUDA(cudaFuncSetAttribute(
-				(const void *)kernels[w][st].latency,
+				(const void *)ks->latency,
 				cudaFuncAttributeMaxDynamicSharedMemorySize,
 				optin));
 			CHECK_CUDA(cudaFuncSetAttribute(
-				(const void *)kernels[w][st].counted,
+				(const void *)ks->counted,
 				cudaFuncAttributeMaxDynamicSharedMemorySize,
 				optin));
 			CHECK_CUDA(cudaFuncSetAttribute(
-				(const void *)kernels[w][st].throughput,
+				(const void *)ks->throughput,
 				cudaFuncAttributeMaxDynamicSharedMemorySize,
 				optin));
 		}
+	}
 	CHECK_CUDA(cudaMalloc(&d_addr, BS_LANES * sizeof *d_addr));
 	CHECK_CUDA(cudaMalloc(&d_sink, (size_t)MAX_BLOCKS * PROBE_TP_THREADS *
 					       sizeof *d_sink));
@@ -334,6 +396,31 @@ int probe_kernels_init(probe_device *dev, char *why, size_t whylen)
 		v[r] = (double)host[r];
 	bs_min_median(v, 64, &dev->clock_overhead, &v[0]);
 	return 0;
+}
+
+int probe_can_measure(const probe_device *dev, const bs_access *a, char *why,
+		      size_t whylen)
+{
+	const bs_kind_info *k = bs_kind_get(a->kind);
+
+	if (!k || !kernels_for(a)) {
+		snprintf(why, whylen, "no device accessor for %u-byte %s in "
+			 "this build", a->width, bs_kind_name(a->kind));
+		return 0;
+	}
+	if (dev->cc < k->min_sm) {
+		snprintf(why, whylen, "%s needs compute capability %d.%d; this "
+			 "GPU has %d.%d", k->name, k->min_sm / 10,
+			 k->min_sm % 10, dev->cc / 10, dev->cc % 10);
+		return 0;
+	}
+	return 1;
+}
+
+const char *probe_counter_op(const bs_access *a)
+{
+	return a->kind < BS_MAX_KINDS && accessor_of[a->kind]
+		       ? accessor_of[a->kind]->counter_op : NULL;
 }
 
 static int put_addresses(const bs_access *a, char *why, size_t whylen)
@@ -350,15 +437,19 @@ static int put_addresses(const bs_access *a, char *why, size_t whylen)
 int probe_latency(const probe_device *dev, const bs_access *a, int reps,
 		  double *cycles, char *why, size_t whylen)
 {
-	int w = bs_width_index(a->width), st = a->op == BS_STORE;
+	const kernel_set *ks = kernels_for(a);
 	long long host[MAX_REPS];
 
 	(void)dev;
+	if (!ks) {
+		snprintf(why, whylen, "no kernel for %s", a->name);
+		return -1;
+	}
 	if (reps > MAX_REPS)
 		reps = MAX_REPS;
 	if (put_addresses(a, why, whylen) < 0)
 		return -1;
-	kernels[w][st].latency<<<1, 32, probe_smem_bytes(a)>>>(
+	ks->latency<<<1, 32, probe_smem_bytes(a)>>>(
 		d_addr, a->active, reps, 0u, d_cycles, d_sink);
 	CHECK_CUDA(cudaGetLastError());
 	CHECK_CUDA(cudaMemcpy(host, d_cycles, (size_t)reps * sizeof *host,
@@ -372,20 +463,24 @@ int probe_throughput(const probe_device *dev, const bs_access *a, int iters,
 		     double *cycles_median, double *count, char *why,
 		     size_t whylen)
 {
-	int w = bs_width_index(a->width), st = a->op == BS_STORE;
+	const kernel_set *ks = kernels_for(a);
 	int blocks = dev->sm_count < MAX_BLOCKS ? dev->sm_count : MAX_BLOCKS;
 	/* more than half an SM's shared memory: one block per SM */
 	size_t smem = dev->smem_per_sm / 2 + 1024;
 	long long host[MAX_BLOCKS];
 	double v[MAX_BLOCKS], min;
 
+	if (!ks) {
+		snprintf(why, whylen, "no kernel for %s", a->name);
+		return -1;
+	}
 	if (probe_smem_bytes(a) > smem)
 		smem = probe_smem_bytes(a);
 	if (smem > dev->smem_optin)
 		smem = dev->smem_optin;
 	if (put_addresses(a, why, whylen) < 0)
 		return -1;
-	kernels[w][st].throughput<<<blocks, PROBE_TP_THREADS, smem>>>(
+	ks->throughput<<<blocks, PROBE_TP_THREADS, smem>>>(
 		d_addr, a->active, iters, d_cycles, d_sink);
 	CHECK_CUDA(cudaGetLastError());
 	CHECK_CUDA(cudaMemcpy(host, d_cycles, (size_t)blocks * sizeof *host,
@@ -399,11 +494,15 @@ int probe_throughput(const probe_device *dev, const bs_access *a, int iters,
 
 int probe_counted_launch(const bs_access *a, char *why, size_t whylen)
 {
-	int w = bs_width_index(a->width), st = a->op == BS_STORE;
+	const kernel_set *ks = kernels_for(a);
 
+	if (!ks) {
+		snprintf(why, whylen, "no kernel for %s", a->name);
+		return -1;
+	}
 	if (put_addresses(a, why, whylen) < 0)
 		return -1;
-	kernels[w][st].counted<<<1, 32, probe_smem_bytes(a)>>>(
+	ks->counted<<<1, 32, probe_smem_bytes(a)>>>(
 		d_addr, a->active, 0u, d_sink);
 	CHECK_CUDA(cudaGetLastError());
 	CHECK_CUDA(cudaDeviceSynchronize());

@@ -1,13 +1,13 @@
 /*
- * probe.h - what the probe runner, the kernels and the families share.
+ * probe.h - what the probe runner and the kernels share.
  *
- * A probe family is one file (stride.cu, broadcast.cu, ...) with one
- * function that appends its points, each a warp access in the analyzer's
- * bs_access form, to a point list; it is registered by one row in the
- * family table of runner.cu.  The runner measures every point the same
- * way (kernels.cu): latency (one warp, a chain of CHAIN accesses between
- * two clock reads), throughput (one 1024-thread block per SM, independent
- * accesses) and counters (CUPTI, one range per point).
+ * The points a probe run measures come from the probe families
+ * (probes/families/, one file each, listed in its family table; see
+ * bs_families.h) or from pattern files.  The runner measures every point
+ * the same way (kernels.cu): latency (one warp, a chain of CHAIN accesses
+ * between two clock reads), throughput (one 1024-thread block per SM,
+ * independent accesses) and counters (CUPTI, one range per point), through
+ * the device accessor of the point's kind.
  */
 #ifndef BANKSCOPE_PROBE_H
 #define BANKSCOPE_PROBE_H
@@ -24,45 +24,10 @@
 #define PROBE_TP_UNROLL 8
 #define PROBE_TP_THREADS 1024
 
-typedef struct {
-	bs_access *v;
-	size_t n, cap;
-	const char *family;   /* set by the runner before each family runs */
-	char **family_of;     /* family of each point */
-	int failed;           /* out of memory */
-} point_list;
-
-/* Element types by width index: u8, u16, f32, u64, v4; and the widths. */
-extern const char *const probe_type_name[BS_NWIDTHS];
-extern const unsigned probe_widths[BS_NWIDTHS];
-
-/* Append one access; names longer than the limit are cut. */
-void points_add(point_list *pl, const bs_access *a);
-/*
- * Append lane l -> base + (elem(l)) * width for all lanes in `active`;
- * `elem` is given as an array of 32 element indices.
- */
-void points_add_elems(point_list *pl, const char *name, unsigned width,
-		      bs_op op, uint32_t active, const uint32_t elem[32]);
-/* lane l -> l * stride elements, all lanes. */
-void points_add_stride(point_list *pl, const char *name, unsigned width,
-		       bs_op op, unsigned stride);
-
-typedef struct {
-	const char *name;
-	void (*generate)(point_list *pl);
-	const char *description;
-} probe_family;
-
-void family_stride(point_list *pl);
-void family_broadcast(point_list *pl);
-void family_padding(point_list *pl);
-void family_wide(point_list *pl);
-void family_random(point_list *pl);
-
 /* ---- kernels.cu: measuring one access ---------------------------------- */
 
 typedef struct {
+	int cc;                   /* compute capability x 10: 90 */
 	int sm_count;
 	size_t smem_optin;        /* largest dynamic shared memory per block */
 	size_t smem_per_sm;
@@ -71,6 +36,18 @@ typedef struct {
 
 /* Set the kernels' shared-memory limits; measure the clock overhead. */
 int probe_kernels_init(probe_device *dev, char *why, size_t whylen);
+/*
+ * Can this build measure the access's kind and width on this device?  1,
+ * or 0 with the reason in why (no device accessor for the kind, or the
+ * GPU's compute capability lacks it).
+ */
+int probe_can_measure(const probe_device *dev, const bs_access *a, char *why,
+		      size_t whylen);
+/*
+ * Which counters see the kind: "ld" or "st" (the op_ld / op_st metric
+ * triples the runner reads); NULL when none is known.
+ */
+const char *probe_counter_op(const bs_access *a);
 /* Shared memory the access needs: its highest byte + 1, 16-byte rounded. */
 size_t probe_smem_bytes(const bs_access *a);
 /*

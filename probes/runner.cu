@@ -41,23 +41,6 @@
 #define BS_GIT_DESCRIBE "unknown"
 #endif
 
-static const probe_family families[] = {
-	{ "stride", family_stride,
-	  "lane l accesses element l*s: strides 0..64, widths 1..16 B, "
-	  "loads and stores" },
-	{ "broadcast", family_broadcast,
-	  "k distinct addresses among 32 lanes, grouped or interleaved, "
-	  "spread over banks or in one" },
-	{ "padding", family_padding,
-	  "arrays of structs with 0..4 padding floats; 32x32, 32x33 and "
-	  "XOR-swizzled tiles by row and column" },
-	{ "wide", family_wide,
-	  "8- and 16-byte accesses: phases, pairwise-uniform packing, "
-	  "partial warps" },
-	{ "random", family_random, "300 seeded random accesses" },
-};
-#define NFAMILIES (sizeof families / sizeof *families)
-
 static const char *const metrics[] = {
 	"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
 	"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
@@ -164,9 +147,8 @@ static int parse_options(int argc, char **argv, options *o)
 			exit(0);
 		}
 		if (!strcmp(a, "--list")) {
-			for (size_t f = 0; f < NFAMILIES; f++)
-				printf("%-10s %s\n", families[f].name,
-				       families[f].description);
+			for (const bs_family *f = bs_families; f->name; f++)
+				printf("%-10s %s\n", f->name, f->description);
 			exit(0);
 		}
 		if (!v)
@@ -208,7 +190,7 @@ static int parse_options(int argc, char **argv, options *o)
 }
 
 /* Collect the points: one family, all of them, or pattern files. */
-static int collect(const options *o, point_list *pl)
+static int collect(const options *o, bs_points *pl)
 {
 	int found = 0;
 
@@ -228,7 +210,7 @@ static int collect(const options *o, point_list *pl)
 		r = bs_reader_new(f, o->files[i]);
 		pl->family = o->label ? o->label : "file";
 		while (r && (rc = bs_reader_next(r, &a, &err)) > 0)
-			points_add(pl, &a);
+			bs_points_add(pl, &a);
 		bs_reader_free(r);
 		fclose(f);
 		if (!r)
@@ -239,12 +221,11 @@ static int collect(const options *o, point_list *pl)
 			return 2;
 		}
 	}
-	for (size_t f = 0; o->probe && f < NFAMILIES; f++) {
-		if (strcmp(o->probe, "all") && strcmp(o->probe, families[f].name))
-			continue;
-		pl->family = families[f].name;
-		families[f].generate(pl);
-		found = 1;
+	if (o->probe) {
+		found = !strcmp(o->probe, "all") || bs_family_find(o->probe);
+		if (found)
+			bs_family_points(strcmp(o->probe, "all") ? o->probe
+								 : NULL, pl);
 	}
 	if (o->probe && !found)
 		return die_usage("unknown probe '%s' (bankscope-probe --list)",
@@ -377,7 +358,8 @@ static int count_points(bs_row *rows, size_t n, char *why, size_t whylen)
 		for (int r = 0; r < nr; r++) {
 			bs_row *row = &rows[idx[r]];
 			const double *v = &values[r * NMETRICS];
-			int st = row->access.op == BS_STORE;
+			int st = !strcmp(probe_counter_op(&row->access),
+					 "st");
 			double inst = v[4 + st];
 
 			row->instructions = inst;
@@ -393,7 +375,8 @@ static int count_points(bs_row *rows, size_t n, char *why, size_t whylen)
 
 static void fill_device_meta(meta_list *ml, const cudaDeviceProp *prop,
 			     const probe_device *dev, double mhz,
-			     const options *o, int argc, char **argv)
+			     const bs_profile *profile, const options *o,
+			     int argc, char **argv)
 {
 	int drv = 0, rt = 0;
 	char cmd[400] = "";
@@ -418,7 +401,10 @@ static void fill_device_meta(meta_list *ml, const cudaDeviceProp *prop,
 	meta(ml, "git_describe", "%s", BS_GIT_DESCRIBE);
 	meta(ml, "date", "%s", date);
 	meta(ml, "command", "%s", cmd);
-	meta(ml, "profile", "%s", bs_profile_default()->name);
+	if (profile)
+		meta(ml, "profile", "%s", profile->name);
+	else
+		meta(ml, "profile", "none (sm_%d%d)", prop->major, prop->minor);
 	meta(ml, "probe", "%s", o->probe ? o->probe : "file");
 	meta(ml, "latency_method", "(t(%d accesses) - t(%d accesses)) / %d, "
 	     "dependent chain v = ld(a); a += v & zero; %d repetitions after "
@@ -463,12 +449,13 @@ static int write_dataset(const char *dir, const char *probe,
 int main(int argc, char **argv)
 {
 	options o = { };
-	point_list pl = { };
+	bs_points pl = { };
 	probe_device dev = { };
 	cudaDeviceProp prop;
 	meta_list ml = { };
 	bs_row *rows;
-	char why[512], slug[64], dir[512], label[128];
+	char why[512], slug[64], dir[512], label[128], cc[16];
+	const bs_profile *profile;
 	double mhz = 0;
 	int ndev = 0, rc;
 	size_t done = 0;
@@ -504,21 +491,32 @@ int main(int argc, char **argv)
 		prop.multiProcessorCount, mhz);
 	signal(SIGINT, on_sigint);
 
+	snprintf(cc, sizeof cc, "%d.%d", prop.major, prop.minor);
+	profile = bs_profile_for_cc(cc);
 	for (size_t i = 0; i < pl.n; i++) {
 		bs_row *row = &rows[i];
 		size_t need = probe_smem_bytes(&pl.v[i]);
+		bs_error err;
 
 		bs_row_init(row);
 		row->access = pl.v[i];
 		snprintf(row->probe, sizeof row->probe, "%s", pl.family_of[i]);
-		if (bs_row_predict(bs_profile_default(), row, NULL) < 0)
-			snprintf(row->note, sizeof row->note,
-				 "the analyzer rejects this access");
+		if (bs_access_check(&row->access, &err) < 0)
+			snprintf(row->note, sizeof row->note, "the analyzer "
+				 "rejects this access: %.100s", err.text);
+		else if (!probe_can_measure(&dev, &row->access, why,
+					    sizeof why))
+			snprintf(row->note, sizeof row->note, "%.150s", why);
 		else if (need > dev.smem_optin)
 			snprintf(row->note, sizeof row->note,
 				 "needs %zu bytes of shared memory, the GPU "
 				 "gives a block at most %zu", need,
 				 dev.smem_optin);
+		/* predicted where the device's profile models the access */
+		if (profile && !row->note[0] &&
+		    bs_profile_rule(profile, row->access.kind,
+				    row->access.width))
+			bs_row_predict(profile, row, NULL);
 	}
 	for (; done < pl.n && !interrupted; done++) {
 		if (!rows[done].note[0] &&
@@ -540,7 +538,7 @@ int main(int argc, char **argv)
 				return 1;
 			}
 	}
-	fill_device_meta(&ml, &prop, &dev, mhz, &o, argc, argv);
+	fill_device_meta(&ml, &prop, &dev, mhz, profile, &o, argc, argv);
 	if (o.measure & M_COUNTERS) {
 		if (count_points(rows, done, why, sizeof why) < 0) {
 			fprintf(stderr, "bankscope-probe: counters not read, "

@@ -47,7 +47,7 @@ static void build_pool(bs_access *pool, unsigned width)
 
 		snprintf(a->name, sizeof a->name, "r%u", i);
 		a->width = width;
-		a->op = BS_LOAD;
+		a->kind = BS_KIND_LD;
 		a->active = UINT32_MAX;
 		for (unsigned l = 0; l < BS_LANES; l++)
 			a->addr[l] = xorshift() % (WINDOW / width) * width;

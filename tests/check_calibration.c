@@ -76,7 +76,7 @@ START_TEST(test_every_row)
 		ck_assert_int_lt(i, n);
 		ck_assert_str_eq(a.name, e[i].name);
 		ck_assert_uint_eq(a.width, e[i].width);
-		ck_assert_str_eq(bs_op_name(a.op), e[i].op);
+		ck_assert_str_eq(bs_kind_name(a.kind), e[i].op);
 		ck_assert_int_eq(bs_predict(bs_profile_default(), &a, &s, &err),
 				 0);
 		ck_assert_msg(s.wavefronts == e[i].wavefronts,
@@ -129,7 +129,7 @@ START_TEST(test_measured_latency)
 			      row.access.name, row.wavefronts_measured,
 			      s.wavefronts);
 		n++;
-		if (row.access.op != BS_LOAD)
+		if (row.access.kind != BS_KIND_LD)
 			continue;
 		ck_assert_msg(fabs(row.cycles_per_access_median -
 				   s.latency_cycles) <= 0.05,

@@ -54,11 +54,11 @@ static double *num(bs_row *r, int i)
 	return p[i];
 }
 
-static void make_access(bs_access *a, unsigned width, bs_op op,
+static void make_access(bs_access *a, unsigned width, bs_kind op,
 			uint32_t active, unsigned stride)
 {
 	a->width = width;
-	a->op = op;
+	a->kind = op;
 	a->active = active;
 	for (unsigned l = 0; l < BS_LANES; l++)
 		a->addr[l] = active >> l & 1 ? l * stride * width : 0;
@@ -130,7 +130,7 @@ END_TEST
 typedef struct {
 	const char *probe, *name, *note;
 	unsigned width;
-	bs_op op;
+	bs_kind op;
 	uint32_t active;
 	unsigned stride;
 	double v[NNUM];
@@ -139,19 +139,19 @@ typedef struct {
 
 #define NANS3 NAN, NAN, NAN
 static const wrow wrows[] = {
-	{ "stride", "f32_ld_s1", "", 4, BS_LOAD, ALL, 1,
+	{ "stride", "f32_ld_s1", "", 4, BS_KIND_LD, ALL, 1,
 	  { 1, 0, 64, 1, 1, 0, 1, 0, 32.89, 32.89, 32.89, 64, 9, NANS3 },
 	  "stride,f32_ld_s1,4,ld,32,1,0,64,1,1,0,1,0,32.89,32.89,32.89,64,9,"
 	  ",,,," S1 },
-	{ "rand", "a,b \"q\"", "why, \"busy\"", 8, BS_STORE, 0xffffu, 1,
+	{ "rand", "a,b \"q\"", "why, \"busy\"", 8, BS_KIND_ST, 0xffffu, 1,
 	  { 2.5, 1.0312, 1e6, NANS3, NAN, NAN, 33, 33.5, NAN, NAN, NAN, 24,
 	    128, 0.25 },
 	  "rand,\"a,b \"\"q\"\"\",8,st,16,2.5,1.0312,1000000,,,,,,33.00,"
 	  "33.50,,,,24,128.000,0.250,\"why, \"\"busy\"\"\"," HALF8 },
-	{ "#hash", "x", "", 16, BS_LOAD, ALL, 0,
+	{ "#hash", "x", "", 16, BS_KIND_LD, ALL, 0,
 	  { NANS3, NANS3, NANS3, NANS3, NANS3, NAN },
 	  "\"#hash\",x,16,ld,32,,,,,,,,,,,,,,,,,," ZERO32 },
-	{ "p", "no lanes", "skipped: no lane active", 1, BS_LOAD, 0, 1,
+	{ "p", "no lanes", "skipped: no lane active", 1, BS_KIND_LD, 0, 1,
 	  { 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, NANS3 },
 	  "p,no lanes,1,ld,0,0,0,1,0,0,0,0,0,0.00,0.00,0.00,1,1,,,,"
 	  "skipped: no lane active," NONE32 },
@@ -174,7 +174,7 @@ static void assert_same_row(bs_row *got, bs_row *want, int i)
 	ck_assert_str_eq(got->access.name, want->access.name);
 	ck_assert_str_eq(got->note, want->note);
 	ck_assert_uint_eq(got->access.width, want->access.width);
-	ck_assert_int_eq(got->access.op, want->access.op);
+	ck_assert_int_eq(got->access.kind, want->access.kind);
 	ck_assert_uint_eq(got->access.active, want->access.active);
 	for (unsigned l = 0; l < BS_LANES; l++)
 		if (want->access.active >> l & 1)
@@ -269,7 +269,7 @@ START_TEST(test_number_format)
 	bs_row_init(&r);
 	snprintf(r.probe, sizeof r.probe, "p");
 	snprintf(r.access.name, sizeof r.access.name, "n");
-	make_access(&r.access, 4, BS_LOAD, ALL, 1);
+	make_access(&r.access, 4, BS_KIND_LD, ALL, 1);
 	*num(&r, c->column) = c->v;
 	f = capture(&buf, &len);
 	ck_assert_int_eq(bs_dataset_write_row(f, &r), 0);
@@ -294,7 +294,7 @@ START_TEST(test_write_refused)
 	bs_row_init(&r);
 	snprintf(r.probe, sizeof r.probe, "p");
 	snprintf(r.access.name, sizeof r.access.name, "n");
-	make_access(&r.access, 4, BS_LOAD, ALL, 1);
+	make_access(&r.access, 4, BS_KIND_LD, ALL, 1);
 	switch (_i) {
 	case 0: r.access.name[0] = '\0'; break;
 	case 1: r.probe[0] = '\0'; break;
@@ -349,7 +349,7 @@ START_TEST(test_row_init_predict)
 	ck_assert_str_eq(r.probe, "");
 	ck_assert_str_eq(r.note, "");
 	/* 8-byte broadcast load: pairwise uniform, packed into one */
-	make_access(&r.access, 8, BS_LOAD, ALL, 0);
+	make_access(&r.access, 8, BS_KIND_LD, ALL, 0);
 	ck_assert_int_eq(bs_row_predict(bs_profile_default(), &r, &err), 0);
 	ck_assert(r.wavefronts_predicted == 1);
 	ck_assert(r.ideal_wavefronts_predicted == 1);
@@ -362,7 +362,7 @@ START_TEST(test_row_init_predict)
 	ck_assert(r.latency_cycles_predicted > 0);
 	ck_assert(isnan(r.wavefronts_measured));
 	/* 4-byte stride 2 store: 2, 1 conflict, latency not modeled */
-	make_access(&r.access, 4, BS_STORE, ALL, 2);
+	make_access(&r.access, 4, BS_KIND_ST, ALL, 2);
 	ck_assert_int_eq(bs_row_predict(bs_profile_default(), &r, &err), 0);
 	ck_assert(r.wavefronts_predicted == 2);
 	ck_assert(r.bank_conflicts_predicted == 1);
@@ -438,7 +438,7 @@ START_TEST(test_column_order)
 	ck_assert_str_eq(r.probe, "stride");
 	ck_assert_str_eq(r.access.name, "f32, st");
 	ck_assert_uint_eq(r.access.width, 4);
-	ck_assert_int_eq(r.access.op, BS_STORE);
+	ck_assert_int_eq(r.access.kind, BS_KIND_ST);
 	ck_assert_uint_eq(r.access.active, ALL);
 	ck_assert_uint_eq(r.access.addr[31], 124);
 	ck_assert(r.wavefronts_measured == 2);
@@ -450,7 +450,7 @@ START_TEST(test_column_order)
 	ck_assert_int_eq(bs_dataset_line(d), 5);
 	ck_assert_str_eq(r.access.name, "f64");
 	ck_assert_uint_eq(r.access.width, 8);
-	ck_assert_int_eq(r.access.op, BS_LOAD);
+	ck_assert_int_eq(r.access.kind, BS_KIND_LD);
 	ck_assert_uint_eq(r.access.active, 0xffffu);
 	ck_assert_uint_eq(r.access.addr[15], 120);
 	ck_assert(isnan(r.wavefronts_measured));
@@ -504,7 +504,8 @@ static const bad_file bad[] = {
 	{ "empty width", H6 "p,n,,ld,1," S1 "\n", 2, 5,
 	  "column 'width': '' is not 1, 2, 4, 8 or 16 bytes" },
 	{ "bad op", H6 "p,n,4,ldx,1," S1 "\n", 2, 7,
-	  "column 'op': 'ldx' is not ld or st" },
+	  "column 'op': 'ldx' is not an access kind (ld, st, ...; bankscope "
+	  "archs --kinds)" },
 	{ "31 lane addresses", H6 "p,n,4,ld,1," S1_31 "\n", 2, 12,
 	  "column 'addresses': 31 lane fields, expected 32" },
 	{ "misaligned address", H6 "p,n,4,ld,1," MISALIGNED "\n", 2, 12,
@@ -611,7 +612,7 @@ static void write_one(const char *dir, const char *row_name,
 	bs_row_init(&r);
 	snprintf(r.probe, sizeof r.probe, "stride");
 	snprintf(r.access.name, sizeof r.access.name, "%s", row_name);
-	make_access(&r.access, 4, BS_LOAD, ALL, 1);
+	make_access(&r.access, 4, BS_KIND_LD, ALL, 1);
 	ck_assert_int_eq(bs_dataset_write_header(bs_dataset_file(o), NULL, 0),
 			 0);
 	ck_assert_int_eq(bs_dataset_write_row(bs_dataset_file(o), &r), 0);
@@ -760,7 +761,7 @@ static void s3_latency(char *buf, size_t size)
 	bs_access a;
 	bs_summary s;
 
-	make_access(&a, 4, BS_LOAD, ALL, 3);
+	make_access(&a, 4, BS_KIND_LD, ALL, 3);
 	ck_assert_int_eq(bs_predict(bs_profile_default(), &a, &s, NULL), 0);
 	trim4(buf, size, s.latency_cycles);
 }
@@ -842,11 +843,13 @@ static const cli_case cli[] = {
 	  BAD_LINE },
 	{ "check " CASES "profile.csv", 2, FIXED,
 	  "bankscope: " CASES "profile.csv: metadata 'profile: sm_99' names "
-	  "no known profile (sm_90, textbook; or give --arch)\n" },
+	  "no known profile (sm_90, textbook; or give --arch with a profile "
+	  "file)\n" },
 	{ "check --quiet --arch=sm_90 " CASES "profile.csv", 0, FIXED,
 	  "verdict: NOT CHECKED: no counters in these files\n" },
 	{ "check --arch sm_99 " CASES "agree.csv", 2, FIXED,
-	  "bankscope: --arch: unknown profile 'sm_99' (sm_90, textbook)\n" },
+	  "bankscope: option --arch: 'sm_99' is neither a built-in profile "
+	  "(sm_90, textbook) nor a profile file\n" },
 	{ "check " CASES "missing.csv", 2, FIXED,
 	  "bankscope: " CASES "missing.csv: cannot open: No such file or "
 	  "directory\n" },
@@ -857,7 +860,7 @@ static const cli_case cli[] = {
 	{ "check --arch", 2, FIXED,
 	  "bankscope: option --arch needs a value\n" },
 	{ "check --help", 0, PREFIX,
-	  "usage: bankscope check [--arch NAME] [--quiet] FILE.csv...\n" },
+	  "usage: bankscope check [--arch NAME|FILE] [--quiet] [--strict]\n" },
 };
 
 static void expected_output(const cli_case *c, char *buf, size_t size)

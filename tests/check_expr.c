@@ -442,7 +442,7 @@ START_TEST(test_access_stride33)
 	ck_assert_int_eq(bs_access_from_expr(&s, &a, &err), 0);
 	ck_assert_str_eq(a.name, "expr");
 	ck_assert_uint_eq(a.width, 4);
-	ck_assert_int_eq(a.op, BS_LOAD);
+	ck_assert_int_eq(a.kind, BS_KIND_LD);
 	ck_assert_uint_eq(a.active, ALL);
 	for (unsigned l = 0; l < BS_LANES; l++)
 		ck_assert_uint_eq(a.addr[l], l * 132);
@@ -459,14 +459,14 @@ END_TEST
 START_TEST(test_access_active)
 {
 	bs_expr_spec s = { .name = "half", .index = "lane", .active =
-			   "lane < 16", .width = 8, .op = BS_STORE,
+			   "lane < 16", .width = 8, .kind = BS_KIND_ST,
 			   .base = 256 };
 	bs_access a;
 	bs_error err;
 
 	ck_assert_int_eq(bs_access_from_expr(&s, &a, &err), 0);
 	ck_assert_str_eq(a.name, "half");
-	ck_assert_int_eq(a.op, BS_STORE);
+	ck_assert_int_eq(a.kind, BS_KIND_ST);
 	ck_assert_uint_eq(a.width, 8);
 	ck_assert_uint_eq(a.active, 0xffff);
 	for (unsigned l = 0; l < 16; l++)

@@ -1,7 +1,7 @@
 /*
  * check_pattern.c - the pattern-file reader, line by line and streamed.
  *
- * Lines are built from a row: a head (NAME WIDTH OP), then lane fields
+ * Lines are built from a row: a head (NAME WIDTH KIND), then lane fields
  * for lanes 0..nlanes-1, lane l written as base + l*step in `fmt` ('-'
  * for the lanes in `dash`), one field replaced by a literal token where a
  * row says so, then a tail.  With head "a 4 ld", base 1024 and step 4,
@@ -64,60 +64,69 @@ typedef struct {
 	line_spec line;
 	const char *name;
 	unsigned width;
-	bs_op op;
+	const char *kind;
 } valid_row;
 
 #define NAME63 "n23456789012345678901234567890123456789012345678901234567890123"
 
 static const valid_row valid[] = {
 	{ "decimal", { "a 4 ld", .base = 1024, .step = 4, .lane = -1 },
-	  "a", 4, BS_LOAD },
+	  "a", 4, "ld" },
 	{ "0x hex", { "h 8 st", .fmt = "0x%x", .base = 0x400, .step = 8,
-		      .lane = -1 }, "h", 8, BS_STORE },
+		      .lane = -1 }, "h", 8, "st" },
 	{ "0X HEX", { "H 16 ld", .fmt = "0X%X", .base = 0xABC0, .step = 16,
-		      .lane = -1 }, "H", 16, BS_LOAD },
+		      .lane = -1 }, "H", 16, "ld" },
 	{ "'-' lanes at both ends and in the middle",
 	  { "d 2 ld", .base = 0, .step = 2, .dash = 0x80ff0f01u, .lane = -1 },
-	  "d", 2, BS_LOAD },
+	  "d", 2, "ld" },
 	{ "every lane inactive", { "none 1 st", .dash = ALL, .lane = -1 },
-	  "none", 1, BS_STORE },
+	  "none", 1, "st" },
 	{ "tabs between every token", { "t\t4\tld", .sep = "\t", .base = 0,
 					.step = 4, .lane = -1 },
-	  "t", 4, BS_LOAD },
+	  "t", 4, "ld" },
 	{ "blanks around and between", { "   b  1  ld", .sep = " \t ",
 					 .step = 1, .lane = -1, .tail = " \t" },
-	  "b", 1, BS_LOAD },
+	  "b", 1, "ld" },
 	{ "comment after the last field", { "c 4 ld", .base = 1024, .step = 4,
 					    .lane = -1, .tail = " # c 1 2" },
-	  "c", 4, BS_LOAD },
+	  "c", 4, "ld" },
 	{ "comment right against the last field",
 	  { "c 4 ld", .base = 1024, .step = 4, .lane = -1, .tail = "#x" },
-	  "c", 4, BS_LOAD },
+	  "c", 4, "ld" },
 	{ "load spelled out", { "l 4 load", .step = 4, .lane = -1 }, "l", 4,
-	  BS_LOAD },
+	  "ld" },
 	{ "store spelled out", { "s 8 store", .step = 8, .lane = -1 }, "s", 8,
-	  BS_STORE },
+	  "st" },
 	{ "width with a leading zero", { "z 08 ld", .step = 8, .lane = -1 },
-	  "z", 8, BS_LOAD },
+	  "z", 8, "ld" },
 	{ "width in hex", { "x 0x4 ld", .step = 4, .lane = -1 }, "x", 4,
-	  BS_LOAD },
+	  "ld" },
 	{ "the last addresses of the 32-bit window",
 	  { "top 4 ld", .base = 4294967168u, .step = 4, .lane = -1 }, "top", 4,
-	  BS_LOAD },
+	  "ld" },
 	{ "byte access at 0xffffffff", { "b 1 ld", .base = 0xffffffe0u,
 					 .step = 1, .lane = -1 }, "b", 1,
-	  BS_LOAD },
+	  "ld" },
 	{ "a 63-byte name", { NAME63 " 4 ld", .step = 4, .lane = -1 },
-	  NAME63, 4, BS_LOAD },
+	  NAME63, 4, "ld" },
 	{ "a name that looks like a number", { "7 4 st", .step = 4,
-					       .lane = -1 }, "7", 4, BS_STORE },
+					       .lane = -1 }, "7", 4, "st" },
+	{ "ldmatrix x4: 16-byte rows", { "m 16 ldsm.x4", .step = 16,
+					 .lane = -1 }, "m", 16, "ldsm.x4" },
+	{ "ldmatrix x1: lanes 8-31 give no address",
+	  { "m1 16 ldsm.x1", .step = 16, .dash = 0xffffff00u, .lane = -1 },
+	  "m1", 16, "ldsm.x1" },
+	{ "a shared atomic", { "a 4 atom.add.u32", .step = 4, .lane = -1 },
+	  "a", 4, "atom.add.u32" },
+	{ "cp.async of 8 bytes", { "c 8 cp.async.ca", .step = 8, .lane = -1 },
+	  "c", 8, "cp.async.ca" },
 };
 
 static void expect_access(const bs_access *a, const valid_row *v)
 {
 	ck_assert_str_eq(a->name, v->name);
 	ck_assert_uint_eq(a->width, v->width);
-	ck_assert_int_eq(a->op, v->op);
+	ck_assert_str_eq(bs_kind_name(a->kind), v->kind);
 	ck_assert_uint_eq(a->active, ~v->line.dash);
 	for (unsigned l = 0; l < BS_LANES; l++)
 		if (a->active >> l & 1)
@@ -166,7 +175,7 @@ END_TEST
 
 START_TEST(test_format_text)
 {
-	bs_access a = { .name = "t", .width = 8, .op = BS_STORE,
+	bs_access a = { .name = "t", .width = 8, .kind = BS_KIND_ST,
 			.active = ALL & ~2u };
 	char buf[512], small[64];
 	int n;
@@ -187,7 +196,7 @@ END_TEST
 START_TEST(test_blank_and_comment)
 {
 	static const char *const lines[] = {
-		"", " ", "\t", " \t \t", "#", "# NAME WIDTH OP", "   # x",
+		"", " ", "\t", " \t \t", "#", "# NAME WIDTH KIND", "   # x",
 		"\t#\tx 4 ld",
 	};
 	bs_access a;
@@ -224,21 +233,29 @@ static const error_row errors[] = {
 	  "unknown width '-4'" },
 	{ "long width token", { "abc 000000000000004 ld", .lane = -1 }, 5,
 	  "unknown width '000000000000004'" },
-	{ "unknown op", { "a 4 lds", .lane = -1 }, 5,
-	  "unknown op 'lds': expected ld or st" },
-	{ "op in capitals", { "a 4 LD", .lane = -1 }, 5, "unknown op 'LD'" },
+	{ "unknown kind", { "a 4 lds", .lane = -1 }, 5,
+	  "unknown kind 'lds': expected ld, st or another kind" },
+	{ "kind in capitals", { "a 4 LD", .lane = -1 }, 5, "unknown kind 'LD'" },
 	{ "op where the width goes", { "a ld 4", .lane = -1 }, 3,
 	  "unknown width 'ld'" },
 	{ "name alone", { "a", .nlanes = NOLANES, .lane = -1 }, 2,
-	  "expected WIDTH OP and 32 lane addresses after the name" },
+	  "expected WIDTH KIND and 32 lane addresses after the name" },
 	{ "name then a comment", { "name   # 4 ld", .lane = -1 }, 8,
-	  "expected WIDTH OP" },
+	  "expected WIDTH KIND" },
 	{ "'#' inside the name starts a comment", { "a#b 4 ld", .lane = -1 },
-	  2, "expected WIDTH OP" },
+	  2, "expected WIDTH KIND" },
 	{ "missing op", { "a 4", .nlanes = NOLANES, .lane = -1 }, 4,
-	  "expected OP (ld or st) after the width" },
+	  "expected KIND (ld, st, ...) after the width" },
 	{ "missing op before a comment", { "a 16\t# ld", .lane = -1 }, 6,
-	  "expected OP" },
+	  "expected KIND" },
+	{ "a width the kind does not take", { "m 4 ldsm.x4", .lane = -1 }, 3,
+	  "ldsm.x4 takes a width of 16 bytes, not 4" },
+	{ "an atomic of 8 bytes", { "m 8 atom.add.u32", .step = 8,
+				      .lane = -1 }, 3,
+	  "atom.add.u32 takes a width of 4 bytes, not 8" },
+	{ "an address from a lane ldsm.x1 does not read",
+	  { "m 16 ldsm.x1", .step = 16, .dash = 0xfffffe00u, .lane = -1 }, 38,
+	  "lane 8: ldsm.x1 takes addresses from lanes 0-7 only" },
 	{ "name of 64 bytes", { NAME64 " 4 ld", .lane = -1 }, 1,
 	  "access name longer than 63 bytes" },
 	{ "no lane field", { "a 4 ld", .nlanes = NOLANES, .lane = -1 }, 7,

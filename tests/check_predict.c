@@ -17,7 +17,7 @@ typedef struct {
 	const char *what;
 	const char *profile;
 	unsigned width;
-	bs_op op;
+	bs_kind op;
 	uint32_t active;
 	unsigned shift, mul, mask, mul2, off;
 	unsigned wavefronts, ideal, conflicts, max_way;
@@ -33,84 +33,84 @@ typedef struct {
 
 static const row rows[] = {
 	/* rule 1: widths 1, 2, 4 in one phase of 32 lanes */
-	{ "4B stride 1: words 0..31, one per bank", "sm_90", 4, BS_LOAD, ALL,
+	{ "4B stride 1: words 0..31, one per bank", "sm_90", 4, BS_KIND_LD, ALL,
 	  STRIDE(1), 1, 1, 0, 1, 0, 33.0 },
-	{ "4B stride 0: one word, multicast", "sm_90", 4, BS_LOAD, ALL,
+	{ "4B stride 0: one word, multicast", "sm_90", 4, BS_KIND_LD, ALL,
 	  STRIDE(0), 1, 1, 0, 1, 0, 33.0 },
 	{ "4B stride 2: words 2l, banks 0,2,..,30 twice", "sm_90", 4,
-	  BS_LOAD, ALL, STRIDE(2), 2, 1, 1, 2, 0, 35.0 },
-	{ "4B stride 3: odd stride, all banks once", "sm_90", 4, BS_LOAD, ALL,
+	  BS_KIND_LD, ALL, STRIDE(2), 2, 1, 1, 2, 0, 35.0 },
+	{ "4B stride 3: odd stride, all banks once", "sm_90", 4, BS_KIND_LD, ALL,
 	  STRIDE(3), 1, 1, 0, 1, 0, 33.0 },
-	{ "4B stride 32: all in bank 0", "sm_90", 4, BS_LOAD, ALL, STRIDE(32),
+	{ "4B stride 32: all in bank 0", "sm_90", 4, BS_KIND_LD, ALL, STRIDE(32),
 	  32, 1, 31, 32, 0, 95.0 },
-	{ "4B stride 33: padded column", "sm_90", 4, BS_LOAD, ALL, STRIDE(33),
+	{ "4B stride 33: padded column", "sm_90", 4, BS_KIND_LD, ALL, STRIDE(33),
 	  1, 1, 0, 1, 0, 33.0 },
-	{ "4B stride 2 store", "sm_90", 4, BS_STORE, ALL, STRIDE(2), 2, 1, 1,
+	{ "4B stride 2 store", "sm_90", 4, BS_KIND_ST, ALL, STRIDE(2), 2, 1, 1,
 	  2, 0, NAN },
-	{ "1B stride 1: 32 bytes in 8 words", "sm_90", 1, BS_LOAD, ALL,
+	{ "1B stride 1: 32 bytes in 8 words", "sm_90", 1, BS_KIND_LD, ALL,
 	  STRIDE(1), 1, 1, 0, 1, 0, 33.0 },
-	{ "1B stride 8: words 2l", "sm_90", 1, BS_LOAD, ALL, STRIDE(8), 2, 1,
+	{ "1B stride 8: words 2l", "sm_90", 1, BS_KIND_LD, ALL, STRIDE(8), 2, 1,
 	  1, 2, 0, 35.0 },
-	{ "2B stride 2: words l", "sm_90", 2, BS_LOAD, ALL, STRIDE(2), 1, 1, 0,
+	{ "2B stride 2: words l", "sm_90", 2, BS_KIND_LD, ALL, STRIDE(2), 1, 1, 0,
 	  1, 0, 33.0 },
-	{ "2B stride 4: words 2l", "sm_90", 2, BS_LOAD, ALL, STRIDE(4), 2, 1,
+	{ "2B stride 4: words 2l", "sm_90", 2, BS_KIND_LD, ALL, STRIDE(4), 2, 1,
 	  1, 2, 0, 35.0 },
 	{ "4B (l%4)*32: 4 words in bank 0, 8 lanes each", "sm_90", 4,
-	  BS_LOAD, ALL, 0, 0, 3, 32, 0, 4, 1, 3, 4, 0, 39.0 },
-	{ "4B half warp stride 2: words 0..30 even", "sm_90", 4, BS_LOAD, LO,
+	  BS_KIND_LD, ALL, 0, 0, 3, 32, 0, 4, 1, 3, 4, 0, 39.0 },
+	{ "4B half warp stride 2: words 0..30 even", "sm_90", 4, BS_KIND_LD, LO,
 	  STRIDE(2), 1, 1, 0, 1, 0, 33.0 },
-	{ "no active lane: nothing to do", "sm_90", 4, BS_LOAD, 0, STRIDE(1),
+	{ "no active lane: nothing to do", "sm_90", 4, BS_KIND_LD, 0, STRIDE(1),
 	  0, 0, 0, 0, 0, 0.0 },
 	/* rule 2: 8 bytes, two phases of 16, pairwise-uniform loads pack */
-	{ "8B stride 1: 32 words per phase", "sm_90", 8, BS_LOAD, ALL,
+	{ "8B stride 1: 32 words per phase", "sm_90", 8, BS_KIND_LD, ALL,
 	  STRIDE(1), 2, 2, 0, 1, 0, 36.0 },
-	{ "8B stride 0: packed, 2 words", "sm_90", 8, BS_LOAD, ALL, STRIDE(0),
+	{ "8B stride 0: packed, 2 words", "sm_90", 8, BS_KIND_LD, ALL, STRIDE(0),
 	  1, 1, 0, 1, 1, 33.0 },
-	{ "8B l/2: pairs share, packed into 32 words", "sm_90", 8, BS_LOAD,
+	{ "8B l/2: pairs share, packed into 32 words", "sm_90", 8, BS_KIND_LD,
 	  ALL, 1, 1, 0, 0, 0, 1, 1, 0, 1, 1, 33.0 },
-	{ "8B l%16: halves repeat, not pairwise", "sm_90", 8, BS_LOAD, ALL,
+	{ "8B l%16: halves repeat, not pairwise", "sm_90", 8, BS_KIND_LD, ALL,
 	  0, 0, 15, 1, 0, 2, 2, 0, 1, 0, 36.0 },
-	{ "8B lanes l,l^2 share: packed", "sm_90", 8, BS_LOAD, ALL, 2, 2, 1,
+	{ "8B lanes l,l^2 share: packed", "sm_90", 8, BS_KIND_LD, ALL, 2, 2, 1,
 	  1, 0, 1, 1, 0, 1, 1, 33.0 },
-	{ "8B stride 2: banks 0,1,4,5.. twice per phase", "sm_90", 8, BS_LOAD,
+	{ "8B stride 2: banks 0,1,4,5.. twice per phase", "sm_90", 8, BS_KIND_LD,
 	  ALL, STRIDE(2), 4, 2, 2, 2, 0, 40.0 },
 	{ "8B stride 16: banks 0,1 sixteen times per phase", "sm_90", 8,
-	  BS_LOAD, ALL, STRIDE(16), 32, 2, 30, 16, 0, 96.0 },
-	{ "8B l/2 stride 2: packed, 2 words per bank", "sm_90", 8, BS_LOAD,
+	  BS_KIND_LD, ALL, STRIDE(16), 32, 2, 30, 16, 0, 96.0 },
+	{ "8B l/2 stride 2: packed, 2 words per bank", "sm_90", 8, BS_KIND_LD,
 	  ALL, 1, 2, 0, 0, 0, 2, 1, 1, 2, 1, 35.0 },
-	{ "8B stride 0 store: stores never pack", "sm_90", 8, BS_STORE, ALL,
+	{ "8B stride 0 store: stores never pack", "sm_90", 8, BS_KIND_ST, ALL,
 	  STRIDE(0), 2, 2, 0, 1, 0, NAN },
-	{ "8B upper half only: one phase", "sm_90", 8, BS_LOAD, HI, STRIDE(1),
+	{ "8B upper half only: one phase", "sm_90", 8, BS_KIND_LD, HI, STRIDE(1),
 	  1, 1, 0, 1, 0, 34.0 },
 	/* rule 3: 16 bytes, four phases of 8, packed loads in two of 16 */
-	{ "16B stride 1: 32 words per phase", "sm_90", 16, BS_LOAD, ALL,
+	{ "16B stride 1: 32 words per phase", "sm_90", 16, BS_KIND_LD, ALL,
 	  STRIDE(1), 4, 4, 0, 1, 0, 42.0 },
-	{ "16B stride 0: packed, never fewer than 2", "sm_90", 16, BS_LOAD,
+	{ "16B stride 0: packed, never fewer than 2", "sm_90", 16, BS_KIND_LD,
 	  ALL, STRIDE(0), 2, 2, 0, 1, 1, 36.0 },
-	{ "16B stride 2: banks 0-3,8-11,.. twice", "sm_90", 16, BS_LOAD, ALL,
+	{ "16B stride 2: banks 0-3,8-11,.. twice", "sm_90", 16, BS_KIND_LD, ALL,
 	  STRIDE(2), 8, 4, 4, 2, 0, 50.0 },
-	{ "16B stride 8: banks 0-3, 8 times per phase", "sm_90", 16, BS_LOAD,
+	{ "16B stride 8: banks 0-3, 8 times per phase", "sm_90", 16, BS_KIND_LD,
 	  ALL, STRIDE(8), 32, 4, 28, 8, 0, 98.0 },
-	{ "16B l/4: quads share, packed", "sm_90", 16, BS_LOAD, ALL, 2, 1, 0,
+	{ "16B l/4: quads share, packed", "sm_90", 16, BS_KIND_LD, ALL, 2, 1, 0,
 	  0, 0, 2, 2, 0, 1, 1, 36.0 },
-	{ "16B stride 1 store", "sm_90", 16, BS_STORE, ALL, STRIDE(1), 4, 4,
+	{ "16B stride 1 store", "sm_90", 16, BS_KIND_ST, ALL, STRIDE(1), 4, 4,
 	  0, 1, 0, NAN },
-	{ "16B stride 0 store: 4 phases", "sm_90", 16, BS_STORE, ALL,
+	{ "16B stride 0 store: 4 phases", "sm_90", 16, BS_KIND_ST, ALL,
 	  STRIDE(0), 4, 4, 0, 1, 0, NAN },
 	{ "16B lanes 0 and 8 alone: trivially uniform, packed", "sm_90", 16,
-	  BS_LOAD, 0x101, 3, 1, 0, 0, 0, 1, 1, 0, 1, 1, 34.0 },
+	  BS_KIND_LD, 0x101, 3, 1, 0, 0, 0, 1, 1, 0, 1, 1, 34.0 },
 	/* the textbook profile: one phase of 32 lanes for every width */
 	{ "textbook 8B stride 1: 64 words, 2 per bank", "textbook", 8,
-	  BS_LOAD, ALL, STRIDE(1), 2, 2, 0, 2, 0, NAN },
-	{ "textbook 16B stride 1: 128 words", "textbook", 16, BS_LOAD, ALL,
+	  BS_KIND_LD, ALL, STRIDE(1), 2, 2, 0, 2, 0, NAN },
+	{ "textbook 16B stride 1: 128 words", "textbook", 16, BS_KIND_LD, ALL,
 	  STRIDE(1), 4, 4, 0, 4, 0, NAN },
 	{ "textbook 16B stride 0: 4 words, 1 wavefront", "textbook", 16,
-	  BS_LOAD, ALL, STRIDE(0), 1, 1, 0, 1, 0, NAN },
-	{ "textbook 8B l%16: 32 words", "textbook", 8, BS_LOAD, ALL, 0, 0, 15,
+	  BS_KIND_LD, ALL, STRIDE(0), 1, 1, 0, 1, 0, NAN },
+	{ "textbook 8B l%16: 32 words", "textbook", 8, BS_KIND_LD, ALL, 0, 0, 15,
 	  1, 0, 1, 1, 0, 1, 0, NAN },
 	{ "textbook 8B stride 2: 64 words in 16 banks", "textbook", 8,
-	  BS_LOAD, ALL, STRIDE(2), 4, 2, 2, 4, 0, NAN },
-	{ "textbook 4B stride 2", "textbook", 4, BS_LOAD, ALL, STRIDE(2), 2, 1,
+	  BS_KIND_LD, ALL, STRIDE(2), 4, 2, 2, 4, 0, NAN },
+	{ "textbook 4B stride 2", "textbook", 4, BS_KIND_LD, ALL, STRIDE(2), 2, 1,
 	  1, 2, 0, NAN },
 };
 
@@ -119,7 +119,7 @@ static void build(const row *r, bs_access *a)
 	memset(a, 0, sizeof *a);
 	snprintf(a->name, sizeof a->name, "t");
 	a->width = r->width;
-	a->op = r->op;
+	a->kind = r->op;
 	a->active = r->active;
 	for (unsigned l = 0; l < BS_LANES; l++)
 		a->addr[l] = ((l >> r->shift) * r->mul + (l & r->mask) * r->mul2)
@@ -267,7 +267,7 @@ static const bad_access bad[] = {
 START_TEST(test_invalid_access)
 {
 	const bad_access *b = &bad[_i];
-	bs_access a = { .width = b->width, .op = BS_LOAD, .active = b->active };
+	bs_access a = { .width = b->width, .kind = BS_KIND_LD, .active = b->active };
 	bs_summary s;
 	bs_error err;
 	int rc;
@@ -316,7 +316,7 @@ START_TEST(test_fast_path_agrees)
 	static const unsigned widths[] = { 1, 2, 4, 8, 16 };
 
 	for (int n = 0; n < 20000; n++) {
-		bs_access a = { .op = (bs_op)(n & 1) };
+		bs_access a = { .kind = (bs_kind)(n & 1) };
 		const bs_profile *p = bs_profiles()[(n >> 1) & 1];
 		unsigned kind = (unsigned)(n >> 2) % 4, span;
 		bs_summary s;

@@ -79,7 +79,7 @@ static const probe_case probe_cases[] = {
 	{ "--probe stride --file x", 2, "give --probe NAME|all or --file" },
 	{ "--file tests/cases/no-such-file", 2, "cannot open" },
 	{ "--file tests/calibration/h100.expected.csv", 2,
-	  "h100.expected.csv:1:61: expected WIDTH OP and 32 lane" },
+	  "h100.expected.csv:1:61: expected WIDTH KIND and 32 lane" },
 	{ "--list", 0, "stride     lane l accesses element l*s" },
 };
 
@@ -154,7 +154,7 @@ START_TEST(test_committed_metadata)
 			      row.access.name, row.instructions);
 		/* conflict-free full-warp loads of 4..16 bytes, not packed:
 		   at least 99% of 32 banks x 4 bytes per clock */
-		if (row.access.op == BS_LOAD && row.access.active == 0xffffffffu
+		if (row.access.kind == BS_KIND_LD && row.access.active == 0xffffffffu
 		    && row.access.width >= 4 && row.bank_conflicts_measured == 0
 		    && row.packed_predicted == 0 &&
 		    !strcmp(row.probe, "stride") &&

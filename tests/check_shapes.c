@@ -119,10 +119,10 @@ START_TEST(test_tile_xor_narrow)
 	bs_summary s;
 	bs_error err;
 
-	t.op = BS_STORE;
+	t.kind = BS_KIND_ST;
 	ck_assert_int_eq(bs_tile_access(&t, &a, &err), 0);
 	ck_assert_uint_eq(a.active, ALL);
-	ck_assert_int_eq(a.op, BS_STORE);
+	ck_assert_int_eq(a.kind, BS_KIND_ST);
 	for (unsigned l = 0; l < BS_LANES; l++)
 		ck_assert_uint_eq(a.addr[l], want[l]);
 	ck_assert_int_eq(bs_predict(p, &a, &s, &err), 0);
@@ -274,10 +274,10 @@ START_TEST(test_struct_named)
 	bs_error err;
 
 	st.name = "particle_y";
-	st.op = BS_STORE;
+	st.kind = BS_KIND_ST;
 	ck_assert_int_eq(bs_struct_access(&st, &a, &err), 0);
 	ck_assert_str_eq(a.name, "particle_y");
-	ck_assert_int_eq(a.op, BS_STORE);
+	ck_assert_int_eq(a.kind, BS_KIND_ST);
 	ck_assert_uint_eq(a.addr[31], 31 * 8 + 4);
 }
 END_TEST

@@ -2,8 +2,11 @@
  * check.c - bankscope check: measured datasets against the predictions.
  *
  * Every row with counters (wavefronts_measured) is predicted again from
- * its own addresses under the profile: --arch, else the file's
- * "# profile:" metadata, else sm_90.  The row disagrees when the measured
+ * its own addresses under the profile: --arch (a built-in name or a
+ * profile file), else the file's "# profile:" metadata, else sm_90.  A
+ * file measured on a GPU no profile covers says "# profile: none
+ * (sm_89)": without --arch it is not judged, only reported as such, and
+ * the exit status says nothing of it unless --strict asks.  The row disagrees when the measured
  * wavefronts, or the measured conflicts where there are some, differ from
  * the prediction by more than 1e-6, or when a prediction stored in the row
  * differs from what the profile that wrote it (the file's) gives today: a
@@ -29,7 +32,8 @@
 #define MAX_PROFILES 8
 
 static const char check_usage[] =
-	"usage: bankscope check [--arch NAME] [--quiet] FILE.csv...\n"
+	"usage: bankscope check [--arch NAME|FILE] [--quiet] [--strict]\n"
+	"                       FILE.csv...\n"
 	"\n"
 	"Compare datasets measured on a GPU (bankscope-probe) with the\n"
 	"predictions.  Each row's access is predicted again from its\n"
@@ -39,15 +43,22 @@ static const char check_usage[] =
 	"access are fitted against wavefronts per width, op and packing, and\n"
 	"the latency model's largest deviation is shown.\n"
 	"\n"
-	"  --arch NAME   predict with this profile (default: the file's\n"
-	"                '# profile:' metadata, else sm_90)\n"
+	"  --arch NAME|FILE  predict with this profile, built-in or a file\n"
+	"                (default: the file's '# profile:' metadata, else\n"
+	"                sm_90)\n"
 	"  --quiet       print only the disagreements and the verdict\n"
+	"  --strict      exit 1 when a file cannot be judged because no\n"
+	"                profile covers its GPU ('# profile: none (sm_89)')\n"
 	"\n"
 	"FILE '-' reads stdin.  Rows with a note are skipped; rows without\n"
 	"counters are timing only.\n"
 	"\n"
+	"A file whose GPU no profile covers is reported with what to run\n"
+	"(bankscope calibrate) and not judged, unless --arch names a profile.\n"
+	"\n"
 	"Exit status: 0 every measured row agrees (or nothing was measured),\n"
-	"1 some disagree, 2 bad input (message names file, line and column).\n";
+	"1 some disagree (or, with --strict, a file could not be judged), 2\n"
+	"bad input (message names file, line and column).\n";
 
 typedef struct {
 	const bs_profile *arch;
@@ -57,6 +68,8 @@ typedef struct {
 	char lat_where[320];
 	const bs_profile *used[MAX_PROFILES];
 	int nused;
+	int strict;
+	unsigned long unjudged;     /* files without a profile */
 } check;
 
 /* Up to 4 decimals, trailing zeros dropped. */
@@ -84,7 +97,7 @@ static void row_label(FILE *out, const char *file, long line,
 {
 	fprintf(out, "%s:%ld: %s (probe %s, %u-byte %s): ", file, line,
 		r->access.name, r->probe, r->access.width,
-		bs_op_name(r->access.op));
+		bs_kind_name(r->access.kind));
 }
 
 /* Measured counters against the prediction; 1 when they disagree. */
@@ -139,7 +152,11 @@ static int check_stale(FILE *out, const char *file, long line,
 	return n > 0;
 }
 
-/* The profiles a file is checked with (p) and was written with (fp). */
+/*
+ * The profiles a file is checked with (p) and was written with (fp, NULL
+ * when it says "none (...)").  *p is NULL when the file cannot be judged:
+ * no profile covers its GPU and --arch gave none.
+ */
 static int file_profiles(check *c, const bs_dataset *d, const char *name,
 			 const bs_profile **p, const bs_profile **fp)
 {
@@ -147,14 +164,35 @@ static int file_profiles(check *c, const bs_dataset *d, const char *name,
 	char known[128];
 	bs_error err;
 
+	if (meta && !strncmp(meta, "none", 4)) {
+		*fp = NULL;
+		*p = c->arch;
+		return 0;
+	}
 	*fp = meta ? bs_profile_find(meta) : bs_profile_default();
 	*p = c->arch ? c->arch : *fp;
 	if (*p)
 		return 0;
 	known_profiles(known, sizeof known);
 	bs_error_set(&err, name, 0, 0, "metadata 'profile: %s' names no known "
-		     "profile (%s; or give --arch)", meta, known);
+		     "profile (%s; or give --arch with a profile file)", meta,
+		     known);
 	return report_error(&err);
+}
+
+/* A file no profile covers, and what to do about it. */
+static void no_profile(check *c, const bs_dataset *d, const char *name)
+{
+	const char *cc = bs_dataset_meta(d, "compute_capability");
+	char sm[16] = "its GPU";
+
+	if (cc && strlen(cc) < 6 && strchr(cc, '.'))
+		snprintf(sm, sizeof sm, "sm_%.*s%s", (int)strcspn(cc, "."), cc,
+			 strchr(cc, '.') + 1);
+	printf("%s: no profile for %s; run bankscope calibrate %s > %s.profile, "
+	       "then bankscope check --arch %s.profile %s\n", name, sm, name,
+	       sm, sm, name);
+	c->unjudged++;
 }
 
 /* One row; -1 with err on a prediction error. */
@@ -218,6 +256,19 @@ static int check_file(check *c, const char *path)
 		return report_error(&err);
 	}
 	rc = file_profiles(c, d, name, &p, &fp);
+	if (!rc && !p) {
+		/* not judged, but read whole: bad input is still bad */
+		while ((rc = bs_dataset_next(d, &r, &err)) > 0)
+			;
+		if (rc < 0)
+			rc = report_error(&err);
+		else
+			no_profile(c, d, name);
+		bs_dataset_close(d);
+		if (!is_stdin)
+			fclose(f);
+		return rc;
+	}
 	out = rc ? NULL : open_memstream(&text, &len);
 	if (!rc && !out)
 		rc = usage_error("out of memory");
@@ -248,7 +299,7 @@ static void print_fits(const check *c)
 	int any = 0;
 
 	for (int w = 0; w < BS_NWIDTHS; w++)
-		for (int o = 0; o < 2; o++)
+		for (int o = 0; o < (int)bs_kind_count(); o++)
 			for (int k = 0; k < 2; k++) {
 				const fit_series *s = fits_group(&c->fits, w, o, k);
 				bs_fit fit;
@@ -261,8 +312,8 @@ static void print_fits(const check *c)
 					       "packed", "n",
 					       "slope_cycles_per_wavefront",
 					       "intercept_cycles", "r2");
-				printf("%11u %2s %6d %6zu ", fit_widths[w],
-				       fit_ops[o], k, s->n);
+				printf("%11u %2s %6d %6zu ", bs_widths[w],
+				       bs_kind_name((bs_kind)o), k, s->n);
 				if (bs_fit_line(s->x, s->y, s->n, &fit) < 0)
 					printf("%26s %16s %6s\n",
 					       "-", "-", "-");
@@ -286,7 +337,10 @@ static void print_fits(const check *c)
 static void print_verdict(const check *c)
 {
 	if (!c->measured) {
-		puts("verdict: NOT CHECKED: no counters in these files");
+		puts(c->unjudged ? "verdict: NOT CHECKED: no profile to judge "
+				   "these files by"
+				 : "verdict: NOT CHECKED: no counters in these "
+				   "files");
 		return;
 	}
 	printf("verdict: %s: %lu rows, %lu measured, %lu agree, %lu disagree, "
@@ -308,62 +362,31 @@ int cmd_check(int argc, char **argv)
 {
 	static check c;
 	const char *arch = NULL;
-	char **files = calloc((size_t)argc + 1, sizeof *files);
-	int nfiles = 0, rc = 0, opts = 1;
+	const cli_option own[] = {
+		{ "--arch", &arch, NULL }, { "--quiet", NULL, &c.quiet },
+		{ "--strict", NULL, &c.strict },
+	};
+	char **files;
+	int nfiles, rc;
 
-	if (!files)
-		return usage_error("out of memory");
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		int k;
-
-		if (opts && (!strcmp(a, "--help") || !strcmp(a, "-h"))) {
-			fputs(check_usage, stdout);
-			free(files);
-			return 0;
-		}
-		if (opts && !strcmp(a, "--")) {
-			opts = 0;
-			continue;
-		}
-		if (opts && !strcmp(a, "--quiet")) {
-			c.quiet = 1;
-			continue;
-		}
-		k = opts ? opt_value(argc, argv, &i, "--arch", &arch) : 0;
-		if (k < 0) {
-			free(files);
-			return EXIT_BADINPUT;
-		}
-		if (k)
-			continue;
-		if (opts && a[0] == '-' && a[1]) {
-			free(files);
-			return usage_error("check: unknown option '%s' (try "
-					   "bankscope check --help)", a);
-		}
-		files[nfiles++] = argv[i];
-	}
-	if (arch && !(c.arch = bs_profile_find(arch))) {
-		char known[128];
-
-		known_profiles(known, sizeof known);
+	rc = cli_parse("check", check_usage, argc, argv, own,
+		       sizeof own / sizeof *own, NULL, &files, &nfiles);
+	if (!rc && arch)
+		rc = arch_option(arch, &c.arch);
+	if (!rc && !nfiles)
+		rc = usage_error("check: no dataset given (try bankscope "
+				 "check --help)");
+	if (rc) {
 		free(files);
-		return usage_error("--arch: unknown profile '%s' (%s)", arch,
-				   known);
-	}
-	if (!nfiles) {
-		free(files);
-		return usage_error("check: no dataset given (try bankscope "
-				   "check --help)");
+		return rc == CLI_HELP ? 0 : rc;
 	}
 	for (int i = 0; i < nfiles && !rc; i++)
 		rc = check_file(&c, files[i]);
 	if (!rc) {
-		if (!c.quiet)
+		if (!c.quiet && (c.rows || !c.unjudged))
 			print_fits(&c);
 		print_verdict(&c);
-		rc = c.disagree ? EXIT_DISAGREE : 0;
+		rc = c.disagree || (c.strict && c.unjudged) ? EXIT_DISAGREE : 0;
 	}
 	check_free(&c);
 	free(files);

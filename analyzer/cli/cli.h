@@ -20,6 +20,19 @@ int report_error(const bs_error *err);
 int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /*
+ * A command: its name, what it does (one line for `bankscope --help`),
+ * its usage text and its entry point.  main.c holds the table.
+ */
+typedef struct {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;     /* NULL: an older name, not listed */
+} cli_command;
+
+/* The command table's row for name, or NULL. */
+const cli_command *cli_find(const char *name);
+
+/*
  * Long options: "--name value" or "--name=value".  Returns 1 and sets
  * *value when argv[*i] is option `name` (advancing *i past its value), 0
  * when it is not, -1 (after printing) when its value is missing.
@@ -30,29 +43,56 @@ int opt_value(int argc, char **argv, int *i, const char *name,
 int opt_u64(const char *name, const char *value, uint64_t max, uint64_t *out);
 
 /*
+ * The argument loop every command shares: argv[1..] are its own options
+ * (a value "--name V" / "--name=V", or a flag), the access options when
+ * shape is not NULL, "--help", "--" (what follows is not an option), and
+ * the rest, '-' included, operands, collected into *files (allocated;
+ * the caller frees it).  Returns 0, CLI_HELP after printing usage on
+ * stdout, or EXIT_BADINPUT after one message naming cmd.
+ */
+#define CLI_HELP (-1)
+typedef struct {
+	const char *name;
+	const char **value;      /* an option with a value, or */
+	int *flag;               /* a flag, set to 1 */
+} cli_option;
+
+typedef struct shape_options shape_options;
+int cli_parse(const char *cmd, const char *usage, int argc, char **argv,
+	      const cli_option *own, size_t nown, shape_options *shape,
+	      char ***files, int *nfiles);
+
+/*
+ * --arch VALUE: a built-in profile by name, else a profile file (read
+ * whole; errors name file:line:column).  0 and *out, or EXIT_BADINPUT
+ * after one message.
+ */
+int arch_option(const char *value, const bs_profile **out);
+
+/*
  * shape.c: the access options of predict and fix.  shape_option() takes
  * argv[*i] when it is one of them (1), else 0, -1 after a message; the
  * others return 0, or EXIT_BADINPUT after a message naming the option.
- * The builders fill their spec's shape fields; width, op and base are
+ * The builders fill their spec's shape fields; width, kind and base are
  * the caller's.
  */
-typedef struct {
+struct shape_options {
 	const char *expr, *active, *warp;
 	const char *tile, *pad, *access, *index, *swizzle;
 	const char *structure, *field;
-	const char *width, *op, *name;
-} shape_options;
+	const char *width, *kind, *name;
+};
 
 int shape_option(int argc, char **argv, int *i, shape_options *o);
 int shape_count(const shape_options *o);        /* of --expr, --tile, --struct */
 int shape_companions(const shape_options *o);   /* --pad without --tile, ... */
-int shape_width_op(const shape_options *o, unsigned *width, bs_op *op);
+int shape_width_kind(const shape_options *o, unsigned *width, bs_kind *kind);
 int shape_expr(const shape_options *o, bs_expr_spec *s);
 int shape_tile(const shape_options *o, bs_tile_spec *t);
 int shape_struct(const shape_options *o, bs_struct_spec *s);
 
 /*
- * fits.c: cycles against wavefronts per width, op and packing, and the
+ * fits.c: cycles against wavefronts per width, kind and packing, and the
  * latency model's worst deviation.  fits_add() takes a row and its
  * prediction: 1 when the row is the new worst deviation, 0 otherwise
  * (rows without a median are skipped), -1 out of memory.
@@ -63,15 +103,14 @@ typedef struct {
 } fit_series;
 
 typedef struct {
-	fit_series by[BS_NWIDTHS][2][2];   /* width index, op, packed */
+	fit_series by[BS_NWIDTHS][BS_MAX_KINDS][2];   /* width index, kind,
+							 packed */
 	size_t lat_n;                      /* rows with both latencies */
 	double lat_max;                    /* cycles */
 } latency_fits;
 
-extern const unsigned fit_widths[BS_NWIDTHS];
-extern const char *const fit_ops[2];
 int fits_add(latency_fits *f, const bs_row *r, const bs_summary *s);
-const fit_series *fits_group(const latency_fits *f, int w, int op,
+const fit_series *fits_group(const latency_fits *f, int w, int kind,
 			     int packed);
 void fits_free(latency_fits *f);
 
@@ -114,9 +153,11 @@ void join_free(join *j);
 
 int cmd_predict(int argc, char **argv);
 int cmd_check(int argc, char **argv);
-int cmd_profiles(int argc, char **argv);
+int cmd_archs(int argc, char **argv);
+int cmd_calibrate(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_fix(int argc, char **argv);
 int cmd_profile(int argc, char **argv);
+
 
 #endif

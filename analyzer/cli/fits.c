@@ -1,6 +1,6 @@
 /*
  * fits.c - what check and report fit: median cycles per access against
- * wavefronts per warp instruction, one least-squares line per width, op
+ * wavefronts per warp instruction, one least-squares line per width, kind
  * and packing, and the latency model's largest deviation from the timed
  * rows.  x is the measured wavefronts, or the predicted ones in a row
  * without counters; rows without a median are left out.
@@ -10,9 +10,6 @@
 #include <string.h>
 
 #include "cli.h"
-
-const unsigned fit_widths[BS_NWIDTHS] = { 1, 2, 4, 8, 16 };
-const char *const fit_ops[2] = { "ld", "st" };
 
 static int add_point(fit_series *s, double x, double y)
 {
@@ -43,7 +40,7 @@ int fits_add(latency_fits *f, const bs_row *r, const bs_summary *s)
 
 	if (isnan(y))
 		return 0;
-	if (add_point(&f->by[bs_width_index(r->access.width)][r->access.op]
+	if (add_point(&f->by[bs_width_index(r->access.width)][r->access.kind]
 			    [s->packed], x, y) < 0)
 		return -1;
 	if (isnan(s->latency_cycles))
@@ -55,15 +52,16 @@ int fits_add(latency_fits *f, const bs_row *r, const bs_summary *s)
 	return 1;
 }
 
-const fit_series *fits_group(const latency_fits *f, int w, int op, int packed)
+const fit_series *fits_group(const latency_fits *f, int w, int kind,
+			     int packed)
 {
-	return &f->by[w][op][packed];
+	return &f->by[w][kind][packed];
 }
 
 void fits_free(latency_fits *f)
 {
 	for (int w = 0; w < BS_NWIDTHS; w++)
-		for (int o = 0; o < 2; o++)
+		for (int o = 0; o < BS_MAX_KINDS; o++)
 			for (int k = 0; k < 2; k++) {
 				free(f->by[w][o][k].x);
 				free(f->by[w][o][k].y);

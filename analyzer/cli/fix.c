@@ -35,7 +35,7 @@ static const char fix_usage[] =
 	"that reach the ideal: padding before the swizzle before widening,\n"
 	"then the least extra shared memory.\n"
 	"\n"
-	"  --arch NAME        sm_90 (default) or textbook\n"
+	"  --arch NAME|FILE   sm_90 (default), textbook or a profile file\n"
 	"  --format FMT       text (default) or json (one object per access)\n"
 	"  --max-pad N        pad by 0..N elements (default 128/width - 1;\n"
 	"                     0 forbids padding)\n"
@@ -45,7 +45,7 @@ static const char fix_usage[] =
 	"                     --swizzle none|xor   (T tile[ROWS][COLS+PAD])\n"
 	"  --struct BYTES     --field OFFSET   (lane l reads array[l].field)\n"
 	"  --expr EXPR        --active EXPR --warp N   (element index)\n"
-	"  --width W --op ld|st --base BYTES --name NAME\n"
+	"  --width W --kind KIND --base BYTES --name NAME\n"
 	"  PATTERN-FILE       '-' reads stdin; every access is fixed in turn\n"
 	"With --expr or pattern files the access is read as rows of elements\n"
 	"from --base (0):\n"
@@ -245,13 +245,13 @@ static int generated_input(const options *o, const run *r, bs_fix_input *in)
 {
 	bs_error err;
 	unsigned width;
-	bs_op op;
+	bs_kind kind;
 	int rc;
 
-	if ((rc = shape_width_op(&o->s, &width, &op)))
+	if ((rc = shape_width_kind(&o->s, &width, &kind)))
 		return rc;
 	if (o->s.expr) {
-		bs_expr_spec s = { .width = width, .op = op, .base = r->base };
+		bs_expr_spec s = { .width = width, .kind = kind, .base = r->base };
 
 		if ((rc = shape_expr(&o->s, &s)))
 			return rc;
@@ -263,12 +263,12 @@ static int generated_input(const options *o, const run *r, bs_fix_input *in)
 	}
 	if (o->s.tile) {
 		in->source = BS_FIX_FROM_TILE;
-		in->tile = (bs_tile_spec){ .width = width, .op = op,
+		in->tile = (bs_tile_spec){ .width = width, .kind = kind,
 					   .base = r->base };
 		return shape_tile(&o->s, &in->tile);
 	}
 	in->source = BS_FIX_FROM_STRUCT;
-	in->strct = (bs_struct_spec){ .width = width, .op = op,
+	in->strct = (bs_struct_spec){ .width = width, .kind = kind,
 				      .base = r->base };
 	return shape_struct(&o->s, &in->strct);
 }
@@ -289,8 +289,8 @@ static int check_shape_options(const options *o, int nfiles)
 	if (o->row && (o->s.tile || o->s.structure))
 		return usage_error("option --row goes with --expr or a pattern "
 				   "file (a tile or struct has its own rows)");
-	if (!shapes && (o->s.width || o->s.op || o->s.name))
-		return usage_error("options --width, --op and --name go with "
+	if (!shapes && (o->s.width || o->s.kind || o->s.name))
+		return usage_error("options --width, --kind and --name go with "
 				   "--expr, --tile or --struct (a pattern file "
 				   "names its own)");
 	return 0;
@@ -301,9 +301,8 @@ static int run_options(const options *o, run *r)
 {
 	uint64_t v;
 
-	if (o->arch && !(r->profile = bs_profile_find(o->arch)))
-		return usage_error("option --arch: unknown profile '%s' "
-				   "(bankscope profiles lists them)", o->arch);
+	if (o->arch && arch_option(o->arch, &r->profile))
+		return EXIT_BADINPUT;
 	if (o->format && !strcmp(o->format, "json"))
 		r->json = 1;
 	else if (o->format && strcmp(o->format, "text"))
@@ -330,43 +329,20 @@ static int run_options(const options *o, run *r)
 int cmd_fix(int argc, char **argv)
 {
 	options o = { 0 };
-	const struct {
-		const char *name;
-		const char **slot;
-	} own[] = {
-		{ "--arch", &o.arch }, { "--format", &o.format },
-		{ "--max-pad", &o.max_pad }, { "--row", &o.row },
-		{ "--base", &o.base },
+	const cli_option own[] = {
+		{ "--arch", &o.arch, NULL }, { "--format", &o.format, NULL },
+		{ "--max-pad", &o.max_pad, NULL }, { "--row", &o.row, NULL },
+		{ "--base", &o.base, NULL },
 	};
 	run r = { .profile = bs_profile_default(), .max_pad = -1 };
-	int nfiles = 0, rc = 0, i;
-	char **files = calloc((size_t)argc, sizeof *files);
+	int nfiles, rc, i;
+	char **files;
 
-	if (!files)
-		return usage_error("out of memory");
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		int got;
-
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			fputs(fix_usage, stdout);
-			free(files);
-			return 0;
-		}
-		if (a[0] != '-' || !strcmp(a, "-")) {
-			files[nfiles++] = argv[i];
-			continue;
-		}
-		got = shape_option(argc, argv, &i, &o.s);
-		for (size_t k = 0; !got && k < sizeof own / sizeof *own; k++)
-			got = opt_value(argc, argv, &i, own[k].name, own[k].slot);
-		if (got <= 0) {
-			free(files);
-			return got < 0 ? EXIT_BADINPUT
-				       : usage_error("fix: unknown option '%s' "
-						     "(try bankscope fix "
-						     "--help)", a);
-		}
+	rc = cli_parse("fix", fix_usage, argc, argv, own,
+		       sizeof own / sizeof *own, &o.s, &files, &nfiles);
+	if (rc) {
+		free(files);
+		return rc == CLI_HELP ? 0 : rc;
 	}
 	rc = run_options(&o, &r);
 	if (!rc)

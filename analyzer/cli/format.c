@@ -95,9 +95,11 @@ static void json_lanes(FILE *out, uint32_t m)
 	putc(']', out);
 }
 
-static const char *op_word(bs_op op)
+/* "load" and "store" for ld and st; other kinds by their names. */
+static const char *kind_word(bs_kind kind)
 {
-	return op == BS_STORE ? "store" : "load";
+	return kind == BS_KIND_LD ? "load" : kind == BS_KIND_ST
+		? "store" : bs_kind_name(kind);
 }
 
 /* One row of a bank map, its trailing blanks dropped. */
@@ -161,7 +163,7 @@ void print_text(FILE *out, const bs_profile *p, const bs_access *a,
 	const bs_summary *s = &d->sum;
 
 	fprintf(out, "%s: %u-byte %s, %u of 32 lanes active, profile %s%s\n",
-		a->name, a->width, op_word(a->op), s->active_lanes, p->name,
+		a->name, a->width, kind_word(a->kind), s->active_lanes, p->name,
 		s->packed ? ", pairwise uniform: packed phases" : "");
 	for (unsigned ph = 0; ph < d->nphases; ph++)
 		text_phase(out, p, d, ph);
@@ -178,7 +180,7 @@ void print_csv(FILE *out, const bs_access *a, const bs_summary *s)
 {
 	csv_field(out, a->name);
 	fprintf(out, ",%u,%s,%u,%u,%d,%u,%u,%u,%u,", a->width,
-		bs_op_name(a->op), s->active_lanes, s->phases, s->packed,
+		bs_kind_name(a->kind), s->active_lanes, s->phases, s->packed,
 		s->wavefronts, s->ideal_wavefronts, s->bank_conflicts,
 		s->max_way);
 	if (!isnan(s->latency_cycles))
@@ -197,7 +199,7 @@ void print_json(FILE *out, const bs_profile *p, const bs_access *a,
 		"\"active_lanes\":%u,\"packed\":%s,\"wavefronts\":%u,"
 		"\"ideal_wavefronts\":%u,\"bank_conflicts\":%u,\"max_way\":%u,"
 		"\"latency_cycles\":",
-		p->name, a->width, bs_op_name(a->op), s->active_lanes,
+		p->name, a->width, bs_kind_name(a->kind), s->active_lanes,
 		s->packed ? "true" : "false", s->wavefronts,
 		s->ideal_wavefronts, s->bank_conflicts, s->max_way);
 	if (isnan(s->latency_cycles))
@@ -244,7 +246,7 @@ void print_map(FILE *out, const bs_profile *p, const bs_access *a,
 
 	fprintf(out, "%s# access: %s, %u-byte %s, profile %s, %u wavefront%s, "
 		"ideal %u, %u bank conflict%s\n", first ? "" : "\n\n", a->name,
-		a->width, op_word(a->op), p->name, s->wavefronts,
+		a->width, kind_word(a->kind), p->name, s->wavefronts,
 		s->wavefronts == 1 ? "" : "s", s->ideal_wavefronts,
 		s->bank_conflicts, s->bank_conflicts == 1 ? "" : "s");
 	fprintf(out, "wavefront,phase,bank,word,first_lane,lane_count,lanes\n");

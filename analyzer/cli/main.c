@@ -1,166 +1,82 @@
 /*
- * main.c - the bankscope command: dispatch to a subcommand.
- *
- *   bankscope predict [options] [INPUT...]   wavefronts, conflicts, latency
- *   bankscope check FILE.csv...              measured against predicted
- *   bankscope profiles                       the architecture profiles
+ * main.c - the bankscope command: one table of commands, and dispatch.
  */
-#include <stdarg.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 
-static const char usage[] =
-	"usage: bankscope COMMAND [OPTIONS] [ARGS]\n"
-	"\n"
-	"Predict and check what a warp's shared-memory access costs on an\n"
-	"NVIDIA GPU: wavefronts, bank conflicts, latency.\n"
-	"\n"
-	"commands:\n"
-	"  predict   predict wavefronts, conflicts and latency of accesses\n"
-	"            given as pattern files, an index expression, a tile or\n"
-	"            a struct array (bankscope predict --help)\n"
-	"  check     compare a measured dataset with the predictions\n"
-	"            (bankscope check --help)\n"
-	"  report    write the characterization report of a dataset\n"
-	"            (bankscope report --help)\n"
-	"  profiles  list the architecture profiles\n"
-	"  fix       find the padding, swizzle or width change that removes\n"
-	"            an access's conflicts (bankscope fix --help)\n"
-	"  profile   per-instruction shared-memory wavefronts of any CUDA\n"
-	"            program (bankscope profile --help)\n"
-	"\n"
-	"Exit status: 0 success, 1 a check found disagreements, 2 bad input.\n"
-	"See docs/bankscope.md.\n";
+static const cli_command commands[] = {
+	{ "predict", cmd_predict,
+	  "predict wavefronts, conflicts and latency of accesses given\n"
+	  "as pattern files, an index expression, a tile or a struct array" },
+	{ "check", cmd_check, "compare a measured dataset with the predictions" },
+	{ "report", cmd_report,
+	  "write the characterization report of a dataset" },
+	{ "archs", cmd_archs,
+	  "list the architecture profiles, their rules and where each\n"
+	  "comes from; the access kinds (--kinds)" },
+	{ "profiles", cmd_archs, NULL },
+	{ "calibrate", cmd_calibrate,
+	  "derive the profile that explains a probe run's datasets" },
+	{ "fix", cmd_fix,
+	  "find the padding, swizzle or width change that removes an\n"
+	  "access's conflicts" },
+	{ "profile", cmd_profile,
+	  "per-instruction shared-memory wavefronts of any CUDA program" },
+};
+#define NCOMMANDS (sizeof commands / sizeof *commands)
 
-int report_error(const bs_error *err)
+const cli_command *cli_find(const char *name)
 {
-	char buf[1024];
-
-	bs_error_format(err, buf, sizeof buf);
-	fprintf(stderr, "bankscope: %s\n", buf);
-	return EXIT_BADINPUT;
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
 }
 
-int usage_error(const char *fmt, ...)
+static void usage(FILE *out)
 {
-	va_list ap;
+	fputs("usage: bankscope COMMAND [OPTIONS] [ARGS]\n"
+	      "\n"
+	      "Predict and check what a warp's shared-memory access costs on "
+	      "an\nNVIDIA GPU: wavefronts, bank conflicts, latency.\n"
+	      "\n"
+	      "commands (bankscope COMMAND --help for each):\n", out);
+	for (size_t i = 0; i < NCOMMANDS; i++) {
+		const char *s = commands[i].summary;
 
-	fputs("bankscope: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return EXIT_BADINPUT;
-}
+		if (!s)
+			continue;
+		fprintf(out, "  %-11s", commands[i].name);
+		while (*s) {
+			size_t n = strcspn(s, "\n");
 
-int opt_value(int argc, char **argv, int *i, const char *name,
-	      const char **value)
-{
-	const char *a = argv[*i];
-	size_t n = strlen(name);
-
-	if (strncmp(a, name, n) != 0)
-		return 0;
-	if (a[n] == '=') {
-		*value = a + n + 1;
-		return 1;
-	}
-	if (a[n] != '\0')
-		return 0;
-	if (*i + 1 >= argc) {
-		usage_error("option %s needs a value", name);
-		return -1;
-	}
-	*value = argv[++*i];
-	return 1;
-}
-
-int opt_u64(const char *name, const char *value, uint64_t max, uint64_t *out)
-{
-	int rc = bs_parse_u64(value, max, out);
-
-	if (rc == -1)
-		usage_error("option %s: '%s' is not a non-negative integer",
-			    name, value);
-	else if (rc == -2)
-		usage_error("option %s: %s is larger than %llu", name, value,
-			    (unsigned long long)max);
-	return rc < 0 ? -1 : 0;
-}
-
-int cmd_profiles(int argc, char **argv)
-{
-	static const char *const wname[BS_NWIDTHS] = { "1", "2", "4", "8",
-							"16" };
-
-	if (argc > 1) {
-		if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-			puts("usage: bankscope profiles\n\nList the "
-			     "architecture profiles and their parameters.");
-			return 0;
+			fprintf(out, "%.*s\n", (int)n, s);
+			s += n;
+			if (*s == '\n' && *++s)
+				fprintf(out, "  %-11s", "");
 		}
-		return usage_error("profiles: unexpected argument '%s'",
-				   argv[1]);
 	}
-	for (const bs_profile *const *pp = bs_profiles(); *pp; pp++) {
-		const bs_profile *p = *pp;
-
-		printf("%s%s: %s\n", p->name,
-		       p == bs_profile_default() ? " (default)" : "",
-		       p->description);
-		printf("  banks %u x %u bytes\n", p->banks, p->bank_bytes);
-		printf("  width_bytes  phase_lanes  packed_load_phase_lanes  "
-		       "load_latency_base_cycles  packed_base_cycles\n");
-		for (int w = 0; w < BS_NWIDTHS; w++) {
-			char packed[16] = "never";
-
-			if (p->packed_phase_lanes[w])
-				snprintf(packed, sizeof packed, "%u",
-					 p->packed_phase_lanes[w]);
-			printf("  %11s  %11u  %23s  ", wname[w],
-			       p->phase_lanes[w], packed);
-			if (p->load_base[w] > 0)
-				printf("%24.2f  ", p->load_base[w]);
-			else
-				printf("%24s  ", "not modeled");
-			if (p->load_base_packed[w] > 0)
-				printf("%18.2f\n", p->load_base_packed[w]);
-			else
-				printf("%18s\n", "-");
-		}
-		if (p->load_slope > 0)
-			printf("  load latency slope: %.2f cycles per "
-			       "wavefront\n", p->load_slope);
-		putchar('\n');
-	}
-	return 0;
+	fputs("\nExit status: 0 success, 1 a check found disagreements, 2 bad "
+	      "input.\nSee docs/bankscope.md.\n", out);
 }
 
 int main(int argc, char **argv)
 {
+	const cli_command *c;
+
 	if (argc < 2) {
-		fputs(usage, stderr);
+		usage(stderr);
 		return EXIT_BADINPUT;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
 	    !strcmp(argv[1], "help")) {
-		fputs(usage, stdout);
+		usage(stdout);
 		return 0;
 	}
-	if (!strcmp(argv[1], "predict"))
-		return cmd_predict(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "check"))
-		return cmd_check(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "profiles"))
-		return cmd_profiles(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "report"))
-		return cmd_report(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "fix"))
-		return cmd_fix(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "profile"))
-		return cmd_profile(argc - 1, argv + 1);
-	return usage_error("unknown command '%s' (try bankscope --help)",
-			   argv[1]);
+	c = cli_find(argv[1]);
+	if (!c)
+		return usage_error("unknown command '%s' (try bankscope "
+				   "--help)", argv[1]);
+	return c->run(argc - 1, argv + 1);
 }

@@ -19,13 +19,17 @@ static const char predict_usage[] =
 	"bank conflicts (= wavefronts - ideal), the worst n-way degree and the\n"
 	"dependent-chain latency in cycles.\n"
 	"\n"
-	"  --arch NAME        sm_90 (default: Hopper, measured on an H100) or\n"
-	"                     textbook (one phase for every width)\n"
+	"  --arch NAME|FILE   a built-in profile, sm_90 (default: Hopper,\n"
+	"                     measured on an H100) or textbook (one phase for\n"
+	"                     every width), or a profile file (bankscope\n"
+	"                     archs lists them; bankscope calibrate makes one)\n"
 	"  --format FMT       text (default: phases and bank maps), csv, json,\n"
 	"                     or map (one CSV row per bank cell, for plots)\n"
 	"\n"
 	"Pattern files ('-' reads stdin): one access a line,\n"
-	"  NAME WIDTH OP A0 ... A31   byte addresses, '-' for an inactive lane\n"
+	"  NAME WIDTH KIND A0 ... A31   byte addresses, '-' for an inactive\n"
+	"                             lane; KIND ld, st, ldsm.x4, ... (bankscope\n"
+	"                             archs --kinds)\n"
 	"\n"
 	"An index expression (element index; address = base + index*width):\n"
 	"  --expr EXPR        C integer expression over lane, warp, tid\n"
@@ -41,7 +45,8 @@ static const char predict_usage[] =
 	"  --field OFFSET     offsetof the field (0)\n"
 	"Common to the three:\n"
 	"  --width W          bytes per lane: 1, 2, 4 (default), 8, 16\n"
-	"  --op ld|st         load (default) or store\n"
+	"  --kind KIND        ld (default), st or another kind (bankscope\n"
+	"                     archs --kinds); --op is its older name\n"
 	"  --base BYTES       address of element 0 (0)\n"
 	"  --name NAME        name of the access\n"
 	"\n"
@@ -138,28 +143,28 @@ static int generated_access(const options *o, bs_access *a)
 {
 	bs_error err;
 	unsigned width;
-	bs_op op;
+	bs_kind kind;
 	uint64_t base = 0;
 	int rc;
 
-	if ((rc = shape_width_op(&o->s, &width, &op)))
+	if ((rc = shape_width_kind(&o->s, &width, &kind)))
 		return rc;
 	if (o->base && opt_u64("--base", o->base, UINT32_MAX, &base))
 		return EXIT_BADINPUT;
 	if (o->s.expr) {
-		bs_expr_spec s = { .width = width, .op = op, .base = base };
+		bs_expr_spec s = { .width = width, .kind = kind, .base = base };
 
 		if ((rc = shape_expr(&o->s, &s)))
 			return rc;
 		rc = bs_access_from_expr(&s, a, &err);
 	} else if (o->s.tile) {
-		bs_tile_spec t = { .width = width, .op = op, .base = base };
+		bs_tile_spec t = { .width = width, .kind = kind, .base = base };
 
 		if ((rc = shape_tile(&o->s, &t)))
 			return rc;
 		rc = bs_tile_access(&t, a, &err);
 	} else {
-		bs_struct_spec s = { .width = width, .op = op, .base = base };
+		bs_struct_spec s = { .width = width, .kind = kind, .base = base };
 
 		if ((rc = shape_struct(&o->s, &s)))
 			return rc;
@@ -178,8 +183,8 @@ static int check_shape_options(const options *o)
 				   "access each: give one of them");
 	if ((rc = shape_companions(&o->s)))
 		return rc;
-	if (!shapes && (o->s.width || o->s.op || o->base || o->s.name))
-		return usage_error("options --width, --op, --base and --name "
+	if (!shapes && (o->s.width || o->s.kind || o->base || o->s.name))
+		return usage_error("options --width, --kind, --base and --name "
 				   "go with --expr, --tile or --struct (a "
 				   "pattern file names its own)");
 	return 0;
@@ -189,44 +194,23 @@ int cmd_predict(int argc, char **argv)
 {
 	options o = { 0 };
 	run r = { .profile = bs_profile_default(), .first_json = 1 };
-	int nfiles = 0, rc = 0, i;
-	char **files = calloc((size_t)argc, sizeof *files);
+	const cli_option own[] = {
+		{ "--arch", &o.arch, NULL }, { "--format", &o.format, NULL },
+		{ "--base", &o.base, NULL },
+	};
+	int nfiles, rc, i;
+	char **files;
 
-	if (!files)
-		return usage_error("out of memory");
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		int got;
-
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			fputs(predict_usage, stdout);
-			free(files);
-			return 0;
-		}
-		if (a[0] != '-' || !strcmp(a, "-")) {
-			files[nfiles++] = argv[i];
-			continue;
-		}
-		got = shape_option(argc, argv, &i, &o.s);
-		if (!got)
-			got = opt_value(argc, argv, &i, "--arch", &o.arch);
-		if (!got)
-			got = opt_value(argc, argv, &i, "--format", &o.format);
-		if (!got)
-			got = opt_value(argc, argv, &i, "--base", &o.base);
-		if (got < 0) {
-			free(files);
-			return EXIT_BADINPUT;
-		}
-		if (!got) {
-			free(files);
-			return usage_error("predict: unknown option '%s' (try "
-					   "bankscope predict --help)", a);
-		}
+	rc = cli_parse("predict", predict_usage, argc, argv, own,
+		       sizeof own / sizeof *own, &o.s, &files, &nfiles);
+	if (rc) {
+		free(files);
+		return rc == CLI_HELP ? 0 : rc;
 	}
-	if (o.arch && !(r.profile = bs_profile_find(o.arch)))
-		rc = usage_error("option --arch: unknown profile '%s' "
-				 "(bankscope profiles lists them)", o.arch);
+	if (o.arch)
+		rc = arch_option(o.arch, &r.profile);
+	if (rc)
+		;
 	else if (o.format && !strcmp(o.format, "csv"))
 		r.format = FMT_CSV;
 	else if (o.format && !strcmp(o.format, "json"))

@@ -741,7 +741,7 @@ static int write_throughput(doc *d, const data *D)
 
 				if (r->note[0] || isnan(tp) ||
 				    r->access.width != widths[w] ||
-				    (int)r->access.op != o)
+				    (int)r->access.kind != o)
 					continue;
 				n++;
 				if (!top || tp > top->r.tp_bytes_per_clk_per_sm)
@@ -874,7 +874,7 @@ static void write_agreement(doc *d, const data *D)
 		cell(d, "%ld", it->line);
 		code_cell(d, r->access.name);
 		cell(d, "%s, %u, %s", r->probe, r->access.width,
-		     bs_op_name(r->access.op));
+		     bs_kind_name(r->access.kind));
 		verdict_num(a, sizeof a, r->wavefronts_measured);
 		verdict_num(b, sizeof b, r->bank_conflicts_measured);
 		cell(d, "%s, %s", a,

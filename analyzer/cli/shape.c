@@ -2,7 +2,7 @@
  * shape.c - the access options predict and fix share: an index
  * expression (--expr, --active, --warp), a 2-D tile (--tile, --pad,
  * --access, --index, --swizzle) or an array of structs (--struct,
- * --field), with --width, --op and --name.  Parsing keeps the option
+ * --field), with --width, --kind (--op is its older name) and --name.  Parsing keeps the option
  * texts; the builders turn them into the library's specs, printing one
  * message naming the option and returning EXIT_BADINPUT on bad values.
  * --base is each command's own (fix applies it to pattern files too).
@@ -22,7 +22,8 @@ static const struct {
 	OPT("--tile", tile), OPT("--pad", pad), OPT("--access", access),
 	OPT("--index", index), OPT("--swizzle", swizzle),
 	OPT("--struct", structure), OPT("--field", field),
-	OPT("--width", width), OPT("--op", op), OPT("--name", name),
+	OPT("--width", width), OPT("--kind", kind), OPT("--op", kind),
+	OPT("--name", name),
 #undef OPT
 };
 
@@ -58,12 +59,20 @@ int shape_companions(const shape_options *o)
 	return 0;
 }
 
-int shape_width_op(const shape_options *o, unsigned *width, bs_op *op)
+int shape_width_kind(const shape_options *o, unsigned *width, bs_kind *kind)
 {
+	const bs_kind_info *k;
 	uint64_t v;
 
-	*width = 4;
-	*op = BS_LOAD;
+	*kind = BS_KIND_LD;
+	if (o->kind && bs_kind_find(o->kind, kind) < 0)
+		return usage_error("option --kind: '%s' is not an access kind "
+				   "(bankscope archs --kinds lists them)",
+				   o->kind);
+	k = bs_kind_get(*kind);
+	/* 4 bytes, or the one width a kind like ldsm.x4 takes */
+	*width = __builtin_popcount(k->widths) == 1
+			 ? bs_widths[__builtin_ctz(k->widths)] : 4;
 	if (o->width) {
 		if (opt_u64("--width", o->width, 16, &v))
 			return EXIT_BADINPUT;
@@ -72,8 +81,13 @@ int shape_width_op(const shape_options *o, unsigned *width, bs_op *op)
 					   "8 or 16", o->width);
 		*width = (unsigned)v;
 	}
-	if (o->op && bs_parse_op(o->op, op) < 0)
-		return usage_error("option --op: '%s' is not ld or st", o->op);
+	if (!bs_kind_allows_width(*kind, *width)) {
+		char allowed[32];
+
+		bs_kind_widths_text(*kind, allowed, sizeof allowed);
+		return usage_error("option --width: %s takes %s bytes, not %u",
+				   k->name, allowed, *width);
+	}
 	return 0;
 }
 

@@ -1,5 +1,5 @@
 /*
- * broadcast.cu - probe-broadcast: k distinct addresses among the 32 lanes.
+ * broadcast.c - probe-broadcast: k distinct addresses among the 32 lanes.
  *
  * Axes: k = 1, 2, 4, 8, 16, 32 distinct addresses; grouped (lanes
  * l*k/32 share, contiguous groups) or interleaved (lane l takes address
@@ -12,31 +12,31 @@
  */
 #include <stdio.h>
 
-#include "probe.h"
+#include "families.h"
 
 static const unsigned ks[] = { 1, 2, 4, 8, 16, 32 };
 
 /* k addresses, interleaved or grouped, spread over banks or in one bank. */
-static void add_case(point_list *pl, int w, int op, unsigned k, int inter,
+static void add_case(bs_points *pl, int w, int op, unsigned k, int inter,
 		     int bank)
 {
 	char name[BS_NAME_MAX];
 	uint32_t elem[BS_LANES];
-	unsigned gap = bank ? 128 / probe_widths[w] : 1;   /* element spacing */
+	unsigned gap = bank ? 128 / bs_widths[w] : 1;   /* element spacing */
 
 	for (unsigned l = 0; l < BS_LANES; l++)
 		elem[l] = (inter ? l % k : l * k / 32) * gap;
 	if (k == 1)
-		snprintf(name, sizeof name, "bc_%s_%s_k1", probe_type_name[w],
+		snprintf(name, sizeof name, "bc_%s_%s_k1", bs_type_name[w],
 			 op ? "st" : "ld");
 	else
-		snprintf(name, sizeof name, "bc_%s_%s_k%u_%s_%s", probe_type_name[w],
+		snprintf(name, sizeof name, "bc_%s_%s_k%u_%s_%s", bs_type_name[w],
 			 op ? "st" : "ld", k, inter ? "interleaved" : "grouped",
 			 bank ? "bank" : "spread");
-	points_add_elems(pl, name, probe_widths[w], (bs_op)op, 0xffffffffu, elem);
+	bs_points_add_elems(pl, name, bs_widths[w], (bs_kind)op, 0xffffffffu, elem);
 }
 
-void family_broadcast(point_list *pl)
+void family_broadcast(bs_points *pl)
 {
 	for (int w = 0; w < BS_NWIDTHS; w++)
 		for (int op = 0; op < 2; op++) {

@@ -1,5 +1,5 @@
 /*
- * padding.cu - probe-padding: arrays of structs and 2-D tiles.
+ * padding.c - probe-padding: arrays of structs and 2-D tiles.
  *
  * Structs: struct { float f[N]; float pad[P]; } s[32], lane l loads
  * s[l].f[0]; N = 1, 2, 3, 4, 8, 16, 32 and P = 0..4, loads; stores too for
@@ -16,11 +16,11 @@
  */
 #include <stdio.h>
 
-#include "probe.h"
+#include "families.h"
 
 static const unsigned ns[] = { 1, 2, 3, 4, 8, 16, 32 };
 
-static void add_tile(point_list *pl, unsigned width, bs_op op, unsigned pad,
+static void add_tile(bs_points *pl, unsigned width, bs_kind op, unsigned pad,
 		     bs_swizzle sw, bs_tile_dir dir, unsigned index)
 {
 	char name[2 * BS_NAME_MAX];
@@ -30,26 +30,26 @@ static void add_tile(point_list *pl, unsigned width, bs_op op, unsigned pad,
 	if (bs_tile_access(&t, &a, NULL) < 0)
 		return;
 	snprintf(name, sizeof name, "%s_%s_%s", width == 4 ? "f32" : "f64",
-		 a.name, op == BS_STORE ? "st" : "ld");
+		 a.name, op == BS_KIND_ST ? "st" : "ld");
 	snprintf(a.name, sizeof a.name, "%.*s", BS_NAME_MAX - 1, name);
-	points_add(pl, &a);
+	bs_points_add(pl, &a);
 }
 
-void family_padding(point_list *pl)
+void family_padding(bs_points *pl)
 {
 	char name[BS_NAME_MAX];
 
 	for (size_t i = 0; i < sizeof ns / sizeof *ns; i++)
 		for (unsigned p = 0; p <= 4; p++) {
 			snprintf(name, sizeof name, "struct_n%u_p%u", ns[i], p);
-			points_add_stride(pl, name, 4, BS_LOAD, ns[i] + p);
+			bs_points_add_stride(pl, name, 4, BS_KIND_LD, ns[i] + p);
 		}
-	points_add_stride(pl, "struct_n32_p0_st", 4, BS_STORE, 32);
-	points_add_stride(pl, "struct_n32_p1_st", 4, BS_STORE, 33);
+	bs_points_add_stride(pl, "struct_n32_p0_st", 4, BS_KIND_ST, 32);
+	bs_points_add_stride(pl, "struct_n32_p1_st", 4, BS_KIND_ST, 33);
 
 	for (unsigned width = 4; width <= 8; width += 4)
 		for (int op = 0; op < 2; op++) {
-			bs_op o = (bs_op)op;
+			bs_kind o = (bs_kind)op;
 
 			add_tile(pl, width, o, 0, BS_SWIZZLE_NONE, BS_BY_ROW, 0);
 			add_tile(pl, width, o, 0, BS_SWIZZLE_NONE, BS_BY_COL, 0);

@@ -1,5 +1,5 @@
 /*
- * random.cu - probe-random: seeded random accesses, 300 points.
+ * random.c - probe-random: seeded random accesses, 300 points.
  *
  * For each width and op, 30 accesses from a fixed-seed xorshift generator:
  * 16 with every lane at a random aligned address in the first 4 KiB,
@@ -10,7 +10,7 @@
  */
 #include <stdio.h>
 
-#include "probe.h"
+#include "families.h"
 
 static uint64_t state = 0x9e3779b97f4a7c15ull;
 
@@ -22,16 +22,16 @@ static uint32_t next(void)
 	return (uint32_t)(state >> 16);
 }
 
-static void add_random(point_list *pl, int w, int op, int kind, int n)
+static void add_random(bs_points *pl, int w, int op, int kind, int n)
 {
 	static const char *const kinds[] = { "all", "mask", "few" };
-	unsigned width = probe_widths[w];
-	bs_access a = { };
+	unsigned width = bs_widths[w];
+	bs_access a = { 0 };
 
-	snprintf(a.name, sizeof a.name, "rnd_%s_%s_%s%d", probe_type_name[w],
+	snprintf(a.name, sizeof a.name, "rnd_%s_%s_%s%d", bs_type_name[w],
 		 op ? "st" : "ld", kinds[kind], n);
 	a.width = width;
-	a.op = (bs_op)op;
+	a.kind = (bs_kind)op;
 	a.active = kind == 1 ? next() | 1u : 0xffffffffu;
 	for (unsigned l = 0; l < BS_LANES; l++) {
 		unsigned span = kind == 2 ? 4 : 4096 / width;
@@ -49,10 +49,10 @@ static void add_random(point_list *pl, int w, int op, int kind, int n)
 	for (unsigned l = 0; l < BS_LANES; l++)
 		if (!(a.active >> l & 1))
 			a.addr[l] = 0;
-	points_add(pl, &a);
+	bs_points_add(pl, &a);
 }
 
-void family_random(point_list *pl)
+void family_random(bs_points *pl)
 {
 	state = 0x9e3779b97f4a7c15ull;
 	for (int w = 0; w < BS_NWIDTHS; w++)

@@ -1,5 +1,5 @@
 /*
- * wide.cu - probe-wide: 8- and 16-byte accesses, their phases and packing.
+ * wide.c - probe-wide: 8- and 16-byte accesses, their phases and packing.
  *
  * Each case is an element index per lane (elements of 8 or 16 bytes) and a
  * set of active lanes, loaded and stored.  The model under test: 8-byte
@@ -15,7 +15,7 @@
  */
 #include <stdio.h>
 
-#include "probe.h"
+#include "families.h"
 
 typedef struct {
 	const char *name;
@@ -62,7 +62,7 @@ static const wide_case cases[] = {
 	{ "lanes_0_1_diff", 0x00000003u, e_s1 },
 };
 
-void family_wide(point_list *pl)
+void family_wide(bs_points *pl)
 {
 	char name[BS_NAME_MAX];
 	uint32_t elem[BS_LANES];
@@ -74,10 +74,10 @@ void family_wide(point_list *pl)
 				for (unsigned l = 0; l < BS_LANES; l++)
 					elem[l] = cases[c].elem(l);
 				snprintf(name, sizeof name, "%s_%s_%s",
-					 probe_type_name[w], op ? "st" : "ld",
+					 bs_type_name[w], op ? "st" : "ld",
 					 cases[c].name);
-				points_add_elems(pl, name, probe_widths[w],
-						 (bs_op)op, cases[c].active,
+				bs_points_add_elems(pl, name, bs_widths[w],
+						 (bs_kind)op, cases[c].active,
 						 elem);
 			}
 }

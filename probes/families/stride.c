@@ -1,5 +1,5 @@
 /*
- * stride.cu - probe-stride: lane l accesses element l*s.
+ * stride.c - probe-stride: lane l accesses element l*s.
  *
  * Axes: element stride s = 0..64, width 1, 2, 4, 8, 16 bytes, load and
  * store, all 32 lanes: 650 points.  The textbook result, 1-, 2- and 4-byte
@@ -10,10 +10,10 @@
  */
 #include <stdio.h>
 
-#include "probe.h"
+#include "families.h"
 
 
-void family_stride(point_list *pl)
+void family_stride(bs_points *pl)
 {
 	char name[BS_NAME_MAX];
 
@@ -21,8 +21,8 @@ void family_stride(point_list *pl)
 		for (int op = 0; op < 2; op++)
 			for (unsigned s = 0; s <= 64; s++) {
 				snprintf(name, sizeof name, "%s_%s_s%u",
-					 probe_type_name[w], op ? "st" : "ld", s);
-				points_add_stride(pl, name, probe_widths[w],
-						  (bs_op)op, s);
+					 bs_type_name[w], op ? "st" : "ld", s);
+				bs_points_add_stride(pl, name, bs_widths[w],
+						  (bs_kind)op, s);
 			}
 }

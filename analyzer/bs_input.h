@@ -1,0 +1,209 @@
+/*
+ * bs_input.h - where accesses and measurements come from: pattern files,
+ * index expressions, the shapes CUDA code writes (tiles, structs), and
+ * the measured datasets a probe run writes, with the statistics that
+ * summarize them.  Part of bankscope.h; the model (bs_model.h) first.
+ */
+#ifndef BS_INPUT_H
+#define BS_INPUT_H
+
+#include "bs_model.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- pattern files ----------------------------------------------------
+ * One access a line: NAME WIDTH KIND A0 A1 ... A31.  Addresses in decimal
+ * or 0x hex, '-' for an inactive lane; KIND is a name of the kinds table
+ * (ld, st, ldsm.x4, atom.add.u32, ...; load and store also taken); '#'
+ * starts a comment; blank lines are skipped.  Streaming: one line in
+ * memory at a time.
+ */
+typedef struct bs_reader bs_reader;
+
+/* Reads from f (not closed by the reader); name is used in errors. */
+bs_reader *bs_reader_new(FILE *f, const char *name);
+/* 1: *out holds the next access; 0: end of file; -1: error in err. */
+int bs_reader_next(bs_reader *r, bs_access *out, bs_error *err);
+long bs_reader_line(const bs_reader *r);
+void bs_reader_free(bs_reader *r);
+/* Parse one line (no newline); 1: access, 0: blank or comment, -1: error. */
+int bs_parse_line(const char *line, const char *source, long lineno,
+		  bs_access *out, bs_error *err);
+
+/* Write an access as one pattern-file line (with newline). */
+int bs_format_pattern(const bs_access *a, char *buf, size_t size);
+
+/* ---- index expressions -------------------------------------------------
+ * C integer expressions over lane (0..31), warp and tid (= warp*32+lane):
+ *   + - * / % << >> & | ^ ~ ! < <= > >= == != && || ?: ( )
+ * evaluated in 64-bit signed arithmetic; overflow, division or modulo by
+ * zero and shifts out of 0..63 are errors.
+ */
+typedef struct bs_expr bs_expr;
+
+typedef struct {
+	int64_t lane, warp, tid;
+} bs_vars;
+
+/* source names the option or file in errors; columns are 1-based. */
+bs_expr *bs_expr_parse(const char *text, const char *source, bs_error *err);
+int bs_expr_eval(const bs_expr *e, const bs_vars *v, int64_t *out,
+		 bs_error *err);
+void bs_expr_free(bs_expr *e);
+
+typedef struct {
+	const char *name;        /* access name; NULL: "expr" */
+	const char *index;       /* element index expression (required) */
+	const char *active;      /* active-lane expression; NULL: all lanes */
+	unsigned width;
+	bs_kind kind;
+	uint64_t base;           /* bytes */
+	int64_t warp;
+} bs_expr_spec;
+
+/* address = base + index * width, for each lane where active != 0. */
+int bs_access_from_expr(const bs_expr_spec *s, bs_access *out, bs_error *err);
+
+/* ---- shapes people write in CUDA code ---------------------------------- */
+
+typedef enum { BS_BY_ROW = 0, BS_BY_COL = 1 } bs_tile_dir;
+typedef enum { BS_SWIZZLE_NONE = 0, BS_SWIZZLE_XOR = 1 } bs_swizzle;
+
+typedef struct {
+	unsigned rows, cols;     /* logical tile, elements */
+	unsigned pad;            /* extra elements at the end of each row */
+	unsigned width;          /* element bytes */
+	bs_tile_dir dir;         /* BY_ROW: lane l reads tile[index][l];
+				    BY_COL: lane l reads tile[l][index] */
+	unsigned index;          /* the row (BY_ROW) or column (BY_COL) */
+	bs_swizzle swizzle;      /* XOR: column c is stored at c ^ (row % cols) */
+	bs_kind kind;
+	uint64_t base;
+	const char *name;
+} bs_tile_spec;
+
+int bs_tile_access(const bs_tile_spec *s, bs_access *out, bs_error *err);
+
+typedef struct {
+	unsigned struct_bytes;   /* sizeof the struct */
+	unsigned field;          /* offsetof the field read */
+	unsigned width;          /* bytes of the field access */
+	bs_kind kind;
+	uint64_t base;
+	const char *name;
+} bs_struct_spec;
+
+/* lane l reads array[l].field: base + l*struct_bytes + field. */
+int bs_struct_access(const bs_struct_spec *s, bs_access *out, bs_error *err);
+
+/* ---- small helpers shared by the readers ------------------------------- */
+
+/* Parse a whole unsigned decimal or 0x-hex token: 0, -1 on junk, -2 when > max. */
+int bs_parse_u64(const char *s, uint64_t max, uint64_t *out);
+
+/* ---- measured datasets -------------------------------------------------
+ * A dataset is one tidy CSV file written by one probe run:
+ *
+ *   # key: value                 metadata lines (gpu, compute_capability,
+ *   # key: value                 sm_count, sm_clock_mhz_measured, ...)
+ *   probe,name,width,op,...      the header: BS_DATASET_COLUMNS
+ *   stride,f32_ld_s1,4,ld,...    one row per access
+ *
+ * Measured and timing fields are empty when not measured (NaN in bs_row).
+ * `addresses` holds the 32 lane fields of the pattern format separated by
+ * single spaces, so every prediction can be recomputed from the row.  The
+ * reader maps columns by name (any order, unknown columns ignored) and
+ * requires probe, name, width, op and addresses.
+ */
+#define BS_DATASET_COLUMNS \
+	"probe,name,width,op,active_lanes," \
+	"wavefronts_measured,bank_conflicts_measured,instructions," \
+	"wavefronts_predicted,ideal_wavefronts_predicted," \
+	"bank_conflicts_predicted,max_way_predicted,packed_predicted," \
+	"cycles_per_access_min,cycles_per_access_median," \
+	"latency_cycles_predicted,chain_length,repetitions," \
+	"tp_warps_per_sm,tp_bytes_per_clk_per_sm," \
+	"tp_wavefronts_per_clk_per_sm,note,addresses"
+
+typedef struct {
+	char probe[32];
+	bs_access access;               /* name, width, op, lanes */
+	double wavefronts_measured;     /* per warp instruction */
+	double bank_conflicts_measured; /* per warp instruction */
+	double instructions;            /* warp instructions counted */
+	double wavefronts_predicted;
+	double ideal_wavefronts_predicted;
+	double bank_conflicts_predicted;
+	double max_way_predicted;
+	double packed_predicted;        /* 0 or 1 */
+	double cycles_per_access_min;   /* latency mode, over repetitions */
+	double cycles_per_access_median;
+	double latency_cycles_predicted;
+	double chain_length;            /* accesses between the clock reads */
+	double repetitions;             /* timed repetitions */
+	double tp_warps_per_sm;         /* throughput mode */
+	double tp_bytes_per_clk_per_sm;
+	double tp_wavefronts_per_clk_per_sm;
+	char note[160];                 /* why a point was skipped, or "" */
+} bs_row;
+
+#define BS_META_MAX 32
+typedef struct {
+	char key[48];
+	char value[464];
+} bs_meta;
+
+/* Fill a row's prediction fields from its access under profile p. */
+int bs_row_predict(const bs_profile *p, bs_row *row, bs_error *err);
+/* A row with every number NaN and empty strings. */
+void bs_row_init(bs_row *row);
+
+/* Writing: the metadata lines and the header, then one line per row. */
+int bs_dataset_write_header(FILE *f, const bs_meta *meta, int nmeta);
+int bs_dataset_write_row(FILE *f, const bs_row *row);
+
+/*
+ * Writing a whole file safely: bs_dataset_create() opens a temporary file
+ * in dir; bs_dataset_commit() closes it and links it to dir/NAME.csv,
+ * adding -2, -3, ... to NAME when that file exists (never overwriting),
+ * and returns the final path in path_out.  bs_dataset_abort() removes the
+ * temporary file.
+ */
+typedef struct bs_dataset_out bs_dataset_out;
+bs_dataset_out *bs_dataset_create(const char *dir, bs_error *err);
+FILE *bs_dataset_file(bs_dataset_out *o);
+int bs_dataset_commit(bs_dataset_out *o, const char *name, char *path_out,
+		      size_t size, bs_error *err);
+void bs_dataset_abort(bs_dataset_out *o);
+
+/* Reading, streamed. */
+typedef struct bs_dataset bs_dataset;
+bs_dataset *bs_dataset_open(FILE *f, const char *name, bs_error *err);
+/* 1: a row; 0: end; -1: error naming file, line and column. */
+int bs_dataset_next(bs_dataset *d, bs_row *row, bs_error *err);
+/* Metadata value for key, or NULL. */
+const char *bs_dataset_meta(const bs_dataset *d, const char *key);
+int bs_dataset_nmeta(const bs_dataset *d);
+const bs_meta *bs_dataset_meta_at(const bs_dataset *d, int i);
+long bs_dataset_line(const bs_dataset *d);
+void bs_dataset_close(bs_dataset *d);
+
+/* ---- statistics -------------------------------------------------------- */
+
+/* Sorts v in place; min and median (mean of the middle two for even n). */
+int bs_min_median(double *v, size_t n, double *min, double *median);
+
+typedef struct {
+	size_t n;
+	double slope, intercept, r2;
+} bs_fit;
+/* Least squares y = slope*x + intercept; -1 when n < 2 or x constant. */
+int bs_fit_line(const double *x, const double *y, size_t n, bs_fit *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

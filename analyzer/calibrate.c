@@ -1,0 +1,799 @@
+/*
+ * calibrate.c - the profile that explains measured rows (bs_calibrate.h
+ * says what is searched and in which order).
+ *
+ * The rows are kept in memory, grouped by (kind, width); a candidate rule
+ * is judged by predicting every row of its group under a one-rule
+ * profile.  Whether another explaining candidate would predict a probe
+ * family's point differently is asked of the points of every family with
+ * the group's kind and width.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bankscope.h"
+
+typedef struct {
+	bs_access a;
+	double wf, bc, cycles, tp;
+	unsigned file;           /* index into files */
+	long line;
+} mrow;
+
+struct bs_calib {
+	mrow *row;
+	size_t n, cap, skipped;
+	char **files;
+	unsigned nfiles;
+	char gpu[128];
+	char cc[16];
+};
+
+/* ---- collecting ------------------------------------------------------ */
+
+bs_calib *bs_calib_new(void)
+{
+	return calloc(1, sizeof(bs_calib));
+}
+
+void bs_calib_free(bs_calib *c)
+{
+	if (!c)
+		return;
+	for (unsigned i = 0; i < c->nfiles; i++)
+		free(c->files[i]);
+	free(c->files);
+	free(c->row);
+	free(c);
+}
+
+static int file_index(bs_calib *c, const char *file, unsigned *out)
+{
+	char **f;
+
+	if (c->nfiles && !strcmp(c->files[c->nfiles - 1], file)) {
+		*out = c->nfiles - 1;
+		return 0;
+	}
+	f = realloc(c->files, (c->nfiles + 1) * sizeof *f);
+	if (!f)
+		return -1;
+	c->files = f;
+	if (!(f[c->nfiles] = strdup(file)))
+		return -1;
+	*out = c->nfiles++;
+	return 0;
+}
+
+int bs_calib_add_row(bs_calib *c, const bs_row *r, const char *file,
+		     long line)
+{
+	mrow *m;
+	unsigned fi;
+
+	if (r->note[0] || isnan(r->wavefronts_measured)) {
+		c->skipped++;
+		return 0;
+	}
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 1024;
+		mrow *v = realloc(c->row, cap * sizeof *v);
+
+		if (!v)
+			return -1;
+		c->row = v;
+		c->cap = cap;
+	}
+	if (file_index(c, file ? file : "", &fi) < 0)
+		return -1;
+	m = &c->row[c->n++];
+	m->a = r->access;
+	m->wf = r->wavefronts_measured;
+	m->bc = r->bank_conflicts_measured;
+	m->cycles = r->cycles_per_access_median;
+	m->tp = r->tp_bytes_per_clk_per_sm;
+	m->file = fi;
+	m->line = line;
+	return 0;
+}
+
+int bs_calib_add_dataset(bs_calib *c, bs_dataset *d, const char *name,
+			 bs_error *err)
+{
+	const char *gpu = bs_dataset_meta(d, "gpu");
+	const char *cc = bs_dataset_meta(d, "compute_capability");
+	bs_row r;
+	int rc;
+
+	if (cc && c->cc[0] && strcmp(cc, c->cc))
+		return bs_error_set(err, name, 0, 0, "measured on compute "
+				    "capability %s, the datasets before it on "
+				    "%s: calibrate one GPU at a time", cc,
+				    c->cc);
+	if (cc && !c->cc[0])
+		snprintf(c->cc, sizeof c->cc, "%s", cc);
+	if (gpu && !c->gpu[0])
+		snprintf(c->gpu, sizeof c->gpu, "%s", gpu);
+	while ((rc = bs_dataset_next(d, &r, err)) > 0)
+		if (bs_calib_add_row(c, &r, name, bs_dataset_line(d)) < 0)
+			return bs_error_set(err, name, bs_dataset_line(d), 0,
+					    "out of memory");
+	return rc;
+}
+
+/* ---- candidates --------------------------------------------------------- */
+
+typedef struct {
+	unsigned banks, bank_bytes;
+} geometry;
+
+/* In the order they are preferred when the rows cannot tell. */
+static const geometry geometries[] = {
+	{ 32, 4 }, { 16, 4 }, { 64, 4 }, { 32, 8 }, { 16, 8 },
+};
+#define NGEOM (sizeof geometries / sizeof *geometries)
+
+/* Partner sets, fewest and smallest first. */
+static uint32_t partner_sets[31];
+static unsigned npartner_sets;
+
+static void make_partner_sets(void)
+{
+	if (npartner_sets)
+		return;
+	for (int bits = 1; bits <= 5; bits++)
+		for (unsigned s = 1; s < 32; s++)
+			if (__builtin_popcount(s) == bits) {
+				uint32_t set = 0;
+
+				for (unsigned b = 0; b < 5; b++)
+					if (s >> b & 1)
+						set |= 1u << (1u << b);
+				partner_sets[npartner_sets++] = set;
+			}
+}
+
+/*
+ * Candidate i of the wavefront rules, simplest first: shared words before
+ * serial, then for each phase width 32 down to 1, no packing, then for
+ * each wider packed phase the partner sets.  0 past the last.
+ */
+static int candidate(unsigned i, bs_rule *r)
+{
+	static const unsigned phases[] = { 32, 16, 8, 4, 2, 1 };
+
+	make_partner_sets();
+	for (unsigned sw = 0; sw < 2; sw++)
+		for (unsigned p = 0; p < 6; p++) {
+			unsigned P = phases[p];
+
+			if (!i--) {
+				r->same_word = (uint8_t)sw;
+				r->phase_lanes = (uint8_t)P;
+				r->packed_lanes = 0;
+				r->pack_partners = 0;
+				return 1;
+			}
+			for (unsigned Q = 2 * P; Q <= 32; Q *= 2)
+				for (unsigned s = 0; s < npartner_sets; s++)
+					if (!i--) {
+						r->same_word = (uint8_t)sw;
+						r->phase_lanes = (uint8_t)P;
+						r->packed_lanes = (uint8_t)Q;
+						r->pack_partners =
+							partner_sets[s];
+						return 1;
+					}
+		}
+	return 0;
+}
+
+/* A rule as its profile line, for messages. */
+static void rule_text(const bs_rule *r, char *buf, size_t size)
+{
+	size_t n = (size_t)snprintf(buf, size, "rule %s %u phase=%u",
+				    bs_kind_name(r->kind), r->width,
+				    r->phase_lanes);
+
+	if (r->packed_lanes && n < size) {
+		n += (size_t)snprintf(buf + n, size - n, " packed=%u partners=",
+				      r->packed_lanes);
+		for (unsigned m = 1, k = 0; m < 32 && n < size; m++)
+			if (r->pack_partners >> m & 1)
+				n += (size_t)snprintf(buf + n, size - n, "%s%u",
+						      k++ ? "," : "", m);
+	}
+	if (r->same_word && n < size)
+		n += (size_t)snprintf(buf + n, size - n, " same_word=serial");
+	if (r->ideal && n < size)
+		snprintf(buf + n, size - n, " ideal=lanes");
+}
+
+/* ---- judging -------------------------------------------------------------- */
+
+typedef struct {
+	const bs_calib *c;
+	size_t *idx;             /* the group's rows */
+	size_t n;
+	bs_kind kind;
+	unsigned width;
+	const bs_points *ref;    /* every family point */
+	bs_profile scratch;
+} group;
+
+static void one_rule(group *g, const geometry *geo, const bs_rule *r)
+{
+	bs_profile_init(&g->scratch);
+	g->scratch.banks = geo->banks;
+	g->scratch.bank_bytes = geo->bank_bytes;
+	snprintf(g->scratch.name, sizeof g->scratch.name, "candidate");
+	bs_profile_set_rule(&g->scratch, r, NULL);
+}
+
+/*
+ * Rows of the group whose wavefronts the rule gives; the count stops
+ * short (below g->n - max_miss) once more than max_miss rows are missed.
+ */
+static size_t explained(group *g, const geometry *geo, const bs_rule *r,
+			size_t max_miss)
+{
+	size_t ok = 0, miss = 0;
+	bs_summary s;
+
+	one_rule(g, geo, r);
+	for (size_t i = 0; i < g->n && miss <= max_miss; i++) {
+		const mrow *m = &g->c->row[g->idx[i]];
+
+		if (bs_predict(&g->scratch, &m->a, &s, NULL) == 0 &&
+		    fabs(s.wavefronts - m->wf) < 1e-6)
+			ok++;
+		else
+			miss++;
+	}
+	return ok;
+}
+
+/* Rows (with measured conflicts) whose ideal the rule gives. */
+static int ideal_fits(group *g, const geometry *geo, const bs_rule *r)
+{
+	bs_summary s;
+
+	one_rule(g, geo, r);
+	for (size_t i = 0; i < g->n; i++) {
+		const mrow *m = &g->c->row[g->idx[i]];
+
+		if (isnan(m->bc))
+			continue;
+		if (bs_predict(&g->scratch, &m->a, &s, NULL) < 0 ||
+		    fabs(s.ideal_wavefronts - (m->wf - m->bc)) > 1e-6)
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * The first family point of the group's kind and width that rules a and b
+ * predict differently (wavefronts, or ideal when ideal is set), or -1.
+ */
+static long diverging_point(group *g, const geometry *ga, const bs_rule *a,
+			    const geometry *gb, const bs_rule *b, int ideal)
+{
+	static bs_profile pa, pb;
+	bs_summary sa, sb;
+
+	bs_profile_init(&pa);
+	pa.banks = ga->banks;
+	pa.bank_bytes = ga->bank_bytes;
+	bs_profile_set_rule(&pa, a, NULL);
+	bs_profile_init(&pb);
+	pb.banks = gb->banks;
+	pb.bank_bytes = gb->bank_bytes;
+	bs_profile_set_rule(&pb, b, NULL);
+	for (size_t i = 0; i < g->ref->n; i++) {
+		const bs_access *p = &g->ref->v[i];
+
+		if (p->kind != g->kind || p->width != g->width)
+			continue;
+		if (bs_predict(&pa, p, &sa, NULL) < 0 ||
+		    bs_predict(&pb, p, &sb, NULL) < 0)
+			continue;
+		if (ideal ? sa.ideal_wavefronts != sb.ideal_wavefronts
+			  : sa.wavefronts != sb.wavefronts)
+			return (long)i;
+	}
+	return -1;
+}
+
+/* ---- results ---------------------------------------------------------- */
+
+static int add_open(bs_calib_result *res, bs_kind kind, unsigned width,
+		    const bs_points *ref, long point, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+
+static int add_open(bs_calib_result *res, bs_kind kind, unsigned width,
+		    const bs_points *ref, long point, const char *fmt, ...)
+{
+	bs_calib_open *o = realloc(res->open, (res->nopen + 1) * sizeof *o);
+	va_list ap;
+
+	if (!o)
+		return -1;
+	res->open = o;
+	o = &o[res->nopen++];
+	memset(o, 0, sizeof *o);
+	o->kind = kind;
+	o->width = width;
+	va_start(ap, fmt);
+	vsnprintf(o->what, sizeof o->what, fmt, ap);
+	va_end(ap);
+	if (point >= 0) {
+		snprintf(o->family, sizeof o->family, "%s",
+			 ref->family_of[point]);
+		snprintf(o->example, sizeof o->example, "%s",
+			 ref->v[point].name);
+	}
+	return 0;
+}
+
+static bs_calib_miss *add_miss(const bs_calib *c, bs_calib_result *res,
+			       const mrow *m, const bs_rule *r)
+{
+	bs_calib_miss *x = realloc(res->miss, (res->nmiss + 1) * sizeof *x);
+
+	if (!x)
+		return NULL;
+	res->miss = x;
+	x = &x[res->nmiss++];
+	memset(x, 0, sizeof *x);
+	snprintf(x->file, sizeof x->file, "%s", c->files[m->file]);
+	x->line = m->line;
+	snprintf(x->name, sizeof x->name, "%s", m->a.name);
+	x->kind = m->a.kind;
+	x->width = m->a.width;
+	rule_text(r, x->rule, sizeof x->rule);
+	return x;
+}
+
+void bs_calib_result_free(bs_calib_result *res)
+{
+	free(res->miss);
+	free(res->open);
+	memset(res, 0, sizeof *res);
+}
+
+/* ---- the search ------------------------------------------------------- */
+
+static int timing_fits(group *g, const geometry *geo, const bs_rule *r);
+
+/*
+ * The best wavefront rule of a group under one geometry: the first
+ * candidate that explains every row, else the one that explains most.
+ * With timing, the first that explains every row and whose latency line
+ * meets every timed row is preferred (timing tells packing apart where
+ * the wavefronts cannot).  Returns the rows it explains.
+ */
+static size_t best_rule(group *g, const geometry *geo, int timing,
+			bs_rule *best)
+{
+	size_t most = 0;
+	int found = 0;
+	bs_rule r;
+
+	memset(&r, 0, sizeof r);
+	r.kind = g->kind;
+	r.width = (uint8_t)g->width;
+	r.lat_base = r.lat_packed = r.lat_slope = r.tp_bytes_per_clk = NAN;
+	*best = r;
+	for (unsigned i = 0; candidate(i, &r); i++) {
+		/* past the best so far, or explaining all, is what counts */
+		size_t k = explained(g, geo, &r, found ? 0
+					   : i ? g->n - most - 1 : g->n);
+
+		if (k == g->n) {
+			if (!timing || timing_fits(g, geo, &r)) {
+				*best = r;
+				return k;
+			}
+			if (!found) {   /* the fallback: wavefronts alone */
+				*best = r;
+				most = k;
+				found = 1;
+			}
+		} else if (!found && (k > most || i == 0)) {
+			most = k;
+			*best = r;
+		}
+	}
+	return most;
+}
+
+/* Is there another explaining rule that a family point tells apart? */
+static int check_open(group *g, const geometry *geo, const bs_rule *chosen,
+		      bs_calib_result *res)
+{
+	bs_rule r = *chosen;
+
+	for (unsigned i = 0; candidate(i, &r); i++) {
+		long pt;
+
+		if (r.phase_lanes == chosen->phase_lanes &&
+		    r.packed_lanes == chosen->packed_lanes &&
+		    r.pack_partners == chosen->pack_partners &&
+		    r.same_word == chosen->same_word)
+			continue;
+		if (explained(g, geo, &r, 0) != g->n ||
+		    !timing_fits(g, geo, &r))
+			continue;
+		pt = diverging_point(g, geo, chosen, geo, &r, 0);
+		if (pt >= 0) {
+			char a[200], b[200];
+
+			rule_text(chosen, a, sizeof a);
+			rule_text(&r, b, sizeof b);
+			return add_open(res, g->kind, g->width, g->ref, pt,
+					"phases of %u-byte %s: the rows fit "
+					"'%s' and '%s' alike", g->width,
+					bs_kind_name(g->kind), a + 5, b + 5);
+		}
+	}
+	return 0;
+}
+
+/* The ideal rule: words, else lanes; open when both fit and differ. */
+static int choose_ideal(group *g, const geometry *geo, bs_rule *r,
+			bs_calib_result *res)
+{
+	bs_rule w = *r, l = *r;
+	int fw, fl;
+	long pt;
+
+	w.ideal = BS_IDEAL_WORDS;
+	l.ideal = BS_IDEAL_LANES;
+	fw = ideal_fits(g, geo, &w);
+	fl = ideal_fits(g, geo, &l);
+	r->ideal = fw || !fl ? BS_IDEAL_WORDS : BS_IDEAL_LANES;
+	if (fw && fl && (pt = diverging_point(g, geo, &w, geo, &l, 1)) >= 0)
+		return add_open(res, g->kind, g->width, g->ref, pt,
+				"ideal of %u-byte %s: the rows fit ideal=words "
+				"and ideal=lanes alike", g->width,
+				bs_kind_name(g->kind));
+	return 0;
+}
+
+/* Round to whole cycles when no row moves by more than half a cycle. */
+static double fit_round(double v, int whole)
+{
+	return whole ? floor(v + 0.5) : floor(v * 100 + 0.5) / 100;
+}
+
+enum { FIT_OK, FIT_NO_ROWS, FIT_ONE_X };
+
+/*
+ * cycles = slope * wavefronts + base (lat_packed for packed requests),
+ * least squares over the group's timed rows, into r; *worst is the
+ * largest deviation of a timed row from the rounded line, *x the one
+ * wavefront count when FIT_ONE_X.
+ */
+static int fit_line(group *g, const geometry *geo, bs_rule *r, double *worst,
+		    double *x)
+{
+	double sxx = 0, sxy = 0, sx[2] = { 0, 0 }, sy[2] = { 0, 0 };
+	double xmin = INFINITY, xmax = -INFINITY;
+	size_t n[2] = { 0, 0 };
+	bs_summary s;
+	bs_rule t;
+
+	one_rule(g, geo, r);
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < g->n; i++) {
+			const mrow *m = &g->c->row[g->idx[i]];
+			int k;
+
+			if (isnan(m->cycles) ||
+			    bs_predict(&g->scratch, &m->a, &s, NULL) < 0)
+				continue;
+			k = s.packed;
+			if (pass == 0) {
+				n[k]++;
+				sx[k] += m->wf;
+				sy[k] += m->cycles;
+				xmin = m->wf < xmin ? m->wf : xmin;
+				xmax = m->wf > xmax ? m->wf : xmax;
+			} else {
+				/* one slope, an intercept per packing */
+				double dx = m->wf - sx[k] / n[k];
+
+				sxx += dx * dx;
+				sxy += dx * (m->cycles - sy[k] / n[k]);
+			}
+		}
+	*worst = 0;
+	*x = xmin;
+	if (!n[0] && !n[1])
+		return FIT_NO_ROWS;
+	if (xmax - xmin < 0.5)
+		return FIT_ONE_X;
+	r->lat_slope = sxx > 0 ? sxy / sxx : 0;
+	r->lat_base = n[0] ? sy[0] / n[0] - r->lat_slope * sx[0] / n[0]
+			   : sy[1] / n[1] - r->lat_slope * sx[1] / n[1];
+	r->lat_packed = n[1] && r->packed_lanes
+		? sy[1] / n[1] - r->lat_slope * sx[1] / n[1] : NAN;
+	for (int whole = 1; whole >= 0; whole--) {
+		t = *r;
+		t.lat_slope = fit_round(r->lat_slope, whole);
+		t.lat_base = fit_round(r->lat_base, whole);
+		if (!isnan(r->lat_packed))
+			t.lat_packed = fit_round(r->lat_packed, whole);
+		one_rule(g, geo, &t);
+		*worst = 0;
+		for (size_t i = 0; i < g->n; i++) {
+			const mrow *m = &g->c->row[g->idx[i]];
+
+			if (isnan(m->cycles) ||
+			    bs_predict(&g->scratch, &m->a, &s, NULL) < 0)
+				continue;
+			if (fabs(m->cycles - s.latency_cycles) > *worst)
+				*worst = fabs(m->cycles - s.latency_cycles);
+		}
+		if (*worst <= 0.5)
+			break;
+	}
+	*r = t;
+	return FIT_OK;
+}
+
+/* Does the rule's latency line meet every timed row (or is there none)? */
+static int timing_fits(group *g, const geometry *geo, const bs_rule *r)
+{
+	bs_rule t = *r;
+	double worst, x;
+
+	if (!bs_kind_get(g->kind)->returns)
+		return 1;
+	return fit_line(g, geo, &t, &worst, &x) != FIT_OK ||
+	       worst <= BS_CALIB_CYCLES_TOL;
+}
+
+/* Fit the chosen rule's latency; report what the line misses. */
+static int fit_latency(group *g, const geometry *geo, bs_rule *r,
+		       bs_calib_result *res)
+{
+	double worst, x;
+	bs_summary s;
+	int rc = fit_line(g, geo, r, &worst, &x);
+
+	if (rc == FIT_NO_ROWS)
+		return 0;
+	if (rc == FIT_ONE_X)
+		return add_open(res, g->kind, g->width, NULL, -1, "latency "
+				"slope of %u-byte %s: every timed row has %g "
+				"wavefronts (rows with conflicts, as "
+				"probe-stride times, would settle it)",
+				g->width, bs_kind_name(g->kind), x);
+	one_rule(g, geo, r);
+	for (size_t i = 0; i < g->n; i++) {
+		const mrow *m = &g->c->row[g->idx[i]];
+		bs_calib_miss *miss;
+		char lat[64];
+
+		if (isnan(m->cycles) ||
+		    bs_predict(&g->scratch, &m->a, &s, NULL) < 0 ||
+		    fabs(m->cycles - s.latency_cycles) <= BS_CALIB_CYCLES_TOL)
+			continue;
+		if (!(miss = add_miss(g->c, res, m, r)))
+			return -1;
+		snprintf(lat, sizeof lat, " lat_base=%g lat_slope=%g",
+			 r->lat_base, r->lat_slope);
+		strncat(miss->rule, lat,
+			sizeof miss->rule - strlen(miss->rule) - 1);
+		snprintf(miss->what, sizeof miss->what, "measured %.2f cycles, "
+			 "the latency line gives %.2f", m->cycles,
+			 s.latency_cycles);
+	}
+	return 0;
+}
+
+/* Median bytes per clock of the full-warp, distinct-word, conflict-free rows. */
+static void fit_throughput(group *g, bs_rule *r)
+{
+	double *v = malloc(g->n * sizeof *v), med, lo;
+	size_t k = 0;
+
+	if (!v)
+		return;
+	for (size_t i = 0; i < g->n; i++) {
+		const mrow *m = &g->c->row[g->idx[i]];
+		int distinct = 1;
+
+		if (isnan(m->tp) || m->a.active != UINT32_MAX ||
+		    isnan(m->bc) || m->bc != 0)
+			continue;
+		for (unsigned a = 0; a < BS_LANES && distinct; a++)
+			for (unsigned b = a + 1; b < BS_LANES; b++)
+				if (m->a.addr[a] / 4 == m->a.addr[b] / 4) {
+					distinct = 0;
+					break;
+				}
+		if (distinct)
+			v[k++] = m->tp;
+	}
+	if (k && bs_min_median(v, k, &lo, &med) == 0)
+		r->tp_bytes_per_clk = floor(med * 100 + 0.5) / 100;
+	free(v);
+}
+
+/* The rows of the group the rule does not explain. */
+static int list_misses(group *g, const geometry *geo, const bs_rule *r,
+		       bs_calib_result *res)
+{
+	bs_summary s;
+
+	one_rule(g, geo, r);
+	for (size_t i = 0; i < g->n; i++) {
+		const mrow *m = &g->c->row[g->idx[i]];
+		bs_calib_miss *x;
+
+		if (bs_predict(&g->scratch, &m->a, &s, NULL) == 0 &&
+		    fabs(s.wavefronts - m->wf) < 1e-6)
+			continue;
+		if (!(x = add_miss(g->c, res, m, r)))
+			return -1;
+		snprintf(x->what, sizeof x->what, "measured %g wavefronts, "
+			 "the nearest rule gives %u", m->wf, s.wavefronts);
+	}
+	return 0;
+}
+
+/* Row indexes by kind, then width, then order of arrival. */
+static const bs_calib *sort_ctx;
+
+static int cmp_group(const void *pa, const void *pb)
+{
+	const bs_calib *c = sort_ctx;
+	const bs_access *a = &c->row[*(const size_t *)pa].a;
+	const bs_access *b = &c->row[*(const size_t *)pb].a;
+
+	if (a->kind != b->kind)
+		return a->kind < b->kind ? -1 : 1;
+	if (a->width != b->width)
+		return a->width < b->width ? -1 : 1;
+	return *(const size_t *)pa < *(const size_t *)pb ? -1 : 1;
+}
+
+int bs_calib_run(bs_calib *c, const bs_calib_options *o, bs_profile *out,
+		 bs_calib_result *res, bs_error *err)
+{
+	bs_points ref = { 0 };
+	size_t *idx, ngroups = 0, gstart[BS_MAX_KINDS * BS_NWIDTHS + 1];
+	size_t best_total = 0, geo_best = 0, score[NGEOM];
+	group g;
+	int rc = -1, oom = 1;
+
+	memset(res, 0, sizeof *res);
+	res->rows = c->n;
+	res->skipped = c->skipped;
+	if (!c->n)
+		return bs_error_set(err, "calibrate", 0, 0, "no measured row: "
+				    "the datasets hold no counters (measure "
+				    "with bankscope-probe --measure counters)");
+	idx = malloc(c->n * sizeof *idx);
+	if (!idx || bs_family_points(NULL, &ref) < 0) {
+		free(idx);
+		bs_points_free(&ref);
+		return bs_error_set(err, "calibrate", 0, 0, "out of memory");
+	}
+	for (size_t i = 0; i < c->n; i++)
+		idx[i] = i;
+	sort_ctx = c;
+	qsort(idx, c->n, sizeof *idx, cmp_group);
+	for (size_t i = 0; i < c->n; i++)
+		if (!i || c->row[idx[i]].a.kind != c->row[idx[i - 1]].a.kind ||
+		    c->row[idx[i]].a.width != c->row[idx[i - 1]].a.width)
+			gstart[ngroups++] = i;
+	gstart[ngroups] = c->n;
+
+	memset(&g, 0, sizeof g);
+	g.c = c;
+	g.ref = &ref;
+
+	/* the geometry that explains the most rows, first of equals */
+	for (size_t gi = 0; gi < NGEOM; gi++) {
+		bs_rule r;
+
+		score[gi] = 0;
+		for (size_t k = 0; k < ngroups; k++) {
+			g.idx = idx + gstart[k];
+			g.n = gstart[k + 1] - gstart[k];
+			g.kind = c->row[g.idx[0]].a.kind;
+			g.width = c->row[g.idx[0]].a.width;
+			score[gi] += best_rule(&g, &geometries[gi], 0, &r);
+		}
+		if (score[gi] > best_total) {
+			best_total = score[gi];
+			geo_best = gi;
+		}
+	}
+	for (size_t gi = 0; gi < NGEOM; gi++) {
+		if (gi == geo_best || score[gi] != best_total)
+			continue;
+		if (add_open(res, BS_KIND_NONE, 0, NULL, -1, "bank geometry: "
+			     "the rows fit %u banks of %u bytes and %u banks "
+			     "of %u bytes alike (4-byte strides, as "
+			     "probe-stride measures them, would settle it)",
+			     geometries[geo_best].banks,
+			     geometries[geo_best].bank_bytes,
+			     geometries[gi].banks, geometries[gi].bank_bytes) < 0)
+			goto out;
+		break;
+	}
+
+	bs_profile_init(out);
+	out->banks = geometries[geo_best].banks;
+	out->bank_bytes = geometries[geo_best].bank_bytes;
+	for (size_t k = 0; k < ngroups; k++) {
+		const geometry *geo = &geometries[geo_best];
+		const bs_kind_info *ki;
+		bs_rule r;
+
+		g.idx = idx + gstart[k];
+		g.n = gstart[k + 1] - gstart[k];
+		g.kind = c->row[g.idx[0]].a.kind;
+		g.width = c->row[g.idx[0]].a.width;
+		ki = bs_kind_get(g.kind);
+		if (best_rule(&g, geo, 1, &r) == g.n) {
+			if (check_open(&g, geo, &r, res) < 0 ||
+			    choose_ideal(&g, geo, &r, res) < 0)
+				goto out;
+		} else if (list_misses(&g, geo, &r, res) < 0) {
+			goto out;
+		}
+		if (ki->returns && fit_latency(&g, geo, &r, res) < 0)
+			goto out;
+		fit_throughput(&g, &r);
+		if (bs_profile_set_rule(out, &r, err) < 0) {
+			oom = 0;
+			goto out;
+		}
+	}
+
+	if (o && o->name)
+		snprintf(out->name, sizeof out->name, "%s", o->name);
+	else if (c->cc[0] && strchr(c->cc, '.'))
+		snprintf(out->name, sizeof out->name, "sm_%.*s%s",
+			 (int)strcspn(c->cc, "."), c->cc,
+			 strchr(c->cc, '.') + 1);
+	else
+		snprintf(out->name, sizeof out->name, "calibrated");
+	if (o && o->description)
+		snprintf(out->description, sizeof out->description, "%s",
+			 o->description);
+	else
+		snprintf(out->description, sizeof out->description,
+			 "derived by bankscope calibrate from %zu measured "
+			 "rows%s%s", c->n, c->gpu[0] ? " of " : "", c->gpu);
+	snprintf(out->compute_capability, sizeof out->compute_capability,
+		 "%s", c->cc);
+	out->nsources = 1;
+	snprintf(out->source[0].tag, sizeof out->source[0].tag, "measured");
+	{
+		size_t n = (size_t)snprintf(out->source[0].text,
+					    sizeof out->source[0].text,
+					    "measured on %s:",
+					    c->gpu[0] ? c->gpu : "a GPU");
+
+		for (unsigned i = 0; i < c->nfiles &&
+				     n < sizeof out->source[0].text; i++)
+			n += (size_t)snprintf(out->source[0].text + n,
+					      sizeof out->source[0].text - n,
+					      " %s", c->files[i]);
+	}
+	rc = 0;
+out:
+	if (rc < 0 && oom)
+		bs_error_set(err, "calibrate", 0, 0, "out of memory");
+	free(idx);
+	bs_points_free(&ref);
+	return rc;
+}

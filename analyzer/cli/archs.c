@@ -1,0 +1,155 @@
+/*
+ * archs.c - bankscope archs: the architecture profiles, rule by rule,
+ * with where each rule comes from; the access kinds.  `bankscope
+ * profiles` is its older name.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char archs_usage[] =
+	"usage: bankscope archs [--format text|profile] [NAME|FILE...]\n"
+	"       bankscope archs --kinds\n"
+	"\n"
+	"List the architecture profiles: banks, the compute capabilities\n"
+	"each is for, and one rule per access kind and width (phases,\n"
+	"packing, whether lanes share a word, the ideal, the latency line,\n"
+	"throughput), each with its source: the measured dataset it was\n"
+	"derived from, or an assumption.  NAME is a built-in profile, FILE a\n"
+	"profile file (docs/model.md, \"Profile files\"); without either,\n"
+	"every built-in profile.\n"
+	"\n"
+	"  --format profile  print the profile files themselves\n"
+	"  --kinds           list the access kinds: the names pattern files\n"
+	"                    and datasets use, their SASS and PTX, widths and\n"
+	"                    address lanes\n"
+	"\n"
+	"Exit status: 0 success, 2 bad input.\n";
+
+static void num(char *buf, size_t size, double v)
+{
+	if (isnan(v))
+		snprintf(buf, size, "-");
+	else
+		snprintf(buf, size, "%.2f", v);
+}
+
+static void print_profile(const bs_profile *p)
+{
+	printf("%s%s: %s\n", p->name,
+	       p == bs_profile_default() ? " (default)" : "",
+	       p->description[0] ? p->description : "(no description)");
+	printf("  compute capability: %s\n",
+	       p->compute_capability[0] ? p->compute_capability : "none given");
+	printf("  banks %u x %u bytes\n", p->banks, p->bank_bytes);
+	for (unsigned s = 0; s < p->nsources; s++)
+		printf("  source %s: %s\n", p->source[s].tag, p->source[s].text);
+	printf("  %-13s %7s %11s %12s %8s %9s %5s %12s %14s %16s %11s %s\n",
+	       "kind", "width_B", "phase_lanes", "packed_lanes", "partners",
+	       "same_word", "ideal", "lat_base_cyc", "lat_packed_cyc",
+	       "lat_slope_cyc/wf", "tp_B/clk/SM", "source");
+	for (unsigned k = 0; k < bs_kind_count(); k++)
+		for (int w = 0; w < BS_NWIDTHS; w++) {
+			const bs_rule *r = bs_profile_rule(p, (bs_kind)k,
+							   bs_widths[w]);
+			char packed[8] = "never", partners[48] = "-";
+			char base[16], pk[16], slope[16], tp[16];
+			size_t n = 0;
+
+			if (!r)
+				continue;
+			if (r->packed_lanes) {
+				snprintf(packed, sizeof packed, "%u",
+					 r->packed_lanes);
+				for (unsigned m = 1; m < 32; m++)
+					if (r->pack_partners >> m & 1)
+						n += (size_t)snprintf(
+							partners + n,
+							sizeof partners - n,
+							"%s%u", n ? "," : "", m);
+			}
+			num(base, sizeof base, r->lat_base);
+			num(pk, sizeof pk, r->lat_packed);
+			num(slope, sizeof slope, r->lat_slope);
+			num(tp, sizeof tp, r->tp_bytes_per_clk);
+			printf("  %-13s %7u %11u %12s %8s %9s %5s %12s %14s "
+			       "%16s %11s %s\n", bs_kind_name(r->kind), r->width,
+			       r->phase_lanes, packed, partners,
+			       bs_same_word_name(r->same_word),
+			       bs_ideal_name(r->ideal), base, pk, slope, tp,
+			       p->source[r->source].tag);
+		}
+	putchar('\n');
+}
+
+static void print_kinds(void)
+{
+	printf("%-13s %-18s %-10s %-10s %-7s %s\n", "kind", "sass", "widths",
+	       "addr_lanes", "returns", "ptx");
+	for (unsigned k = 0; k < bs_kind_count(); k++) {
+		const bs_kind_info *i = bs_kind_get((bs_kind)k);
+		char w[24], lanes[16];
+		size_t n = 0;
+
+		for (int b = 0; b < BS_NWIDTHS; b++)
+			if (i->widths >> b & 1)
+				n += (size_t)snprintf(w + n, sizeof w - n,
+						      "%s%u", n ? "," : "",
+						      bs_widths[b]);
+		snprintf(lanes, sizeof lanes, "0-%d",
+			 31 - __builtin_clz(i->addr_lanes));
+		printf("%-13s %-18s %-10s %-10s %-7s %s", i->name, i->sass, w,
+		       lanes, i->returns ? "value" : "-", i->ptx);
+		if (i->alias)
+			printf("  (also %s)", i->alias);
+		putchar('\n');
+	}
+}
+
+int cmd_archs(int argc, char **argv)
+{
+	const char *format = NULL;
+	int kinds = 0, nfiles, rc;
+	char **files;
+	const cli_option own[] = {
+		{ "--format", &format, NULL }, { "--kinds", NULL, &kinds },
+	};
+
+	rc = cli_parse("archs", archs_usage, argc, argv, own,
+		       sizeof own / sizeof *own, NULL, &files, &nfiles);
+	if (rc) {
+		free(files);
+		return rc == CLI_HELP ? 0 : rc;
+	}
+	if (format && strcmp(format, "text") && strcmp(format, "profile"))
+		rc = usage_error("option --format: '%s' is not text or "
+				 "profile", format);
+	else if (kinds && (nfiles || format))
+		rc = usage_error("archs: --kinds takes no profile and no "
+				 "--format");
+	if (!rc && kinds)
+		print_kinds();
+	for (int i = 0; !rc && !kinds && i < (nfiles ? nfiles : 1 << 20);
+	     i++) {
+		const bs_profile *p;
+
+		if (nfiles) {
+			rc = arch_option(files[i], &p);
+			if (rc)
+				break;
+		} else if (!(p = bs_profiles()[i])) {
+			break;
+		}
+		if (format && !strcmp(format, "profile")) {
+			if (i)
+				putchar('\n');
+			bs_profile_write(stdout, p);
+		} else {
+			print_profile(p);
+		}
+	}
+	free(files);
+	return rc;
+}

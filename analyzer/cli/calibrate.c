@@ -1,0 +1,128 @@
+/*
+ * calibrate.c - bankscope calibrate: the profile that explains a probe
+ * run.  The profile file goes to standard output; every measured row it
+ * cannot explain, and every rule the rows leave open, to standard error.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char calibrate_usage[] =
+	"usage: bankscope calibrate [--name NAME] [--description TEXT]\n"
+	"                           DATASET.csv...\n"
+	"\n"
+	"Derive the architecture profile that explains the datasets of a\n"
+	"probe run on one GPU (make probe-all): the bank geometry and, for\n"
+	"each access kind and width measured, the phases, packing, whether\n"
+	"lanes share a word, the ideal, the latency line and the conflict-\n"
+	"free throughput, searched over the rule space (docs/model.md,\n"
+	"\"Calibration\"), not looked up.  The profile file goes to stdout:\n"
+	"save it and give it to --arch.  On stderr: every measured row the\n"
+	"profile cannot explain, with the nearest rule, and every rule the\n"
+	"rows leave open, with the probe family that would settle it.\n"
+	"\n"
+	"  --name NAME          the profile's name (default sm_XY from the\n"
+	"                       datasets' compute capability)\n"
+	"  --description TEXT   its description\n"
+	"\n"
+	"Exit status: 0 every row explained and no rule open, 1 some row\n"
+	"unexplained or some rule open, 2 bad input.\n";
+
+static int add_file(bs_calib *c, const char *path)
+{
+	int is_stdin = !strcmp(path, "-");
+	const char *name = is_stdin ? "<stdin>" : path;
+	FILE *f = is_stdin ? stdin : fopen(path, "r");
+	bs_dataset *d;
+	bs_error err;
+	int rc;
+
+	if (!f)
+		return usage_error("%s: cannot open: %s", path,
+				   strerror(errno));
+	d = bs_dataset_open(f, name, &err);
+	rc = d ? bs_calib_add_dataset(c, d, name, &err) : -1;
+	bs_dataset_close(d);
+	if (!is_stdin)
+		fclose(f);
+	return rc < 0 ? report_error(&err) : 0;
+}
+
+static void print_result(const bs_calib_result *res)
+{
+	for (size_t i = 0; i < res->nmiss; i++) {
+		const bs_calib_miss *m = &res->miss[i];
+
+		fprintf(stderr, "bankscope: %s:%ld: %s (%u-byte %s): %s; "
+			"nearest rule: %s\n", m->file, m->line, m->name,
+			m->width, bs_kind_name(m->kind), m->what, m->rule);
+	}
+	for (size_t i = 0; i < res->nopen; i++) {
+		const bs_calib_open *o = &res->open[i];
+
+		fprintf(stderr, "bankscope: undetermined: %s", o->what);
+		if (o->family[0])
+			fprintf(stderr, "; probe-%s would settle it (its point "
+				"%s tells them apart)", o->family, o->example);
+		fputc('\n', stderr);
+	}
+	fprintf(stderr, "calibrate: %zu measured rows, %zu skipped, %zu "
+		"unexplained, %zu rule%s undetermined\n", res->rows,
+		res->skipped, res->nmiss, res->nopen,
+		res->nopen == 1 ? "" : "s");
+}
+
+int cmd_calibrate(int argc, char **argv)
+{
+	const char *name = NULL, *description = NULL;
+	const cli_option own[] = {
+		{ "--name", &name, NULL },
+		{ "--description", &description, NULL },
+	};
+	static bs_profile out;
+	bs_calib_options o = { 0 };
+	bs_calib_result res;
+	bs_calib *c = NULL;
+	bs_error err;
+	char **files;
+	int nfiles, rc;
+
+	rc = cli_parse("calibrate", calibrate_usage, argc, argv, own,
+		       sizeof own / sizeof *own, NULL, &files, &nfiles);
+	if (!rc && !nfiles)
+		rc = usage_error("calibrate: no dataset given (try bankscope "
+				 "calibrate --help)");
+	if (!rc && name && (!*name || strlen(name) >= BS_PROFILE_NAME_MAX ||
+			    strspn(name, "abcdefghijklmnopqrstuvwxyz"
+				   "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.")
+				    != strlen(name)))
+		rc = usage_error("option --name: '%s' is not a profile name "
+				 "(letters, digits, '_', '-', '.'; at most %d)",
+				 name, BS_PROFILE_NAME_MAX - 1);
+	if (!rc && description && (strchr(description, '\n') ||
+				   strlen(description) >=
+					   sizeof out.description))
+		rc = usage_error("option --description: one line of at most "
+				 "%zu bytes", sizeof out.description - 1);
+	if (!rc && !(c = bs_calib_new()))
+		rc = usage_error("out of memory");
+	for (int i = 0; !rc && i < nfiles; i++)
+		rc = add_file(c, files[i]);
+	if (!rc) {
+		o.name = name;
+		o.description = description;
+		if (bs_calib_run(c, &o, &out, &res, &err) < 0) {
+			rc = report_error(&err);
+		} else {
+			bs_profile_write(stdout, &out);
+			print_result(&res);
+			rc = res.nmiss || res.nopen ? EXIT_DISAGREE : 0;
+			bs_calib_result_free(&res);
+		}
+	}
+	bs_calib_free(c);
+	free(files);
+	return rc == CLI_HELP ? 0 : rc;
+}

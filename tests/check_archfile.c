@@ -1,0 +1,446 @@
+/*
+ * check_archfile.c - access kinds and architecture profiles as data: the
+ * kinds table and SASS opcodes, profile files read and written, the
+ * built-in profiles, and rules beyond sm_90's (serial words, ideal by
+ * lanes, kinds with fewer address lanes), each worked by hand.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bankscope.h"
+
+/* ---- kinds ----------------------------------------------------------- */
+
+START_TEST(test_kind_rows)
+{
+	bs_kind k;
+
+	/* ld and st keep rows 0 and 1: every older file reads the same */
+	ck_assert_int_eq(bs_kind_find("ld", &k), 0);
+	ck_assert_uint_eq(k, BS_KIND_LD);
+	ck_assert_int_eq(bs_kind_find("load", &k), 0);
+	ck_assert_uint_eq(k, BS_KIND_LD);
+	ck_assert_int_eq(bs_kind_find("store", &k), 0);
+	ck_assert_uint_eq(k, BS_KIND_ST);
+	ck_assert_int_eq(bs_kind_find("LD", &k), -1);
+	ck_assert_int_eq(bs_kind_find("", &k), -1);
+	/* every row is found by its own name, and its widths are allowed */
+	for (unsigned i = 0; i < bs_kind_count(); i++) {
+		const bs_kind_info *ki = bs_kind_get((bs_kind)i);
+
+		ck_assert_int_eq(bs_kind_find(ki->name, &k), 0);
+		ck_assert_uint_eq(k, i);
+		ck_assert_uint_ne(ki->widths, 0);
+		ck_assert_uint_ne(ki->addr_lanes, 0);
+		ck_assert_str_eq(bs_kind_name((bs_kind)i), ki->name);
+	}
+	ck_assert_ptr_null(bs_kind_get((bs_kind)bs_kind_count()));
+	ck_assert_str_eq(bs_kind_name(BS_KIND_NONE), "?");
+	ck_assert_int_eq(bs_kind_find("ldsm.x1", &k), 0);
+	ck_assert_uint_eq(bs_kind_get(k)->addr_lanes, 0xffu);
+	ck_assert(bs_kind_allows_width(k, 16));
+	ck_assert(!bs_kind_allows_width(k, 4));
+	ck_assert_int_eq(bs_kind_find("atom.add.u64", &k), 0);
+	ck_assert(bs_kind_allows_width(k, 8));
+	ck_assert(!bs_kind_allows_width(k, 4));
+}
+END_TEST
+
+START_TEST(test_kind_width_text)
+{
+	char buf[32];
+	bs_kind k;
+	bs_error err;
+
+	bs_kind_widths_text(BS_KIND_LD, buf, sizeof buf);
+	ck_assert_str_eq(buf, "1, 2, 4, 8 or 16");
+	ck_assert_int_eq(bs_kind_find("cp.async.ca", &k), 0);
+	bs_kind_widths_text(k, buf, sizeof buf);
+	ck_assert_str_eq(buf, "4, 8 or 16");
+	ck_assert_int_eq(bs_kind_find("ldsm.x4", &k), 0);
+	bs_kind_widths_text(k, buf, sizeof buf);
+	ck_assert_str_eq(buf, "16");
+	ck_assert_int_eq(bs_kind_check_width(k, 4, "--width", &err), -1);
+	ck_assert_str_eq(err.text, "ldsm.x4 takes a width of 16 bytes, not 4");
+	ck_assert_int_eq(bs_kind_check_width(BS_KIND_LD, 3, "x", &err), -1);
+	ck_assert_str_eq(err.text, "width 3 is not 1, 2, 4, 8 or 16 bytes");
+	ck_assert_int_eq(bs_kind_check_width(BS_KIND_ST, 16, "x", &err), 0);
+}
+END_TEST
+
+/* SASS text to kind and width: the one parser of opcodes. */
+static const struct {
+	const char *sass;
+	int shared;
+	const char *kind;        /* NULL: a shared opcode of no kind */
+	unsigned width;
+} sass_rows[] = {
+	{ "LDS R3, [R2]", 1, "ld", 4 },
+	{ "LDS.U8 R3, [R2+0x4]", 1, "ld", 1 },
+	{ "LDS.S16 R3, [R2]", 1, "ld", 2 },
+	{ "@!P0 LDS.128 R4, [R2]", 1, "ld", 16 },
+	{ "@P1 STS.64 [R2], R4", 1, "st", 8 },
+	{ "STS.U16 [R2], R4", 1, "st", 2 },
+	{ "LDSM.16.M88.4 R4, [R2]", 1, "ldsm.x4", 16 },
+	{ "LDSM.16.M88 R4, [R2]", 1, "ldsm.x1", 16 },
+	{ "LDSM.16.MT88.2 R4, [R2]", 1, "ldsm.x2.t", 16 },
+	{ "STSM.16.M88.4 [R2], R4", 1, "stsm.x4", 16 },
+	{ "ATOMS.ADD RZ, [R2], R3", 1, "atom.add.u32", 4 },
+	{ "ATOMS.EXCH R5, [R2], R3", 1, "atom.exch.b32", 4 },
+	{ "ATOMS.CAST.SPIN.64 P0, [R2], R4, R6", 1, "atom.add.u64", 8 },
+	{ "ATOMS.CAST.SPIN P0, [R2], R4, R6", 1, "atom.add.f32", 4 },
+	{ "ATOMS.POPC.INC.32 RZ, [R2]", 1, NULL, 4 },
+	{ "ATOMS.ADD.64 RZ, [R2], R4", 1, NULL, 8 },
+	{ "LDGSTS.E [R2], desc[UR4][R4.64]", 1, "cp.async.ca", 4 },
+	{ "LDGSTS.E.64 [R2], [R4.64]", 1, "cp.async.ca", 8 },
+	{ "LDGSTS.E.LTC128B.128 [R2], [R4.64]", 1, "cp.async.ca", 16 },
+	{ "LDGSTS.E.BYPASS.128 [R2], [R4.64]", 1, "cp.async.cg", 16 },
+	{ "LDG.E R2, [R4.64]", 0, NULL, 0 },
+	{ "LDSX R2, [R4]", 0, NULL, 0 },
+	{ "", 0, NULL, 0 },
+};
+
+START_TEST(test_sass_kind)
+{
+	bs_kind k = 99;
+	unsigned w = 99;
+	int rc = bs_sass_kind(sass_rows[_i].sass, &k, &w);
+
+	ck_assert_msg(rc == sass_rows[_i].shared, "%s: %d",
+		      sass_rows[_i].sass, rc);
+	if (!rc)
+		return;
+	ck_assert_msg(w == sass_rows[_i].width, "%s: width %u",
+		      sass_rows[_i].sass, w);
+	if (sass_rows[_i].kind)
+		ck_assert_str_eq(bs_kind_name(k), sass_rows[_i].kind);
+	else
+		ck_assert_uint_eq(k, BS_KIND_NONE);
+	ck_assert_int_eq(bs_sass_kind(sass_rows[_i].sass, NULL, NULL), 1);
+}
+END_TEST
+
+/* ---- built-in profiles ------------------------------------------------- */
+
+START_TEST(test_builtins)
+{
+	const bs_profile *const *all = bs_profiles();
+	const bs_profile *p = bs_profile_default();
+	const bs_rule *r;
+
+	ck_assert_ptr_nonnull(all[0]);
+	ck_assert_ptr_nonnull(all[1]);
+	ck_assert_ptr_null(all[2]);
+	ck_assert_str_eq(p->name, "sm_90");
+	ck_assert_ptr_eq(bs_profile_for_cc("9.0"), p);
+	ck_assert_ptr_null(bs_profile_for_cc("8.9"));
+	ck_assert_ptr_null(bs_profile_for_cc("9"));
+	ck_assert_ptr_null(bs_profile_for_cc(""));
+	ck_assert_ptr_eq(bs_profile_find("textbook"), all[1]);
+	ck_assert_uint_eq(p->nrules, 10);
+	r = bs_profile_rule(p, BS_KIND_LD, 8);
+	ck_assert_ptr_nonnull(r);
+	ck_assert_uint_eq(r->phase_lanes, 16);
+	ck_assert_uint_eq(r->packed_lanes, 32);
+	ck_assert_uint_eq(r->pack_partners, (1u << 1) | (1u << 2));
+	ck_assert(r->lat_base == 32 && r->lat_packed == 31 &&
+		  r->lat_slope == 2);
+	ck_assert_str_eq(p->source[r->source].tag, "h100");
+	r = bs_profile_rule(p, BS_KIND_ST, 16);
+	ck_assert_uint_eq(r->phase_lanes, 8);
+	ck_assert_uint_eq(r->packed_lanes, 0);
+	ck_assert(isnan(r->lat_base));
+	ck_assert_ptr_null(bs_profile_rule(p, BS_KIND_LD, 3));
+	ck_assert_ptr_null(bs_profile_rule(p, (bs_kind)2, 16));
+}
+END_TEST
+
+/* Written and read back, every built-in is the same profile. */
+START_TEST(test_round_trip)
+{
+	const bs_profile *p = bs_profiles()[_i];
+	static bs_profile back;
+	char *text = NULL, *again = NULL;
+	size_t len, len2;
+	bs_error err;
+	FILE *f = open_memstream(&text, &len);
+
+	ck_assert_int_eq(bs_profile_write(f, p), 0);
+	fclose(f);
+	ck_assert_msg(bs_profile_parse(text, "mem", &back, &err) == 0, "%s",
+		      err.text);
+	ck_assert_str_eq(back.name, p->name);
+	ck_assert_str_eq(back.description, p->description);
+	ck_assert_str_eq(back.compute_capability, p->compute_capability);
+	ck_assert_uint_eq(back.nrules, p->nrules);
+	f = open_memstream(&again, &len2);
+	bs_profile_write(f, &back);
+	fclose(f);
+	ck_assert_str_eq(again, text);
+	free(text);
+	free(again);
+}
+END_TEST
+
+/* ---- malformed profile files --------------------------------------------- */
+
+#define HEAD "profile p\nbanks 32\nbank_bytes 4\nsource s a test\n"
+
+static const struct {
+	const char *what;
+	const char *text;
+	long line, column;
+	const char *expect;
+} bad[] = {
+	{ "unknown statement", HEAD "bank 4\n", 5, 1,
+	  "unknown statement 'bank'" },
+	{ "no profile line", "banks 32\nbank_bytes 4\n", 0, 0,
+	  "no 'profile NAME' line" },
+	{ "no banks", "profile p\nbank_bytes 4\n", 0, 0, "no 'banks N' line" },
+	{ "banks not a power of two", "profile p\nbanks 24\n", 2, 7,
+	  "banks: 24 is not a power of two" },
+	{ "banks too many", "profile p\nbanks 128\n", 2, 7,
+	  "banks: '128' is not a whole number from 0 to 64" },
+	{ "bank_bytes 3", "profile p\nbanks 32\nbank_bytes 3\n", 3, 12,
+	  "bank_bytes: 3 is not 1, 2, 4, 8 or 16" },
+	{ "two values", "profile p\nbanks 32 64\n", 2, 10,
+	  "one value after 'banks'" },
+	{ "profile twice", "profile p\nprofile q\n", 2, 1,
+	  "profile given twice (first on line 1)" },
+	{ "bad name", "profile p/q\n", 1, 10,
+	  "a profile name takes letters" },
+	{ "bad compute capability", "profile p\ncompute_capability 9\n", 2,
+	  20, "'9' is not a compute capability" },
+	{ "unknown kind", HEAD "rule ldx 4 phase=32 source=s\n", 5, 6,
+	  "unknown kind 'ldx'" },
+	{ "width the kind lacks", HEAD "rule ldsm.x4 4 phase=8 source=s\n", 5,
+	  14, "ldsm.x4 takes a width of 16 bytes, not 4" },
+	{ "no phase", HEAD "rule ld 4 source=s\n", 5, 9,
+	  "rule ld 4 needs phase=LANES" },
+	{ "no source", HEAD "rule ld 4 phase=32\n", 5, 9,
+	  "rule ld 4 needs source=TAG" },
+	{ "undeclared source", HEAD "rule ld 4 phase=32 source=x\n", 5, 27,
+	  "source 'x' is not declared" },
+	{ "phase 3", HEAD "rule ld 4 phase=3 source=s\n", 5, 17,
+	  "phase: 3 is not 1, 2, 4, 8, 16 or 32 lanes" },
+	{ "packed without partners", HEAD
+	  "rule ld 8 phase=16 packed=32 source=s\n", 5, 20,
+	  "packed= and partners= go together" },
+	{ "packed not wider", HEAD
+	  "rule ld 8 phase=16 packed=16 partners=1 source=s\n", 5, 20,
+	  "packed=16 is not wider than phase=16" },
+	{ "partner 0", HEAD
+	  "rule ld 8 phase=16 packed=32 partners=0 source=s\n", 5, 39,
+	  "a lane partner is 1 to 31" },
+	{ "partner twice", HEAD
+	  "rule ld 8 phase=16 packed=32 partners=1,1 source=s\n", 5, 41,
+	  "partners: 1 given twice" },
+	{ "trailing comma", HEAD
+	  "rule ld 8 phase=16 packed=32 partners=1, source=s\n", 5, 41,
+	  "partners: a number after ','" },
+	{ "unknown key", HEAD "rule ld 4 phase=32 speed=9 source=s\n", 5, 20,
+	  "unknown key 'speed'" },
+	{ "key without '='", HEAD "rule ld 4 phase=32 fast source=s\n", 5, 20,
+	  "expected KEY=VALUE, not 'fast'" },
+	{ "key twice", HEAD "rule ld 4 phase=32 phase=16 source=s\n", 5, 20,
+	  "phase given twice" },
+	{ "same_word junk", HEAD "rule ld 4 phase=32 same_word=x source=s\n",
+	  5, 30, "same_word is share or serial" },
+	{ "negative latency", HEAD
+	  "rule ld 4 phase=32 lat_base=-1 lat_slope=2 source=s\n", 5, 29,
+	  "lat_base: '-1' is not a number of at least 0" },
+	{ "nan latency", HEAD
+	  "rule ld 4 phase=32 lat_base=nan lat_slope=2 source=s\n", 5, 29,
+	  "lat_base: 'nan' is not a number" },
+	{ "base without slope", HEAD "rule ld 4 phase=32 lat_base=3 source=s\n",
+	  5, 20, "lat_base= and lat_slope= go together" },
+	{ "lat_packed without packing", HEAD
+	  "rule ld 4 phase=32 lat_base=3 lat_packed=2 lat_slope=2 "
+	  "source=s\n", 5, 31, "lat_packed= needs packed=" },
+	{ "a second rule", HEAD "rule ld 4 phase=32 source=s\n"
+	  "rule ld 4 phase=16 source=s\n", 6, 6, "a second rule for ld 4" },
+	{ "source twice", HEAD "source s again\n", 5, 8,
+	  "source 's' declared twice" },
+	{ "wider than the banks", "profile p\nbanks 2\nbank_bytes 4\n"
+	  "source s x\nrule ld 16 phase=32 source=s\n", 5, 0,
+	  "a 16-byte access is wider than the 8 bytes all banks deliver" },
+	{ "description empty", "profile p\ndescription   \n", 2, 15,
+	  "description needs a value" },
+};
+
+START_TEST(test_bad_profile)
+{
+	static bs_profile p;
+	bs_error err;
+
+	ck_assert_msg(bs_profile_parse(bad[_i].text, "t.profile", &p, &err) ==
+		      -1, "%s: accepted", bad[_i].what);
+	ck_assert_str_eq(err.source, "t.profile");
+	ck_assert_msg(err.line == bad[_i].line && err.column == bad[_i].column,
+		      "%s: at %ld:%ld, expected %ld:%ld (%s)", bad[_i].what,
+		      err.line, err.column, bad[_i].line, bad[_i].column,
+		      err.text);
+	ck_assert_msg(strstr(err.text, bad[_i].expect), "%s: '%s' lacks '%s'",
+		      bad[_i].what, err.text, bad[_i].expect);
+	/* the stream reader gives the same error */
+	{
+		FILE *f = fmemopen((void *)bad[_i].text, strlen(bad[_i].text),
+				   "r");
+		bs_error e2;
+
+		ck_assert_int_eq(bs_profile_read(f, "t.profile", &p, &e2), -1);
+		fclose(f);
+		ck_assert_str_eq(e2.text, err.text);
+		ck_assert_int_eq(e2.line, err.line);
+		ck_assert_int_eq(e2.column, err.column);
+	}
+}
+END_TEST
+
+/* ---- rules beyond sm_90's ------------------------------------------------ */
+
+static const bs_profile *parse(const char *text)
+{
+	static bs_profile p;
+	bs_error err;
+
+	ck_assert_msg(bs_profile_parse(text, "t", &p, &err) == 0, "%s",
+		      err.text);
+	return &p;
+}
+
+static bs_access uniform(const char *kind, unsigned width, uint32_t addr)
+{
+	bs_access a = { .name = "a", .width = width, .active = ~0u };
+
+	ck_assert_int_eq(bs_kind_find(kind, &a.kind), 0);
+	for (unsigned l = 0; l < BS_LANES; l++)
+		a.addr[l] = addr;
+	return a;
+}
+
+START_TEST(test_serial_words)
+{
+	const bs_profile *p = parse(HEAD
+		"rule atom.add.u32 4 phase=32 same_word=serial source=s\n"
+		"rule ld 4 phase=32 source=s\n");
+	bs_access a = uniform("atom.add.u32", 4, 64);
+	bs_summary s;
+	static bs_detail d;
+
+	/* 32 lanes on one word: served one by one, 32 wavefronts */
+	ck_assert_int_eq(bs_predict(p, &a, &s, NULL), 0);
+	ck_assert_uint_eq(s.wavefronts, 32);
+	ck_assert_uint_eq(s.ideal_wavefronts, 1);
+	ck_assert_uint_eq(s.bank_conflicts, 31);
+	ck_assert_int_eq(bs_predict_detail(p, &a, &d, NULL), 0);
+	ck_assert_uint_eq(d.sum.wavefronts, 32);
+	ck_assert_uint_eq(d.ncells, 32);
+	ck_assert_uint_eq(d.cell[5].lanes, 1u << 5);
+	/* the same request as a load shares the word: 1 */
+	a.kind = BS_KIND_LD;
+	ck_assert_int_eq(bs_predict(p, &a, &s, NULL), 0);
+	ck_assert_uint_eq(s.wavefronts, 1);
+	/* distinct words in distinct banks: 1 either way */
+	a = uniform("atom.add.u32", 4, 0);
+	for (unsigned l = 0; l < BS_LANES; l++)
+		a.addr[l] = 4 * l;
+	ck_assert_int_eq(bs_predict(p, &a, &s, NULL), 0);
+	ck_assert_uint_eq(s.wavefronts, 1);
+}
+END_TEST
+
+START_TEST(test_ideal_by_lanes)
+{
+	const bs_profile *p = parse(HEAD
+		"rule ld 8 phase=32 ideal=lanes source=s\n"
+		"rule st 8 phase=32 source=s\n");
+	bs_access a = uniform("ld", 8, 8);
+	bs_summary s;
+
+	/*
+	 * One 8-byte word pair for all 32 lanes: 1 wavefront; ideal by
+	 * lanes ceil(32 x 2 / 32) = 2, more than the wavefronts: no conflict
+	 */
+	ck_assert_int_eq(bs_predict(p, &a, &s, NULL), 0);
+	ck_assert_uint_eq(s.wavefronts, 1);
+	ck_assert_uint_eq(s.ideal_wavefronts, 2);
+	ck_assert_uint_eq(s.bank_conflicts, 0);
+	/* by words: ceil(2 / 32) = 1 */
+	a.kind = BS_KIND_ST;
+	ck_assert_int_eq(bs_predict(p, &a, &s, NULL), 0);
+	ck_assert_uint_eq(s.ideal_wavefronts, 1);
+}
+END_TEST
+
+START_TEST(test_fewer_address_lanes)
+{
+	const bs_profile *p = parse(HEAD
+		"rule ldsm.x1 16 phase=8 source=s\n"
+		"rule ldsm.x4 16 phase=8 source=s\n");
+	bs_access a = uniform("ldsm.x4", 16, 0);
+	bs_summary s;
+	bs_error err;
+
+	/* 32 rows of a 16-byte-pitch tile: 4 matrices, one wavefront each */
+	for (unsigned l = 0; l < BS_LANES; l++)
+		a.addr[l] = 16 * l;
+	ck_assert_int_eq(bs_predict(p, &a, &s, NULL), 0);
+	ck_assert_uint_eq(s.wavefronts, 4);
+	ck_assert_uint_eq(s.phases, 4);
+	/* a 128-byte pitch: the 8 rows of a matrix in banks 0-3, 8-way */
+	for (unsigned l = 0; l < BS_LANES; l++)
+		a.addr[l] = 128 * l;
+	ck_assert_int_eq(bs_predict(p, &a, &s, NULL), 0);
+	ck_assert_uint_eq(s.wavefronts, 32);
+	/* x1: lanes 8-31 give no address; one lane past them is refused */
+	ck_assert_int_eq(bs_kind_find("ldsm.x1", &a.kind), 0);
+	a.active = 0xffu;
+	ck_assert_int_eq(bs_predict(p, &a, &s, NULL), 0);
+	ck_assert_uint_eq(s.wavefronts, 8);
+	a.active = 0x1ffu;
+	ck_assert_int_eq(bs_predict(p, &a, &s, &err), -1);
+	ck_assert_str_eq(err.text, "lane 8: ldsm.x1 takes addresses from "
+		     "lanes 0-7 only");
+}
+END_TEST
+
+START_TEST(test_not_modeled)
+{
+	bs_access a = uniform("ldsm.x4", 16, 0);
+	bs_summary s;
+	bs_error err;
+
+	ck_assert_int_eq(bs_predict(bs_profile_default(), &a, &s, &err), -1);
+	ck_assert_str_eq(err.text, "profile sm_90 does not model 16-byte "
+		     "ldsm.x4 accesses (bankscope archs sm_90 lists what it "
+		     "does)");
+}
+END_TEST
+
+Suite *archfile_suite(void)
+{
+	Suite *s = suite_create("archfile");
+	TCase *tc = tcase_create("kinds");
+
+	tcase_add_test(tc, test_kind_rows);
+	tcase_add_test(tc, test_kind_width_text);
+	tcase_add_loop_test(tc, test_sass_kind, 0,
+			    sizeof sass_rows / sizeof *sass_rows);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("profiles");
+	tcase_add_test(tc, test_builtins);
+	tcase_add_loop_test(tc, test_round_trip, 0, 2);
+	tcase_add_loop_test(tc, test_bad_profile, 0, sizeof bad / sizeof *bad);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("rules");
+	tcase_add_test(tc, test_serial_words);
+	tcase_add_test(tc, test_ideal_by_lanes);
+	tcase_add_test(tc, test_fewer_address_lanes);
+	tcase_add_test(tc, test_not_modeled);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -1,0 +1,348 @@
+/*
+ * check_calibrate.c - bankscope calibrate: the profile derived from
+ * measured rows.
+ *
+ * The committed H100 and H200 runs must give back sm_90: the same rules
+ * and the same prediction for every committed pattern.  Datasets
+ * synthesized from a profile (every probe family point, "measured" as the
+ * profile predicts it) must give back that profile, whether it is the
+ * textbook one, one with 8-byte loads in one phase and stores that pack,
+ * or one of 64 banks: the search finds rules, it does not look them up.
+ * A dataset of one family leaves rules open and names the family that
+ * would settle them; a row no rule explains is named with the nearest.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bankscope.h"
+
+#define H100 "data/h100-sxm/all-20261122-052715.csv"
+#define H200 "data/h200/all-20261122-052847.csv"
+#define PATTERNS "tests/calibration/h100.patterns"
+
+static bs_profile derived;
+static bs_calib_result res;
+
+static void calibrate_file(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	bs_calib *c = bs_calib_new();
+	bs_dataset *d;
+	bs_error err;
+
+	ck_assert_ptr_nonnull(f);
+	d = bs_dataset_open(f, path, &err);
+	ck_assert_ptr_nonnull(d);
+	ck_assert_int_eq(bs_calib_add_dataset(c, d, path, &err), 0);
+	bs_dataset_close(d);
+	fclose(f);
+	ck_assert_msg(bs_calib_run(c, NULL, &derived, &res, &err) == 0, "%s",
+		      err.text);
+	bs_calib_free(c);
+}
+
+/* The rules' shape and latency are the same (not throughput, source). */
+static void same_rules(const bs_profile *a, const bs_profile *b)
+{
+	ck_assert_uint_eq(a->banks, b->banks);
+	ck_assert_uint_eq(a->bank_bytes, b->bank_bytes);
+	ck_assert_uint_eq(a->nrules, b->nrules);
+	for (unsigned i = 0; i < a->nrules; i++) {
+		const bs_rule *x = &a->rule[i];
+		const bs_rule *y = bs_profile_rule(b, x->kind, x->width);
+		char what[32];
+
+		snprintf(what, sizeof what, "%s %u", bs_kind_name(x->kind),
+			 x->width);
+		ck_assert_msg(y, "%s: no rule", what);
+		ck_assert_msg(x->phase_lanes == y->phase_lanes &&
+			      x->packed_lanes == y->packed_lanes &&
+			      x->pack_partners == y->pack_partners &&
+			      x->same_word == y->same_word &&
+			      x->ideal == y->ideal, "%s: phases %u/%u packed "
+			      "%u/%u partners %x/%x same %u/%u ideal %u/%u",
+			      what, x->phase_lanes, y->phase_lanes,
+			      x->packed_lanes, y->packed_lanes,
+			      x->pack_partners, y->pack_partners,
+			      x->same_word, y->same_word, x->ideal, y->ideal);
+		ck_assert_msg((isnan(x->lat_base) && isnan(y->lat_base)) ||
+			      x->lat_base == y->lat_base, "%s: lat_base %g/%g",
+			      what, x->lat_base, y->lat_base);
+		ck_assert_msg((isnan(x->lat_packed) && isnan(y->lat_packed)) ||
+			      x->lat_packed == y->lat_packed,
+			      "%s: lat_packed %g/%g", what, x->lat_packed,
+			      y->lat_packed);
+		ck_assert_msg((isnan(x->lat_slope) && isnan(y->lat_slope)) ||
+			      x->lat_slope == y->lat_slope,
+			      "%s: lat_slope %g/%g", what, x->lat_slope,
+			      y->lat_slope);
+	}
+}
+
+static void same_prediction(const bs_profile *a, const bs_profile *b,
+			    const bs_access *acc)
+{
+	bs_summary x, y;
+
+	ck_assert_int_eq(bs_predict(a, acc, &x, NULL), 0);
+	ck_assert_int_eq(bs_predict(b, acc, &y, NULL), 0);
+	ck_assert_msg(x.wavefronts == y.wavefronts &&
+		      x.ideal_wavefronts == y.ideal_wavefronts &&
+		      x.packed == y.packed &&
+		      ((isnan(x.latency_cycles) && isnan(y.latency_cycles)) ||
+		       x.latency_cycles == y.latency_cycles),
+		      "%s: %u/%u wavefronts, %u/%u ideal, %.2f/%.2f cycles",
+		      acc->name, x.wavefronts, y.wavefronts,
+		      x.ideal_wavefronts, y.ideal_wavefronts,
+		      x.latency_cycles, y.latency_cycles);
+}
+
+/* Every committed pattern: the probe families, the datasets, the
+ * calibration set. */
+static void same_on_committed(const bs_profile *a, const bs_profile *b)
+{
+	const char *sets[] = { H100, H200 };
+	bs_points pts = { 0 };
+	bs_access acc;
+	bs_error err;
+	bs_reader *r;
+	FILE *f;
+
+	ck_assert_int_eq(bs_family_points(NULL, &pts), 0);
+	ck_assert_uint_eq(pts.n, 1309);
+	for (size_t i = 0; i < pts.n; i++)
+		same_prediction(a, b, &pts.v[i]);
+	bs_points_free(&pts);
+	for (size_t s = 0; s < 2; s++) {
+		bs_dataset *d;
+		bs_row row;
+
+		f = fopen(sets[s], "r");
+		d = bs_dataset_open(f, sets[s], &err);
+		while (bs_dataset_next(d, &row, &err) > 0)
+			same_prediction(a, b, &row.access);
+		bs_dataset_close(d);
+		fclose(f);
+	}
+	f = fopen(PATTERNS, "r");
+	r = bs_reader_new(f, PATTERNS);
+	while (bs_reader_next(r, &acc, &err) > 0)
+		same_prediction(a, b, &acc);
+	bs_reader_free(r);
+	fclose(f);
+}
+
+START_TEST(test_measured_sm_90)
+{
+	const char *files[] = { H100, H200 };
+
+	calibrate_file(files[_i]);
+	ck_assert_uint_eq(res.rows, 1309);
+	ck_assert_uint_eq(res.nmiss, 0);
+	ck_assert_uint_eq(res.nopen, 0);
+	ck_assert_str_eq(derived.name, "sm_90");
+	ck_assert_str_eq(derived.compute_capability, "9.0");
+	same_rules(&derived, bs_profile_default());
+	same_rules(bs_profile_default(), &derived);
+	same_on_committed(&derived, bs_profile_default());
+	bs_calib_result_free(&res);
+}
+END_TEST
+
+/* ---- datasets synthesized from a profile ---------------------------------- */
+
+static bs_calib *synthesize(const bs_profile *p, const char *family)
+{
+	bs_calib *c = bs_calib_new();
+	bs_points pts = { 0 };
+
+	ck_assert_int_eq(bs_family_points(family, &pts), 0);
+	for (size_t i = 0; i < pts.n; i++) {
+		bs_row row;
+		bs_summary s;
+
+		bs_row_init(&row);
+		row.access = pts.v[i];
+		snprintf(row.probe, sizeof row.probe, "%s", pts.family_of[i]);
+		ck_assert_int_eq(bs_predict(p, &row.access, &s, NULL), 0);
+		row.wavefronts_measured = s.wavefronts;
+		row.bank_conflicts_measured = s.bank_conflicts;
+		row.cycles_per_access_median = s.latency_cycles;
+		ck_assert_int_eq(bs_calib_add_row(c, &row, "synthetic",
+						  (long)i + 1), 0);
+	}
+	bs_points_free(&pts);
+	return c;
+}
+
+static const bs_profile *parse(const char *text)
+{
+	static bs_profile p;
+	bs_error err;
+
+	ck_assert_msg(bs_profile_parse(text, "t", &p, &err) == 0, "%s",
+		      err.text);
+	return &p;
+}
+
+static void run(bs_calib *c)
+{
+	bs_error err;
+
+	ck_assert_msg(bs_calib_run(c, NULL, &derived, &res, &err) == 0, "%s",
+		      err.text);
+	bs_calib_free(c);
+}
+
+START_TEST(test_textbook)
+{
+	const bs_profile *t = bs_profile_find("textbook");
+
+	run(synthesize(t, NULL));
+	ck_assert_uint_eq(res.nmiss, 0);
+	ck_assert_uint_eq(res.nopen, 0);
+	same_rules(&derived, t);
+	ck_assert_str_eq(derived.name, "calibrated");
+	bs_calib_result_free(&res);
+}
+END_TEST
+
+static const char altered_text[] =
+	"profile altered\nbanks 32\nbank_bytes 4\nsource s made up\n"
+	"rule ld 1 phase=32 lat_base=20 lat_slope=3 source=s\n"
+	"rule ld 2 phase=32 lat_base=20 lat_slope=3 source=s\n"
+	"rule ld 4 phase=32 lat_base=20 lat_slope=3 source=s\n"
+	/* 8-byte loads in one phase of 32 lanes */
+	"rule ld 8 phase=32 lat_base=22 lat_slope=3 source=s\n"
+	"rule ld 16 phase=8 packed=16 partners=1,2 lat_base=24 lat_packed=23 "
+	"lat_slope=3 source=s\n"
+	"rule st 1 phase=32 source=s\n"
+	"rule st 2 phase=32 source=s\n"
+	"rule st 4 phase=32 source=s\n"
+	/* stores that pack: pairs of lanes, and quads for 16 bytes */
+	"rule st 8 phase=16 packed=32 partners=1 source=s\n"
+	"rule st 16 phase=8 packed=32 partners=1,2 source=s\n";
+
+START_TEST(test_altered)
+{
+	static bs_profile want;
+
+	want = *parse(altered_text);
+	run(synthesize(&want, NULL));
+	ck_assert_uint_eq(res.nmiss, 0);
+	ck_assert_uint_eq(res.nopen, 0);
+	same_rules(&derived, &want);
+	bs_calib_result_free(&res);
+}
+END_TEST
+
+START_TEST(test_64_banks)
+{
+	static bs_profile want;
+	const char *text =
+		"profile wide\nbanks 64\nbank_bytes 4\nsource s made up\n"
+		"rule ld 1 phase=32 source=s\nrule ld 2 phase=32 source=s\n"
+		"rule ld 4 phase=32 source=s\nrule ld 8 phase=32 source=s\n"
+		"rule ld 16 phase=16 source=s\nrule st 1 phase=32 source=s\n"
+		"rule st 2 phase=32 source=s\nrule st 4 phase=32 source=s\n"
+		"rule st 8 phase=32 source=s\nrule st 16 phase=16 source=s\n";
+
+	want = *parse(text);
+	run(synthesize(&want, NULL));
+	ck_assert_uint_eq(res.nmiss, 0);
+	ck_assert_uint_eq(res.nopen, 0);
+	same_rules(&derived, &want);
+	bs_calib_result_free(&res);
+}
+END_TEST
+
+/* The stride family alone cannot tell which lane partners pack. */
+START_TEST(test_sparse)
+{
+	int ld8 = 0, ld16 = 0;
+
+	run(synthesize(bs_profile_default(), "stride"));
+	ck_assert_uint_eq(res.rows, 650);
+	ck_assert_uint_eq(res.nmiss, 0);
+	for (size_t i = 0; i < res.nopen; i++) {
+		const bs_calib_open *o = &res.open[i];
+
+		ck_assert_msg(o->kind == BS_KIND_LD && (o->width == 8 ||
+							o->width == 16),
+			      "open: %s", o->what);
+		ck_assert_str_ne(o->family, "stride");
+		ck_assert_str_ne(o->family, "");
+		ck_assert_ptr_nonnull(strstr(o->what, "phases of"));
+		ld8 += o->width == 8;
+		ld16 += o->width == 16;
+	}
+	ck_assert_int_eq(ld8, 1);
+	ck_assert_int_eq(ld16, 1);
+	ck_assert_str_eq(res.open[0].what, "phases of 8-byte ld: the rows fit "
+			 "'ld 8 phase=16 packed=32 partners=1' and 'ld 8 "
+			 "phase=16 packed=32 partners=2' alike");
+	ck_assert_str_eq(res.open[0].family, "broadcast");
+	bs_calib_result_free(&res);
+}
+END_TEST
+
+/* A row that no rule explains is named, with the nearest rule. */
+START_TEST(test_unexplained)
+{
+	bs_calib *c = synthesize(bs_profile_default(), "stride");
+	bs_row row;
+	bs_access a = { .name = "odd_one", .width = 4, .kind = BS_KIND_LD,
+			.active = ~0u };
+
+	for (unsigned l = 0; l < BS_LANES; l++)
+		a.addr[l] = 4 * l;
+	bs_row_init(&row);
+	row.access = a;
+	row.wavefronts_measured = 3;   /* stride 1 costs 1 */
+	row.bank_conflicts_measured = 2;
+	ck_assert_int_eq(bs_calib_add_row(c, &row, "planted.csv", 42), 0);
+	run(c);
+	ck_assert_uint_eq(res.nmiss, 1);
+	ck_assert_str_eq(res.miss[0].file, "planted.csv");
+	ck_assert_int_eq(res.miss[0].line, 42);
+	ck_assert_str_eq(res.miss[0].name, "odd_one");
+	ck_assert_str_eq(res.miss[0].what, "measured 3 wavefronts, the nearest "
+			 "rule gives 1");
+	ck_assert_str_eq(res.miss[0].rule, "rule ld 4 phase=32");
+	bs_calib_result_free(&res);
+}
+END_TEST
+
+START_TEST(test_no_rows)
+{
+	bs_calib *c = bs_calib_new();
+	bs_row row;
+	bs_error err;
+
+	bs_row_init(&row);   /* no counters: skipped */
+	ck_assert_int_eq(bs_calib_add_row(c, &row, "x", 1), 0);
+	ck_assert_int_eq(bs_calib_run(c, NULL, &derived, &res, &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.text, "no measured row"));
+	bs_calib_free(c);
+}
+END_TEST
+
+Suite *calibrate_suite(void)
+{
+	Suite *s = suite_create("calibrate");
+	TCase *tc = tcase_create("derive");
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_loop_test(tc, test_measured_sm_90, 0, 2);
+	tcase_add_test(tc, test_textbook);
+	tcase_add_test(tc, test_altered);
+	tcase_add_test(tc, test_64_banks);
+	tcase_add_test(tc, test_sparse);
+	tcase_add_test(tc, test_unexplained);
+	tcase_add_test(tc, test_no_rows);
+	suite_add_tcase(s, tc);
+	return s;
+}
