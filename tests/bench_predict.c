@@ -71,7 +71,6 @@ static double now(void)
 
 int main(int argc, char **argv)
 {
-	static const unsigned widths[] = { 1, 2, 4, 8, 16 };
 	const bs_profile *p = bs_profile_default();
 	unsigned long count = argc > 1 ? strtoul(argv[1], NULL, 10) : 10000000;
 	bs_access *pool = malloc(POOL * sizeof *pool);
@@ -82,8 +81,8 @@ int main(int argc, char **argv)
 			"COUNT must be a positive number" : "out of memory");
 		return 2;
 	}
-	for (size_t k = 0; k < sizeof widths / sizeof *widths; k++) {
-		unsigned w = widths[k];
+	for (size_t k = 0; k < BS_NWIDTHS; k++) {
+		unsigned w = bs_widths[k];
 		double goal = w == 4 ? 20.0 : w == 16 ? 10.0 : 0.0;
 		double t0, secs, rate;
 		uint64_t sum = 0;

@@ -215,6 +215,8 @@ Suite *cli_suite(void)
 	Suite *s = suite_create("cli");
 	TCase *tc = tcase_create("golden");
 
+	/* a case runs a whole program: calibrate takes seconds under ASan */
+	tcase_set_timeout(tc, 60);
 	if (ncases < 0)
 		ncases = scandir(cases_dir(), &cases, visible, alphasort);
 	if (ncases > 0)

@@ -313,7 +313,6 @@ START_TEST(test_fast_path_agrees)
 {
 	static bs_detail d;
 	uint64_t rng = 0x9e3779b97f4a7c15ull + (uint64_t)_i;
-	static const unsigned widths[] = { 1, 2, 4, 8, 16 };
 
 	for (int n = 0; n < 20000; n++) {
 		bs_access a = { .kind = (bs_kind)(n & 1) };
@@ -321,7 +320,7 @@ START_TEST(test_fast_path_agrees)
 		unsigned kind = (unsigned)(n >> 2) % 4, span;
 		bs_summary s;
 
-		a.width = widths[(n >> 4) % 5];
+		a.width = bs_widths[(n >> 4) % 5];
 		/* random masks over a wide and over a narrow range */
 		span = kind == 1 ? 3 : kind == 3 ? ((n >> 5) & 1 ? 65536 : 48)
 			: 512;

@@ -68,9 +68,6 @@ static const char report_usage[] =
 	"Exit status: 0 written (whatever the agreement), 2 bad input or an\n"
 	"output that cannot be written.\n";
 
-static const char *const type_name[BS_NWIDTHS] = { "u8", "u16", "f32",
-						    "u64", "v4" };
-static const unsigned widths[BS_NWIDTHS] = { 1, 2, 4, 8, 16 };
 static const char *const op_names[2] = { "ld", "st" };
 
 static const struct chart {
@@ -470,7 +467,7 @@ static void rule_phases(const data *D, int m, char *buf, size_t size)
 	double v;
 
 	for (int w = 0; w < BS_NWIDTHS; w++) {
-		snprintf(name, sizeof name, "%s_ld_s1", type_name[w]);
+		snprintf(name, sizeof name, "%s_ld_s1", bs_type_name[w]);
 		if (wf(D, "stride", name, m, &v, buf, size) < 0)
 			return;
 		verdict_num(a, sizeof a, v);
@@ -491,16 +488,16 @@ static void rule_packing(const data *D, int m, char *buf, size_t size)
 	for (int w = 3; w < BS_NWIDTHS; w++) {
 		double ld, st;
 
-		snprintf(name, sizeof name, "%s_ld_s0", type_name[w]);
+		snprintf(name, sizeof name, "%s_ld_s0", bs_type_name[w]);
 		if (wf(D, "stride", name, m, &ld, buf, size) < 0)
 			return;
-		snprintf(name, sizeof name, "%s_st_s0", type_name[w]);
+		snprintf(name, sizeof name, "%s_st_s0", bs_type_name[w]);
 		if (wf(D, "stride", name, m, &st, buf, size) < 0)
 			return;
 		verdict_num(a, sizeof a, ld);
 		verdict_num(b, sizeof b, st);
 		snprintf(part[w - 3], sizeof part[w - 3],
-			 "%u-byte load %s, store %s", widths[w], a, b);
+			 "%u-byte load %s, store %s", bs_widths[w], a, b);
 		pack += ld < st;
 	}
 	snprintf(buf, size, "%s; %s wavefronts: %s", part[0], part[1],
@@ -553,7 +550,7 @@ static void rule_stores(const data *D, int m, char *buf, size_t size)
 	double v, s32, s0[2], s1[2] = { 0, 0 };
 
 	for (int w = 0; w < BS_NWIDTHS; w++) {
-		snprintf(name, sizeof name, "%s_st_s1", type_name[w]);
+		snprintf(name, sizeof name, "%s_st_s1", bs_type_name[w]);
 		if (wf(D, "stride", name, m, &v, buf, size) < 0)
 			return;
 		if (w >= 3)
@@ -670,7 +667,7 @@ static int write_latency(doc *d, const data *D)
 				if (!any++)
 					table_begin(d, 7, head);
 				row_begin(d);
-				cell(d, "%u", widths[w]);
+				cell(d, "%u", bs_widths[w]);
 				cell(d, "%s", op_names[o]);
 				cell(d, "%s", k ? "yes" : "no");
 				cell(d, "%zu", s->n);
@@ -740,7 +737,7 @@ static int write_throughput(doc *d, const data *D)
 				double twf = r->tp_wavefronts_per_clk_per_sm;
 
 				if (r->note[0] || isnan(tp) ||
-				    r->access.width != widths[w] ||
+				    r->access.width != bs_widths[w] ||
 				    (int)r->access.kind != o)
 					continue;
 				n++;
@@ -753,11 +750,11 @@ static int write_throughput(doc *d, const data *D)
 				continue;
 			if (!any++)
 				table_begin(d, 7, head);
-			snprintf(name, sizeof name, "%s_%s_s1", type_name[w],
+			snprintf(name, sizeof name, "%s_%s_s1", bs_type_name[w],
 				 op_names[o]);
 			s1 = find(D, "stride", name);
 			row_begin(d);
-			cell(d, "%u", widths[w]);
+			cell(d, "%u", bs_widths[w]);
 			cell(d, "%s", op_names[o]);
 			cell(d, "%zu", n);
 			if (s1 && !isnan(s1->r.tp_bytes_per_clk_per_sm))
