@@ -149,7 +149,9 @@ static const struct chart {
 	  "Wavefronts and cycles of struct-array loads against the padding "
 	  "words, one line per struct size (each with its own marker and "
 	  "dashes, so that lines that coincide stay visible), and of 2-D "
-	  "tile rows and columns (plain, padded, swizzled) as bars." },
+	  "tile rows and columns (plain, padded, swizzled): their "
+	  "wavefronts as bars, their cycles per load below, on their own "
+	  "axis." },
 	{ "wide", "Wide accesses",
 	  "Measured against predicted wavefronts of every 8- and 16-byte "
 	  "case, loads and stores side by side; the cases are listed "
