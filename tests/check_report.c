@@ -687,6 +687,34 @@ START_TEST(test_out_refused)
 }
 END_TEST
 
+/* A chart in --charts that is a symbolic link is not copied: refused. */
+START_TEST(test_chart_link)
+{
+	char dir[256], out[300], ch[300], path[1024], secret[1024];
+	const char *args[] = { "report", "--charts", ch, "--out", out,
+			       DATASET, NULL };
+	char *err, left[4096];
+
+	temp_dir(dir, sizeof dir);
+	ck_assert_msg(dir[0], "no temporary folder");
+	path_in(out, sizeof out, dir, "out");
+	path_in(ch, sizeof ch, dir, "charts");
+	path_in(secret, sizeof secret, dir, "secret");
+	ck_assert_int_eq(mkdir(ch, 0777), 0);
+	spit(secret, "not a chart\n");
+	path_in(path, sizeof path, ch, "stride.png");
+	ck_assert_int_eq(symlink(secret, path), 0);
+	ck_assert_int_eq(run(args, &err), 2);
+	ck_assert_msg(err && strstr(err, "stride.png: a symbolic link: not "
+				   "copied into the report"), "stderr: %s",
+		      err ? err : "");
+	listing(dir, left, sizeof left);
+	ck_assert_str_eq(left, "charts\nsecret\n");
+	free(err);
+	remove_dir(dir);
+}
+END_TEST
+
 /* The note a page was written with: "A" or "B" (from --note "run A"). */
 static char note_of(const char *text)
 {
@@ -960,6 +988,7 @@ Suite *report_suite(void)
 	tc = tcase_create("out");
 	tcase_add_test(tc, test_symlinks);
 	tcase_add_test(tc, test_out_refused);
+	tcase_add_test(tc, test_chart_link);
 	tcase_add_test(tc, test_concurrent);
 	tcase_add_loop_test(tc, test_interrupted, 0,
 			    (int)(sizeof interrupt_signals /
