@@ -221,43 +221,38 @@ $(PROFILE_SAMPLE): tests/cuda/transpose.cu
 
 # ---- charts and report (gnuplot) ---------------------------------------------
 # BEGIN report block
-# Charts of a dataset (gnuplot, plots/*.gp) into build/plots/, and the report
-# (bankscope report, HTML and Markdown) into build/report/.  DATA defaults to
-# the newest committed H100 dataset with counters; scripts/report.sh has the
-# choice, and make report measures first where a CUDA device is.
+# Charts of a dataset (gnuplot, plots/*.gp) into PLOTS_DIR (build/plots/),
+# and the report (bankscope report, HTML and Markdown) into REPORT_OUT
+# (build/report/).  DATA defaults to the newest committed H100 dataset with
+# counters; scripts/report.sh has the choice, and make report measures
+# first where a CUDA device is.  make plots draws the charts the dataset
+# supports and lists the others, with the reason, in PLOTS_DIR/not-drawn.txt.
+# make check-report builds its own report under build/report-test/, never
+# REPORT_OUT.  make bench-report: report's memory on a 1 GB dataset.
 REPORT_SH := scripts/report.sh
 DATA ?= $(shell $(REPORT_SH) newest)
-PLOTS_DIR := build/plots
+PLOTS_DIR ?= build/plots
+REPORT_OUT ?= build/report
 GNUPLOT ?= gnuplot
-CHARTS := stride latency throughput padding wide
-# $(call gnuplot,SCRIPT,INPUT,OUT): OUT.png and OUT.svg, or neither.
-gnuplot = $(GNUPLOT) -e "data='$(2)'; out='$(3)'; gpu='$$gpu'" plots/$(1).gp \
-	|| { rm -f $(3).png $(3).svg; exit 1; }
-# $(call bankmap,NAME,PREDICT OPTIONS): the bank map of one access.
-bankmap = $(CLI) predict --format map $(2) > $(PLOTS_DIR)/bankmap-$(1).csv \
-	|| exit 1; $(call gnuplot,bankmap,$(PLOTS_DIR)/bankmap-$(1).csv,$(PLOTS_DIR)/bankmap-$(1))
+REPORT_ENV = CLI=$(CLI) MAKE='$(MAKE)' GNUPLOT='$(GNUPLOT)' \
+	PLOTS_DIR='$(PLOTS_DIR)' REPORT_OUT='$(REPORT_OUT)'
 
-.PHONY: plots report check-report deps-plots
+.PHONY: plots report check-report bench-report deps-plots
 deps-plots:
 	@command -v $(GNUPLOT) >/dev/null 2>&1 || $(DEPS) gnuplot-nox
 
 plots: $(CLI) deps-plots
-	@CLI=$(CLI) WHO=plots $(REPORT_SH) validate '$(DATA)'
-	@rm -rf $(PLOTS_DIR) && mkdir -p $(PLOTS_DIR)
-	@gpu=$$($(REPORT_SH) gpu '$(DATA)') && \
-	for c in $(CHARTS); do \
-		$(call gnuplot,$$c,$(DATA),$(PLOTS_DIR)/$$c); \
-	done && \
-	$(call bankmap,lane2,--expr 'lane*2' --name f32_ld_s2) && \
-	$(call bankmap,tile,--tile 32x32 --access col)
-	@echo "plots: $(PLOTS_DIR)/ from $(DATA)"
+	@$(REPORT_ENV) WHO=plots $(REPORT_SH) plots '$(DATA)'
 
 report: $(CLI)
-	@DATA='$(DATA)' DATA_ORIGIN='$(origin DATA)' CLI=$(CLI) \
-		MAKE='$(MAKE)' GNUPLOT='$(GNUPLOT)' $(REPORT_SH) report
+	@DATA='$(DATA)' DATA_ORIGIN='$(origin DATA)' $(REPORT_ENV) \
+		$(REPORT_SH) report
 
 check-report: $(CLI)
 	sh tests/report_test.sh
+
+bench-report: $(CLI)
+	sh tests/bench_report.sh $(CLI)
 # END report block
 
 deps:

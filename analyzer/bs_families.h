@@ -38,6 +38,17 @@ void bs_points_add_stride(bs_points *pl, const char *name, unsigned width,
 			  bs_kind kind, unsigned stride);
 void bs_points_free(bs_points *pl);
 
+/*
+ * The cases of probe-wide, with what the report says of each: lane l in
+ * `active` reads element `element` (as C), in `lanes` words.
+ */
+typedef struct {
+	const char *name;        /* "pairs": rows u64_ld_pairs, v4_st_pairs */
+	uint32_t active;
+	const char *lanes, *element, *what;
+} bs_wide_case;
+extern const bs_wide_case bs_wide_cases[];   /* NULL-name terminated */
+
 /* The element type names of each width in point names: u8 .. v4. */
 extern const char *const bs_type_name[BS_NWIDTHS];
 

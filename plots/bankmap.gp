@@ -9,9 +9,10 @@
 # wavefront counted over all phases from 0 at the top, the colour the
 # number of lanes the word serves (log scale: 1, 2, 4 ... 32 lanes) and
 # the number printed in the cell the lowest of those lanes.  An empty cell
-# is a bank idle in that wavefront.  The "# access:" line is the subtitle;
-# gpu names the GPU the profile was checked on.  A file with no rows is an
-# error (exit status 1).
+# is a bank idle in that wavefront.  The map is a prediction of the
+# profile the "# access:" line names, not a measurement: the title says
+# so, and names no GPU (gpu is required by common.gp but not shown).  A
+# file with no rows is an error (exit status 1).
 #
 #   gnuplot -e "data='MAP.csv'; out='build/plots/bankmap'; gpu='NAME'" plots/bankmap.gp
 chart = "bankmap"
@@ -38,20 +39,20 @@ nw = int(maxw) + 1
 
 do for [fmt in "png svg"] {
 	eval term(fmt, 1400, 300 + 34 * nw)
-	set title sprintf("Bank map (predicted): %s\nreport on %s", access eq "" ? "(no # access: line)" : access, gpu) font ",12"
+	set title sprintf("Bank map, predicted by the profile (not a measurement):\n%s", access eq "" ? "(no # access: line)" : access) font ",12"
 	set xrange [-0.5:banks - 0.5]
 	set yrange [nw - 0.5:-0.5]
 	set xtics 0, 1, banks - 1 scale 0 font ",9"
 	set ytics () scale 0
 	do for [w = 0:nw - 1] { set ytics add (sprintf("%d (phase %d)", w, phase_of[w % 1024 + 1]) w) }
-	set xlabel "bank"
+	set xlabel "bank (index, 0 to banks - 1)"
 	set ylabel "wavefront of the warp instruction (from 0 at the top)"
 	set for [b = 0:banks] arrow from b - 0.5, graph 0 to b - 0.5, graph 1 nohead lc rgb "#d9d9d9" back
 	set for [w = 0:nw] arrow from graph 0, first w - 0.5 to graph 1, first w - 0.5 nohead lc rgb "#d9d9d9" back
 	set logscale cb 2
 	set cbrange [1:32]
 	set cbtics (1, 2, 4, 8, 16, 32)
-	set cblabel "lanes served by the word"
+	set cblabel "lanes served by the word (count)"
 	set palette defined (0 "#fff7bc", 1 "#fec44f", 2 "#ec7014")
 	set style fill solid 1.0 border lc rgb "#525252"
 	set key below box height 0.5

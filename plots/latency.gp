@@ -8,9 +8,9 @@
 # `bankscope check` and `bankscope report` fit (they take the packing from
 # the profile, which is packed_predicted unless the row is stale).  Each group's least-squares
 # line comes from gnuplot's stats over those points; its slope (cycles per
-# wavefront), intercept and n are printed in the key.  No timed load at
-# all is an error (exit status 1); a group with fewer than 2 points is
-# drawn without a line.
+# wavefront), intercept and n are printed in the key.  A group with fewer
+# than 2 points is drawn without a line.  No timed load at all: the chart
+# is not drawn (exit status SKIP, see common.gp).
 #
 #   gnuplot -e "data='DATA.csv'; out='build/plots/latency'; gpu='NAME'" plots/latency.gp
 chart = "latency"
@@ -43,7 +43,7 @@ do for [g = 1:10] {
 		icept[g] = STATS_intercept
 	}
 }
-if (total == 0) { exit error missing("timed loads (op ld with cycles_per_access_median)") }
+if (total == 0) { print nodata("timed loads (op ld with cycles_per_access_median)"); exit status SKIP }
 
 colors = "#1b9e77 #d95f02 #7570b3 #e7298a #66a61e"
 ptype(p) = p ? 8 : 6

@@ -35,6 +35,7 @@
 #include <cuda_runtime.h>
 
 #include "counters.h"
+#include "driver_version.h"
 #include "probe.h"
 
 #ifndef BS_GIT_DESCRIBE
@@ -379,7 +380,7 @@ static void fill_device_meta(meta_list *ml, const cudaDeviceProp *prop,
 			     int argc, char **argv)
 {
 	int drv = 0, rt = 0;
-	char cmd[400] = "";
+	char cmd[400] = "", release[160];
 	char date[32];
 	time_t now = time(NULL);
 	size_t n = 0;
@@ -395,7 +396,10 @@ static void fill_device_meta(meta_list *ml, const cudaDeviceProp *prop,
 	meta(ml, "sm_count", "%d", prop->multiProcessorCount);
 	meta(ml, "sm_clock_mhz_measured", "%.0f", mhz);
 	meta(ml, "clock_overhead_cycles", "%.0f", dev->clock_overhead);
-	meta(ml, "driver_version", "%d.%d", drv / 1000, drv % 1000 / 10);
+	driver_release(release, sizeof release);
+	meta(ml, "driver_version", "%s", release);
+	meta(ml, "cuda_driver_api_version", "%d.%d", drv / 1000,
+	     drv % 1000 / 10);
 	meta(ml, "runtime_version", "%d.%d", rt / 1000, rt % 1000 / 10);
 	meta(ml, "cupti_version", "%s", bs_counters_version());
 	meta(ml, "git_describe", "%s", BS_GIT_DESCRIBE);

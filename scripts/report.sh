@@ -9,25 +9,42 @@
 #                            "# counters:" line says they were read (a
 #                            timing-only rerun such as data/*/repeatability/
 #                            has none and is never chosen); exit 1 if none
-#   report.sh gpu DATA       the "# gpu:" value, ready for a '' gnuplot string
 #   report.sh validate DATA  exit 2 with a message unless DATA is a dataset
 #                            that `bankscope check --quiet` reads (its own
 #                            exit status 2 means malformed; 1, rows that
 #                            disagree, does not stop the charts); messages
 #                            start with $WHO (default "report")
+#   report.sh plots DATA     make plots: the charts DATA supports, into
+#                            $PLOTS_DIR
 #   report.sh report         make report: environment DATA, DATA_ORIGIN (make's
 #                            $(origin DATA)), CLI (the bankscope binary), MAKE,
-#                            GNUPLOT
+#                            GNUPLOT, REPORT_OUT, PLOTS_DIR, NVIDIA_SMI
+#
+# make plots: each chart of $CHARTS (plots/NAME.gp) is drawn when the
+# dataset has the columns it reads (stride: probe, op, width, addresses,
+# the wavefront columns, the median cycles, ...) and the rows: a script
+# that finds none of its rows prints why and exits with status 3 (SKIP in
+# plots/common.gp).  Such a chart, or one that lacks a column, is listed in
+# $PLOTS_DIR/not-drawn.txt as "NAME: reason", which `bankscope report`
+# shows on the page; the terminal lists them too.  Any other gnuplot
+# failure stops make plots.  The two bank maps are predictions by the
+# dataset's profile (`bankscope predict --format map --arch PROFILE`), drawn
+# whatever the rows.
 #
 # make report: with DATA given (command line or environment) that dataset is
-# reported.  Otherwise, when `nvidia-smi -L` succeeds, the probe runner is
-# built and `bankscope-probe --probe all` measures a new dataset into
-# data/<gpu>/, which is reported; if it finds no CUDA device after all, or
-# no nvidia-smi is here, the newest committed dataset is reported with the
-# note "no GPU here: this report shows the committed dataset X" on top.
+# reported.  Otherwise, when `$NVIDIA_SMI -L` succeeds (NVIDIA_SMI defaults
+# to nvidia-smi), the probe runner is built and `bankscope-probe --probe
+# all` measures a new dataset into data/<gpu>/, which is reported; if it
+# finds no CUDA device after all, or no nvidia-smi is here, the newest
+# committed dataset is reported, and both the terminal and the top of the
+# page say "no GPU here: this report shows the committed dataset X".
 # Then gnuplot (installed through scripts/deps.sh gnuplot-nox when missing)
-# draws build/plots/ (make plots) and `bankscope report` writes
-# build/report/.
+# draws $PLOTS_DIR (default build/plots) and `bankscope report` writes
+# $REPORT_OUT (default build/report), replacing the previous report whole
+# once the new one is complete.  When make report fails after choosing its
+# dataset (the dataset is invalid, a chart fails, the report cannot be
+# written), the previous $REPORT_OUT and $PLOTS_DIR are removed, and the
+# terminal says so, so that an old report is never taken for one of DATA.
 #
 # Without gnuplot and no way to install it (a GPU machine with no package
 # registry), the measured dataset is already written; the report is still
@@ -39,9 +56,12 @@ set -u
 CLI=${CLI:-build/bankscope}
 MAKE=${MAKE:-make}
 GNUPLOT=${GNUPLOT:-gnuplot}
-OUT=build/report
-PLOTS=build/plots
+NVIDIA_SMI=${NVIDIA_SMI:-nvidia-smi}
+OUT=${REPORT_OUT:-build/report}
+PLOTS=${PLOTS_DIR:-build/plots}
 PROBE=build/bankscope-probe
+CHARTS="stride latency throughput padding wide"
+SKIP=3
 
 die() {
 	echo "${WHO:-report}: $*" >&2
@@ -87,9 +107,94 @@ validate() {
 	[ "$rc" -le 1 ] || die "$1 is not a valid dataset (bankscope check exits $rc): nothing drawn"
 }
 
+# The dataset's name for the titles, ready for a '' gnuplot string.
 gpu_name() {
 	g=$(meta "$1" gpu)
 	printf '%s\n' "${g:-unknown GPU}" | sed "s/'/''/g"
+}
+
+# The columns chart $1 reads.
+chart_columns() {
+	case $1 in
+	stride) echo "probe op width addresses wavefronts_predicted wavefronts_measured cycles_per_access_median" ;;
+	latency) echo "op note width packed_predicted cycles_per_access_median wavefronts_measured wavefronts_predicted" ;;
+	throughput) echo "probe op note width addresses tp_bytes_per_clk_per_sm wavefronts_measured wavefronts_predicted ideal_wavefronts_predicted" ;;
+	padding) echo "probe op name wavefronts_measured wavefronts_predicted cycles_per_access_median" ;;
+	wide) echo "probe op name width wavefronts_measured wavefronts_predicted" ;;
+	esac
+}
+
+# The first column of chart $1 that dataset $2's header lacks, if any.
+lacking() {
+	header=,$(grep -m 1 -v '^#' "$2" | tr -d '\r'),
+	for col in $(chart_columns "$1"); do
+		case $header in
+		*,"$col",*) ;;
+		*) echo "$col"; return ;;
+		esac
+	done
+}
+
+# gnuplot SCRIPT INPUT OUT: 0 drawn, $SKIP not drawn (reason in $why),
+# anything else a failure (gnuplot's messages on stderr).
+draw() {
+	err=$("$GNUPLOT" -e "data='$2'; out='$3'; gpu='$gpu'" "plots/$1.gp" 2>&1 >/dev/null)
+	rc=$?
+	if [ "$rc" = "$SKIP" ]; then
+		why=$(printf '%s\n' "$err" | grep . | tail -n 1)
+		rm -f "$3.png" "$3.svg"
+		return "$SKIP"
+	fi
+	if [ "$rc" != 0 ]; then
+		printf '%s\n' "$err" >&2
+		rm -f "$3.png" "$3.svg"
+		return "$rc"
+	fi
+	[ -z "$err" ] || printf '%s\n' "$err" >&2
+	return 0
+}
+
+# bankmap NAME PREDICT-OPTIONS...: the predicted bank map of one access.
+bankmap() {
+	name=$1
+	shift
+	"$CLI" predict --format map ${arch:+--arch "$arch"} "$@" >"$PLOTS/bankmap-$name.csv" ||
+		die "bankscope predict --format map $* failed"
+	draw bankmap "$PLOTS/bankmap-$name.csv" "$PLOTS/bankmap-$name" ||
+		die "plots/bankmap.gp failed on $PLOTS/bankmap-$name.csv"
+	drawn="$drawn bankmap-$name"
+}
+
+plots() {
+	data=$1
+	validate "$data"
+	case $PLOTS in
+	"" | / | .) die "PLOTS_DIR='$PLOTS' is not a folder make plots may empty" ;;
+	esac
+	rm -rf "$PLOTS" && mkdir -p "$PLOTS" || die "cannot make $PLOTS"
+	gpu=$(gpu_name "$data")
+	drawn=""
+	skipped=""
+	: >"$PLOTS/not-drawn.txt"
+	for c in $CHARTS; do
+		col=$(lacking "$c" "$data")
+		if [ -n "$col" ]; then
+			why="the dataset has no column $col"
+		elif draw "$c" "$data" "$PLOTS/$c"; then
+			drawn="$drawn $c"
+			continue
+		elif [ "$rc" != "$SKIP" ]; then
+			die "plots/$c.gp failed on $data (gnuplot exit status $rc)"
+		fi
+		echo "$c: $why" >>"$PLOTS/not-drawn.txt"
+		skipped="$skipped; $c ($why)"
+	done
+	arch=$(meta "$data" profile)
+	bankmap lane2 --expr 'lane*2' --name f32_ld_s2
+	bankmap tile --tile 32x32 --access col
+	echo "plots: $PLOTS/ from $data: drawn:$drawn"
+	[ -z "$skipped" ] || echo "plots: not drawn: ${skipped#; }"
+	return 0
 }
 
 # Measure with the probe runner; the new dataset's path in $DATA, or
@@ -112,41 +217,60 @@ measure() {
 	echo "report: measured $DATA" >&2
 }
 
+# A failure after the dataset is chosen: the previous report and charts go,
+# so that no report of another dataset stays.  $1: the message, or ""
+# when the failing step said it already.
+fail() {
+	for d in "$OUT" "$PLOTS"; do
+		[ -e "$d" ] || continue
+		rm -rf "$d"
+		echo "report: removed the previous $d/, so that it is not taken for one on ${DATA:-the dataset asked for}" >&2
+	done
+	[ -z "$1" ] || echo "report: $1" >&2
+	exit 2
+}
+
 report() {
 	note=""
 	case ${DATA_ORIGIN:-file} in
 	file | undefined | default)
-		if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1 && measure; then
+		if command -v "$NVIDIA_SMI" >/dev/null 2>&1 && "$NVIDIA_SMI" -L >/dev/null 2>&1 && measure; then
 			:
 		else
 			DATA=$(newest)
 			note="no GPU here: this report shows the committed dataset $DATA"
+			echo "report: $note" >&2
 		fi
 		;;
 	esac
-	validate "$DATA"
+	case $OUT in
+	"" | / | .) die "REPORT_OUT='$OUT' is not a folder make report may replace" ;;
+	esac
+	(validate "$DATA") || fail ""
 	if ! command -v "$GNUPLOT" >/dev/null 2>&1 &&
 		! { scripts/deps.sh gnuplot-nox && command -v "$GNUPLOT" >/dev/null 2>&1; }; then
-		rm -rf "$OUT"
-		"$CLI" report --out "$OUT" --note "${note:+$note; }gnuplot is missing here, so this report has no charts" "$DATA" || exit
+		"$CLI" report --out "$OUT" --note "${note:+$note; }gnuplot is missing here, so this report has no charts" "$DATA" ||
+			fail ""
 		RC=1 die "gnuplot is missing and cannot be installed here; $OUT/ has the tables without charts: copy $DATA to a machine with gnuplot and run make report DATA=$DATA"
 	fi
-	$MAKE --no-print-directory plots DATA="$DATA" || exit
-	rm -rf "$OUT"
+	(plots "$DATA") || fail ""
 	if [ -n "$note" ]; then
-		"$CLI" report --charts "$PLOTS" --out "$OUT" --note "$note" "$DATA" || exit
+		"$CLI" report --charts "$PLOTS" --out "$OUT" --note "$note" "$DATA" ||
+			fail ""
 	else
-		"$CLI" report --charts "$PLOTS" --out "$OUT" "$DATA" || exit
+		"$CLI" report --charts "$PLOTS" --out "$OUT" "$DATA" ||
+			fail ""
 	fi
 	echo "report: $OUT/index.html and $OUT/report.md, on $DATA"
+	[ -z "$note" ] || echo "report: note: $note"
 }
 
 cmd=${1:-}
 [ $# -gt 0 ] && shift
 case $cmd in
 newest) newest || exit 1 ;;
-gpu) gpu_name "$1" ;;
 validate) validate "${1:-}" ;;
+plots) plots "${1:-}" ;;
 report) report ;;
-*) echo "usage: report.sh newest | gpu DATA | validate DATA | report" >&2; exit 2 ;;
+*) echo "usage: report.sh newest | validate DATA | plots DATA | report" >&2; exit 2 ;;
 esac

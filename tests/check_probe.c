@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 
 #include "bankscope.h"
+#include "../probes/driver_version.h"
 
 #define H100 "data/h100-sxm/all-20261122-052715.csv"
 #define H200 "data/h200/all-20261122-052847.csv"
@@ -173,6 +174,64 @@ START_TEST(test_committed_metadata)
 }
 END_TEST
 
+/*
+ * The driver's release number, as the runner reads it for driver_version
+ * (probes/driver_version.h): from /proc/driver/nvidia/version (proc 1) or
+ * nvidia-smi's output (proc 0).
+ */
+static const struct {
+	const char *text;
+	int proc, rc;
+	const char *want;
+} releases[] = {
+	{ "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.159.04  Thu "
+	  "Oct  9 19:29:37 UTC 2025\nGCC version:  gcc version 12.2.0\n", 1, 0,
+	  "580.159.04" },
+	{ "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.65.06  "
+	  "Release Build  (dvs-builder@U16-I3-B03-4-3)  Tue Jul 15 ...\n", 1, 0,
+	  "580.65.06" },
+	{ "NVRM version: NVIDIA UNIX Open Kernel Module for aarch64  "
+	  "570.124.06  Release Build\n", 1, 0, "570.124.06" },
+	{ "GCC version: gcc 12\nNVRM version: NVIDIA UNIX x86_64 Kernel Module "
+	  " 535.54.03  Tue\n", 1, 0, "535.54.03" },
+	{ "NVRM version: NVIDIA UNIX x86_64 Kernel Module\n580.1.1\n", 1, -1,
+	  "" },
+	{ "GCC version: gcc 12\n", 1, -1, "" },
+	{ "", 1, -1, "" },
+	{ "580.159.04\n", 0, 0, "580.159.04" },
+	{ "580.159.04\r\n580.159.04\n", 0, 0, "580.159.04" },
+	{ "N/A\n", 0, -1, "" },
+	{ "580.\n", 0, -1, "" },
+	{ ".580\n", 0, -1, "" },
+	{ "580\n", 0, -1, "" },
+};
+
+START_TEST(test_driver_release)
+{
+	char out[32] = "untouched";
+	int rc = driver_release_parse(releases[_i].text, releases[_i].proc, out,
+				      sizeof out);
+
+	ck_assert_int_eq(rc, releases[_i].rc);
+	if (rc == 0)
+		ck_assert_str_eq(out, releases[_i].want);
+	else
+		ck_assert_str_eq(out, "untouched");
+}
+END_TEST
+
+/* A release that does not fit is not cut short. */
+START_TEST(test_driver_release_small)
+{
+	char out[16] = "x";
+
+	ck_assert_int_eq(driver_release_parse("580.159.04\n", 0, out, 10), -1);
+	ck_assert_str_eq(out, "x");
+	ck_assert_int_eq(driver_release_parse("580.159.04\n", 0, out, 11), 0);
+	ck_assert_str_eq(out, "580.159.04");
+}
+END_TEST
+
 Suite *probe_suite(void)
 {
 	Suite *s = suite_create("probe");
@@ -190,5 +249,10 @@ Suite *probe_suite(void)
 			    sizeof datasets / sizeof *datasets);
 	suite_add_tcase(s, tc);
 	suite_add_tcase(s, td);
+	tc = tcase_create("driver");
+	tcase_add_loop_test(tc, test_driver_release, 0,
+			    sizeof releases / sizeof *releases);
+	tcase_add_test(tc, test_driver_release_small);
+	suite_add_tcase(s, tc);
 	return s;
 }

@@ -16,6 +16,7 @@
 #include <check.h>
 #include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -23,8 +24,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "bankscope.h"
 #include "testutil.h"
 
 extern char **environ;
@@ -48,11 +51,13 @@ static void temp_dir(char *path, size_t size)
 		path[0] = '\0';
 }
 
-/* Remove dir and the files in it (the folders here hold no folders). */
+/* Remove dir and everything in it; symbolic links are removed, not
+ * followed. */
 static void remove_dir(const char *dir)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
+	struct stat st;
 	char path[4096];
 
 	if (!d)
@@ -60,54 +65,119 @@ static void remove_dir(const char *dir)
 	while ((e = readdir(d)))
 		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
 			snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-			unlink(path);
+			if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
+				remove_dir(path);
+			else
+				unlink(path);
 		}
 	closedir(d);
 	rmdir(dir);
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The names in dir, sorted, one a line ("" when it cannot be read). */
+static void listing(const char *dir, char *buf, size_t size)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char *names[256];
+	size_t n = 0, len = 0;
+
+	buf[0] = '\0';
+	if (!d)
+		return;
+	while ((e = readdir(d)) && n < 256)
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			names[n++] = strdup(e->d_name);
+	closedir(d);
+	qsort(names, n, sizeof *names, cmp_str);
+	for (size_t i = 0; i < n; i++) {
+		len += (size_t)snprintf(buf + len, len < size ? size - len : 0,
+					"%s\n", names[i]);
+		free(names[i]);
+	}
+}
+
 /*
- * Run $BANKSCOPE with args (NULL-terminated, without the program name);
- * its exit status, or -1 when it could not run or died.  *err (when not
- * NULL) receives its stderr, to be freed.
+ * Start $BANKSCOPE with args (NULL-terminated, without the program name),
+ * stdin from in_fd (-1: /dev/null), stdout to /dev/null and stderr to
+ * err_fd (-1: /dev/null); its pid, or -1.
  */
-static int run(const char *const *args, char **err)
+static pid_t start(const char *const *args, int in_fd, int err_fd)
 {
 	const char *prog = getenv("BANKSCOPE");
-	char errpath[256], *argv[16];
+	char *argv[16];
 	posix_spawn_file_actions_t fa;
-	int fd, status, n = 0;
+	int n = 0;
 	pid_t pid;
 
-	if (err)
-		*err = NULL;
 	if (!prog || !*prog)
 		return -1;
 	argv[n++] = (char *)prog;
 	while (*args && n < 15)
 		argv[n++] = (char *)*args++;
 	argv[n] = NULL;
+	posix_spawn_file_actions_init(&fa);
+	if (in_fd >= 0)
+		posix_spawn_file_actions_adddup2(&fa, in_fd, 0);
+	else
+		posix_spawn_file_actions_addopen(&fa, 0, "/dev/null",
+						 O_RDONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	if (err_fd >= 0)
+		posix_spawn_file_actions_adddup2(&fa, err_fd, 2);
+	else
+		posix_spawn_file_actions_addopen(&fa, 2, "/dev/null",
+						 O_WRONLY, 0);
+	if (posix_spawn(&pid, prog, &fa, NULL, argv, environ) != 0)
+		pid = -1;
+	posix_spawn_file_actions_destroy(&fa);
+	return pid;
+}
+
+/* The wait status of pid; -1 when it cannot be waited for. */
+static int finish_status(pid_t pid)
+{
+	int status;
+
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return status;
+}
+
+/*
+ * Run $BANKSCOPE with args; its exit status, or -1 when it could not run
+ * or died.  *err (when not NULL) receives its stderr, to be freed.
+ */
+static int run(const char *const *args, char **err)
+{
+	char errpath[256];
+	int fd, status;
+	pid_t pid;
+
+	if (err)
+		*err = NULL;
 	snprintf(errpath, sizeof errpath, "%s/bankscope-report-err-XXXXXX",
 		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	if ((fd = mkstemp(errpath)) < 0)
 		return -1;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-	posix_spawn_file_actions_adddup2(&fa, fd, 2);
-	if (posix_spawn(&pid, prog, &fa, NULL, argv, environ) != 0) {
-		posix_spawn_file_actions_destroy(&fa);
-		close(fd);
-		unlink(errpath);
-		return -1;
-	}
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	posix_spawn_file_actions_destroy(&fa);
+	pid = start(args, -1, fd);
+	status = pid < 0 ? -1 : finish_status(pid);
 	close(fd);
 	if (err)
 		*err = tu_slurp(errpath, NULL);
 	unlink(errpath);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	return status != -1 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static void path_in(char *buf, size_t size, const char *dir, const char *name)
+{
+	snprintf(buf, size, "%s/%s", dir, name);
 }
 
 static char *page(const char *dir, const char *file)
@@ -168,7 +238,19 @@ static const struct {
 		       "8-byte 2, 16-byte 4: stores never pack | same |" },
 	{ "report.md", "| 4 | ld | no | 158 | 2.000 | 31.00 | 1.0000 |" },
 	{ "report.md", "| 8 | ld | yes | 34 | 2.000 | 31.00 | 1.0000 |" },
+	{ "report.md", "## Stores: interval between back-to-back stores\n\n"
+		       "Nothing waits for a store, so a store has no latency "
+		       "to measure: " },
+	{ "report.md", "| Width (bytes) | Op | Packed | n | Slope (cycles of "
+		       "interval per wavefront) | Intercept (cycles, "
+		       "extrapolated to 0 wavefronts) | r2 |\n| --- | --- | "
+		       "--- | --- | --- | --- | --- |\n| 1 | st | no | 116 | "
+		       "2.320 | 0.02 | 0.9927 |" },
 	{ "report.md", "| 16 | st | no | 137 | 1.943 | 2.18 | 0.9950 |" },
+	{ "report.md", "| `driver_version` | not recorded (this dataset's "
+		       "driver\\_version, 13.0, is the CUDA driver API "
+		       "version) |\n| `cuda_driver_api_version` | 13.0 "
+		       "(written as driver\\_version) |\n" },
 	{ "report.md", "| 1 | ld | 116 | 31.750 | 0.997 | 31.775 | "
 		       "`u8_ld_s4` |" },
 	{ "report.md", "**AGREES: 1309 rows, 1309 agree, 0 disagree** "
@@ -227,8 +309,8 @@ END_TEST
 
 START_TEST(test_escape)
 {
-	char dir[256], data[300], row[512];
-	const char *args[] = { "report", "--out", dir, "--note",
+	char dir[256], out[300], data[300], row[512];
+	const char *args[] = { "report", "--out", out, "--note",
 			       "<script>alert(\"x\")</script> & 'q'", data,
 			       NULL };
 	char *html, *md, *err;
@@ -237,6 +319,7 @@ START_TEST(test_escape)
 	temp_dir(dir, sizeof dir);
 	ck_assert_msg(dir[0], "no temporary folder");
 	snprintf(data, sizeof data, "%s/evil.csv", dir);
+	path_in(out, sizeof out, dir, "out");
 	n = (size_t)snprintf(row, sizeof row, "# gpu: <b>G & \"co\"</b>\n"
 			     "probe,name,width,op,wavefronts_measured,"
 			     "addresses\nstride,\"a<b>|c`d\",4,ld,5,0");
@@ -245,8 +328,8 @@ START_TEST(test_escape)
 	snprintf(row + n, sizeof row - n, "\n");
 	spit(data, row);
 	ck_assert_int_eq(run(args, &err), 0);
-	html = page(dir, "index.html");
-	md = page(dir, "report.md");
+	html = page(out, "index.html");
+	md = page(out, "report.md");
 	assert_holds(html, "index.html", "<p class=\"note\">&lt;script&gt;"
 		     "alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;q&#39;"
 		     "</p>");
@@ -300,7 +383,7 @@ START_TEST(test_charts)
 	assert_holds(html, "index.html", "<code>latency</code>");
 	assert_holds(md, "report.md", "[![Wavefronts and cycles by element "
 		     "stride](stride.png)](stride.svg)");
-	assert_holds(md, "report.md", "Not drawn (no PNG in ");
+	assert_holds(md, "report.md", "Not drawn: `latency` (no PNG in ");
 	ck_assert_msg(!strstr(html, "src=\"latency.png\""),
 		      "a chart that is not there is shown");
 	free(html);
@@ -309,6 +392,508 @@ START_TEST(test_charts)
 	free(err);
 	remove_dir(charts);
 	remove_dir(out);
+}
+END_TEST
+
+/* Store rows are in the store table only, and loads in the load table. */
+START_TEST(test_h100_sections)
+{
+	char *md = page(h100_dir, "report.md");
+	char *loads, *stores, *end;
+
+	ck_assert_ptr_nonnull(md);
+	loads = strstr(md, "## Latency of loads\n");
+	stores = loads ? strstr(loads, "## Stores: interval") : NULL;
+	end = stores ? strstr(stores, "## Throughput") : NULL;
+	ck_assert_msg(loads && stores && end, "the latency and store sections "
+		      "are not in that order");
+	*stores = *end = '\0';
+	ck_assert_msg(!strstr(loads, "| st |"), "a store row in the load "
+		      "table");
+	ck_assert_msg(strstr(loads, "| 4 | ld | no | 158 |"), "no load row");
+	ck_assert_msg(!strstr(stores + 1, "| ld |"), "a load row in the store "
+		      "table");
+	free(md);
+}
+END_TEST
+
+/* A row of 32 lanes at stride 4 bytes with a wrong count: it disagrees. */
+static int bad_row(char *buf, size_t size, const char *name)
+{
+	int n = snprintf(buf, size, "stride,%s,4,ld,5,0", name);
+
+	for (int l = 1; l < 32; l++)
+		n += snprintf(buf + n, size - (size_t)n, " %d", 4 * l);
+	n += snprintf(buf + n, size - (size_t)n, "\n");
+	return n;
+}
+
+/* A dataset of the new probe runner: the driver and the CUDA driver API
+ * version as recorded, each under its own key. */
+START_TEST(test_driver_recorded)
+{
+	char dir[256], out[300], data[300], text[1024];
+	const char *args[] = { "report", "--out", out, data, NULL };
+	char *md;
+	int n;
+
+	temp_dir(dir, sizeof dir);
+	ck_assert_msg(dir[0], "no temporary folder");
+	path_in(out, sizeof out, dir, "out");
+	path_in(data, sizeof data, dir, "new.csv");
+	n = snprintf(text, sizeof text, "# driver_version: 580.159.04\n"
+		     "# cuda_driver_api_version: 13.0\n"
+		     "probe,name,width,op,wavefronts_measured,addresses\n");
+	bad_row(text + n, sizeof text - (size_t)n, "x");
+	spit(data, text);
+	ck_assert_int_eq(run(args, NULL), 0);
+	md = page(out, "report.md");
+	assert_holds(md, "report.md", "| `driver_version` | 580.159.04 |\n"
+		     "| `cuda_driver_api_version` | 13.0 |\n");
+	ck_assert_msg(!strstr(md, "not recorded"), "a recorded driver "
+		      "called not recorded");
+	free(md);
+	remove_dir(dir);
+}
+END_TEST
+
+/* 1005 disagreeing rows: the first 1000 listed, the rest counted. */
+START_TEST(test_many_disagree)
+{
+	char dir[256], out[300], data[300], row[512], name[32];
+	const char *args[] = { "report", "--out", out, data, NULL };
+	char *md, *html;
+	FILE *f;
+
+	temp_dir(dir, sizeof dir);
+	ck_assert_msg(dir[0], "no temporary folder");
+	path_in(out, sizeof out, dir, "out");
+	path_in(data, sizeof data, dir, "many.csv");
+	f = fopen(data, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("probe,name,width,op,wavefronts_measured,addresses\n", f);
+	for (int i = 1; i <= 1005; i++) {
+		snprintf(name, sizeof name, "r%d", i);
+		bad_row(row, sizeof row, name);
+		fputs(row, f);
+	}
+	ck_assert_int_eq(fclose(f), 0);
+	ck_assert_int_eq(run(args, NULL), 0);
+	md = page(out, "report.md");
+	html = page(out, "index.html");
+	assert_holds(md, "report.md", "**DISAGREES: 1005 rows, 0 agree, 1005 "
+		     "disagree**");
+	assert_holds(md, "report.md", "| 1001 | `r1000` | stride, 4, ld |");
+	ck_assert_msg(!strstr(md, "`r1001`"), "row 1001 is listed");
+	assert_holds(md, "report.md", "The first 1000 disagreeing rows are "
+		     "listed; 5 more are not (bankscope check `");
+	assert_holds(html, "index.html", "many.csv</code> names every one).");
+	free(md);
+	free(html);
+	remove_dir(dir);
+}
+END_TEST
+
+/*
+ * The wide chart comes with its cases explained: every case the wide
+ * family measures (bs_wide_cases) is a row of the table under it.
+ */
+START_TEST(test_wide_cases)
+{
+	char dir[256], out[300], ch[300], path[1024], want[128];
+	const char *args[] = { "report", "--charts", ch, "--out", out,
+			       DATASET, NULL };
+	char *html;
+	bs_points pts = { 0 };
+	int cases = 0;
+
+	temp_dir(dir, sizeof dir);
+	ck_assert_msg(dir[0], "no temporary folder");
+	path_in(out, sizeof out, dir, "out");
+	path_in(ch, sizeof ch, dir, "charts");
+	ck_assert_int_eq(mkdir(ch, 0777), 0);
+	path_in(path, sizeof path, ch, "wide.png");
+	spit(path, "png");
+	ck_assert_int_eq(run(args, NULL), 0);
+	html = page(out, "index.html");
+	ck_assert_ptr_nonnull(html);
+	/* every point of the family is u64_/v4_ + ld_/st_ + a listed case */
+	ck_assert_int_eq(bs_family_points("wide", &pts), 0);
+	for (size_t i = 0; i < pts.n; i++) {
+		const char *c = strchr(strchr(pts.v[i].name, '_') + 1, '_') + 1;
+		size_t k = 0;
+
+		while (bs_wide_cases[k].name && strcmp(bs_wide_cases[k].name, c))
+			k++;
+		ck_assert_msg(bs_wide_cases[k].name, "%s: no case %s",
+			      pts.v[i].name, c);
+	}
+	bs_points_free(&pts);
+	for (size_t k = 0; bs_wide_cases[k].name; k++) {
+		snprintf(want, sizeof want, "<tr><td><code>%s</code></td>",
+			 bs_wide_cases[k].name);
+		ck_assert_msg(strstr(html, want), "the wide case %s is not "
+			      "explained", bs_wide_cases[k].name);
+		cases++;
+	}
+	ck_assert_int_eq(cases, 21);
+	assert_holds(html, "index.html", "<tr><td><code>partner2</code></td>"
+		     "<td>all</td><td><code>(l&gt;&gt;2)*2 + (l&amp;1)</code>"
+		     "</td><td>lane l shares with l^2: packs</td></tr>");
+	free(html);
+	remove_dir(dir);
+}
+END_TEST
+
+/* not-drawn.txt gives the reason a chart is missing; a bad line is bad
+ * input. */
+START_TEST(test_not_drawn)
+{
+	char dir[256], out[300], ch[300], path[1024];
+	const char *args[] = { "report", "--charts", ch, "--out", out,
+			       DATASET, NULL };
+	char *md, *err;
+
+	temp_dir(dir, sizeof dir);
+	ck_assert_msg(dir[0], "no temporary folder");
+	path_in(out, sizeof out, dir, "out");
+	path_in(ch, sizeof ch, dir, "charts");
+	ck_assert_int_eq(mkdir(ch, 0777), 0);
+	path_in(path, sizeof path, ch, "stride.png");
+	spit(path, "png");
+	path_in(path, sizeof path, ch, "not-drawn.txt");
+	spit(path, "padding: the dataset has no struct or tile loads\n"
+	     "wide: the dataset has no rows of probe wide\n");
+	ck_assert_int_eq(run(args, NULL), 0);
+	md = page(out, "report.md");
+	assert_holds(md, "report.md", "Not drawn: `latency` (no PNG in ");
+	assert_holds(md, "report.md", "; `padding` (the dataset has no struct "
+		     "or tile loads); `wide` (the dataset has no rows of probe "
+		     "wide); `bankmap-lane2` (no PNG in ");
+	free(md);
+
+	spit(path, "padding: fine\nstrude: no such chart\n");
+	ck_assert_int_eq(run(args, &err), 2);
+	ck_assert_msg(err && strstr(err, "not-drawn.txt:2:1: 'strude' is not "
+				   "a chart of the report"), "stderr: %s",
+		      err ? err : "");
+	free(err);
+	remove_dir(dir);
+}
+END_TEST
+
+/* ---- the output folder: no symbolic link followed, replaced whole ------- */
+
+/*
+ * Symbolic links planted in --out under every name the report writes or
+ * wrote (the pages, the old fixed temporary names, the chart copies) point
+ * at files of the user: none of them may be written through.  The report
+ * is written, and the links are gone from it.
+ */
+START_TEST(test_symlinks)
+{
+	static const char *const planted[] = {
+		"index.html", "report.md", "index.html.tmp", "report.md.tmp",
+		"stride.png", "stride.svg",
+	};
+	char dir[256], out[300], charts[300], path[1024], victim[1024];
+	const char *args[] = { "report", "--charts", charts, "--out", out,
+			       DATASET, NULL };
+	char *err, *text;
+	struct stat st;
+
+	temp_dir(dir, sizeof dir);
+	ck_assert_msg(dir[0], "no temporary folder");
+	path_in(out, sizeof out, dir, "out");
+	path_in(charts, sizeof charts, dir, "charts");
+	ck_assert_int_eq(mkdir(out, 0777), 0);
+	ck_assert_int_eq(mkdir(charts, 0777), 0);
+	path_in(path, sizeof path, charts, "stride.png");
+	spit(path, "the chart");
+	path_in(path, sizeof path, charts, "stride.svg");
+	spit(path, "<svg/>");
+	for (size_t i = 0; i < sizeof planted / sizeof *planted; i++) {
+		snprintf(victim, sizeof victim, "%s/victim-%zu", dir, i);
+		spit(victim, "the user's file\n");
+		path_in(path, sizeof path, out, planted[i]);
+		ck_assert_int_eq(symlink(victim, path), 0);
+	}
+	ck_assert_msg(run(args, &err) == 0, "exit status not 0: %s",
+		      err ? err : "");
+	for (size_t i = 0; i < sizeof planted / sizeof *planted; i++) {
+		snprintf(victim, sizeof victim, "%s/victim-%zu", dir, i);
+		text = tu_slurp(victim, NULL);
+		ck_assert_msg(text && !strcmp(text, "the user's file\n"),
+			      "written through the link %s: %.60s", planted[i],
+			      text ? text : "(gone)");
+		free(text);
+	}
+	for (int k = 0; k < 4; k++) {
+		static const char *const files[] = { "index.html", "report.md",
+						     "stride.png",
+						     "stride.svg" };
+
+		path_in(path, sizeof path, out, files[k]);
+		ck_assert_msg(lstat(path, &st) == 0 && S_ISREG(st.st_mode),
+			      "%s is not a regular file", files[k]);
+	}
+	path_in(path, sizeof path, out, "index.html.tmp");
+	ck_assert_msg(lstat(path, &st) < 0, "index.html.tmp is left");
+	text = page(out, "index.html");
+	assert_holds(text, "index.html", "<strong>AGREES: 1309 rows");
+	free(text);
+	text = page(out, "stride.png");
+	ck_assert_msg(text && !strcmp(text, "the chart"), "stride.png: %.60s",
+		      text ? text : "(none)");
+	free(text);
+	free(err);
+	remove_dir(dir);
+}
+END_TEST
+
+/* --out naming a symbolic link, or a folder holding other files: refused,
+ * untouched. */
+START_TEST(test_out_refused)
+{
+	char dir[256], out[300], real[300], path[1024], before[4096],
+	     after[4096];
+	const char *args[] = { "report", "--out", out, DATASET, NULL };
+	char *err, *text;
+
+	temp_dir(dir, sizeof dir);
+	ck_assert_msg(dir[0], "no temporary folder");
+	path_in(out, sizeof out, dir, "out");
+	path_in(real, sizeof real, dir, "real");
+	ck_assert_int_eq(mkdir(real, 0777), 0);
+	ck_assert_int_eq(symlink(real, out), 0);
+	ck_assert_int_eq(run(args, &err), 2);
+	ck_assert_msg(err && strstr(err, "is a symbolic link"), "stderr: %s",
+		      err ? err : "");
+	listing(real, after, sizeof after);
+	ck_assert_str_eq(after, "");
+	free(err);
+
+	ck_assert_int_eq(unlink(out), 0);
+	ck_assert_int_eq(mkdir(out, 0777), 0);
+	path_in(path, sizeof path, out, "notes.txt");
+	spit(path, "mine\n");
+	path_in(path, sizeof path, out, "index.html");
+	spit(path, "an old page\n");
+	listing(out, before, sizeof before);
+	ck_assert_int_eq(run(args, &err), 2);
+	ck_assert_msg(err && strstr(err, "notes.txt"), "stderr does not name "
+		      "the file that is not a report's: %s", err ? err : "");
+	listing(out, after, sizeof after);
+	ck_assert_str_eq(after, before);
+	text = page(out, "index.html");
+	ck_assert_str_eq(text, "an old page\n");
+	free(text);
+	listing(dir, after, sizeof after);
+	ck_assert_str_eq(after, "out\nreal\n");
+	free(err);
+	remove_dir(dir);
+}
+END_TEST
+
+/* A chart in --charts that is a symbolic link is not copied: refused. */
+START_TEST(test_chart_link)
+{
+	char dir[256], out[300], ch[300], path[1024], secret[1024];
+	const char *args[] = { "report", "--charts", ch, "--out", out,
+			       DATASET, NULL };
+	char *err, left[4096];
+
+	temp_dir(dir, sizeof dir);
+	ck_assert_msg(dir[0], "no temporary folder");
+	path_in(out, sizeof out, dir, "out");
+	path_in(ch, sizeof ch, dir, "charts");
+	path_in(secret, sizeof secret, dir, "secret");
+	ck_assert_int_eq(mkdir(ch, 0777), 0);
+	spit(secret, "not a chart\n");
+	path_in(path, sizeof path, ch, "stride.png");
+	ck_assert_int_eq(symlink(secret, path), 0);
+	ck_assert_int_eq(run(args, &err), 2);
+	ck_assert_msg(err && strstr(err, "stride.png: a symbolic link: not "
+				   "copied into the report"), "stderr: %s",
+		      err ? err : "");
+	listing(dir, left, sizeof left);
+	ck_assert_str_eq(left, "charts\nsecret\n");
+	free(err);
+	remove_dir(dir);
+}
+END_TEST
+
+/* The note a page was written with: "A" or "B" (from --note "run A"). */
+static char note_of(const char *text)
+{
+	const char *p = text ? strstr(text, "run ") : NULL;
+
+	return p ? p[4] : '?';
+}
+
+/*
+ * Two reports into one --out at the same time, 30 times: each page and
+ * chart left in the folder comes from one of them, the same one, and no
+ * temporary is left beside it (issue 13, item 4).
+ */
+START_TEST(test_concurrent)
+{
+	char dir[256], out[300], ch[2][300], path[1024], list[4096];
+	char note[2][8] = { "run A", "run B" };
+	const char *args[2][10];
+
+	temp_dir(dir, sizeof dir);
+	ck_assert_msg(dir[0], "no temporary folder");
+	path_in(out, sizeof out, dir, "out");
+	for (int k = 0; k < 2; k++) {
+		char text[16];
+
+		snprintf(ch[k], sizeof ch[k], "%s/charts-%c", dir, 'A' + k);
+		ck_assert_int_eq(mkdir(ch[k], 0777), 0);
+		snprintf(text, sizeof text, "run %c", 'A' + k);
+		path_in(path, sizeof path, ch[k], "stride.png");
+		spit(path, text);
+		path_in(path, sizeof path, ch[k], "latency.png");
+		spit(path, text);
+		args[k][0] = "report";
+		args[k][1] = "--charts";
+		args[k][2] = ch[k];
+		args[k][3] = "--note";
+		args[k][4] = note[k];
+		args[k][5] = "--out";
+		args[k][6] = out;
+		args[k][7] = DATASET;
+		args[k][8] = NULL;
+	}
+	for (int trial = 0; trial < 30; trial++) {
+		static const char *const files[] = { "index.html", "report.md",
+						     "stride.png",
+						     "latency.png" };
+		pid_t pid[2];
+		char who[4];
+
+		for (int k = 0; k < 2; k++)
+			pid[k] = start(args[k], -1, -1);
+		for (int k = 0; k < 2; k++) {
+			int st = pid[k] < 0 ? -1 : finish_status(pid[k]);
+
+			ck_assert_msg(st != -1 && WIFEXITED(st) &&
+				      WEXITSTATUS(st) == 0, "trial %d: report "
+				      "%c did not exit 0", trial, 'A' + k);
+		}
+		for (int f = 0; f < 4; f++) {
+			char *text = page(out, files[f]);
+
+			who[f] = note_of(text);
+			free(text);
+		}
+		ck_assert_msg(who[0] != '?' && who[1] == who[0] &&
+			      who[2] == who[0] && who[3] == who[0],
+			      "trial %d: the pages and charts come from runs "
+			      "%c (index.html), %c (report.md), %c "
+			      "(stride.png), %c (latency.png)", trial, who[0],
+			      who[1], who[2], who[3]);
+		listing(dir, list, sizeof list);
+		ck_assert_msg(!strcmp(list, "charts-A\ncharts-B\nout\n"),
+			      "trial %d: beside the report: %s", trial, list);
+		listing(out, list, sizeof list);
+		ck_assert_msg(!strcmp(list, "index.html\nlatency.png\n"
+				      "report.md\nstride.png\n"),
+			      "trial %d: in the report: %s", trial, list);
+	}
+	remove_dir(dir);
+}
+END_TEST
+
+/*
+ * A report interrupted by SIGINT, SIGTERM or SIGHUP while it works: the
+ * signal is sent as soon as anything new appears in --out or beside it
+ * (a temporary), while the dataset still streams in through a pipe, many
+ * rows that all disagree.  Afterwards the previous report is there whole,
+ * and nothing else (issue 12, item 6).
+ */
+static const int interrupt_signals[] = { SIGINT, SIGTERM, SIGHUP };
+
+START_TEST(test_interrupted)
+{
+	int sig = interrupt_signals[_i];
+	char dir[256], out[300], ch[300], path[1024], top[4096], inside[4096],
+	     now[4096];
+	const char *old_args[] = { "report", "--note", "run O", "--out", out,
+				   DATASET, NULL };
+	const char *new_args[] = { "report", "--charts", ch, "--note",
+				   "run N", "--out", out, "-", NULL };
+	int fds[2], status, seen = 0;
+	pid_t pid, writer;
+	char *text;
+
+	temp_dir(dir, sizeof dir);
+	ck_assert_msg(dir[0], "no temporary folder");
+	path_in(out, sizeof out, dir, "out");
+	path_in(ch, sizeof ch, dir, "charts");
+	ck_assert_int_eq(mkdir(ch, 0777), 0);
+	path_in(path, sizeof path, ch, "stride.png");
+	spit(path, "run N");
+	ck_assert_int_eq(run(old_args, NULL), 0);
+	listing(dir, top, sizeof top);
+	listing(out, inside, sizeof inside);
+	ck_assert_int_eq(pipe(fds), 0);
+	writer = fork();
+	ck_assert_int_ge(writer, 0);
+	if (writer == 0) {
+		FILE *f;
+
+		signal(SIGPIPE, SIG_DFL);
+		close(fds[0]);
+		f = fdopen(fds[1], "w");
+		fputs("probe,name,width,op,wavefronts_measured,addresses\n", f);
+		for (int i = 0; i < 300000; i++) {
+			fprintf(f, "stride,r%d,4,ld,5,0", i);
+			for (int l = 1; l < 32; l++)
+				fprintf(f, " %d", 4 * l);
+			fputc('\n', f);
+		}
+		fclose(f);
+		_exit(0);
+	}
+	close(fds[1]);
+	pid = start(new_args, fds[0], -1);
+	close(fds[0]);
+	ck_assert_int_gt(pid, 0);
+	for (int i = 0; i < 200000 && !seen; i++) {
+		listing(dir, now, sizeof now);
+		seen = strcmp(now, top) != 0;
+		if (!seen) {
+			listing(out, now, sizeof now);
+			seen = strcmp(now, inside) != 0;
+		}
+		if (!seen && waitpid(pid, &status, WNOHANG) == pid) {
+			pid = -1;
+			break;
+		}
+		if (!seen)
+			nanosleep(&(struct timespec){ 0, 100000 }, NULL);
+	}
+	ck_assert_msg(seen, "the report finished before anything new "
+		      "appeared: nothing to interrupt");
+	kill(pid, sig);
+	status = finish_status(pid);
+	kill(writer, SIGKILL);
+	finish_status(writer);
+	ck_assert_msg(WIFSIGNALED(status) && WTERMSIG(status) == sig,
+		      "the report did not end by signal %d (status %#x)", sig,
+		      status);
+	listing(dir, now, sizeof now);
+	ck_assert_msg(!strcmp(now, top), "left beside the report:\n%s", now);
+	listing(out, now, sizeof now);
+	ck_assert_msg(!strcmp(now, inside), "left in the report:\n%s", now);
+	text = page(out, "index.html");
+	ck_assert_msg(note_of(text) == 'O', "index.html is not the old one");
+	free(text);
+	text = page(out, "report.md");
+	ck_assert_msg(note_of(text) == 'O', "report.md is not the old one");
+	free(text);
+	remove_dir(dir);
 }
 END_TEST
 
@@ -340,18 +925,20 @@ static const struct {
 
 START_TEST(test_bad)
 {
-	char dir[256], file[300], *args[10], *err, *html, want[400];
+	char dir[256], file[300], out[300], *args[10], *err, want[400],
+	     left[4096];
 	const char *b = bad[_i].message;
 	int n = 0, status;
 
 	temp_dir(dir, sizeof dir);
 	ck_assert_msg(dir[0], "no temporary folder");
 	snprintf(file, sizeof file, "%s/BAD.csv", dir);
+	path_in(out, sizeof out, dir, "out");
 	if (bad[_i].dataset)
 		spit(file, bad[_i].dataset);
 	args[n++] = "report";
 	args[n++] = "--out";
-	args[n++] = dir;
+	args[n++] = out;
 	for (int i = 0; bad[_i].args[i]; i++)
 		args[n++] = strcmp(bad[_i].args[i], "BAD")
 				    ? (char *)bad[_i].args[i] : file;
@@ -370,8 +957,9 @@ START_TEST(test_bad)
 	ck_assert_msg(!*want || !strchr(err, '\n') ||
 		      strchr(err, '\n')[1] == '\0',
 		      "row %d: more than one line on stderr: %s", _i, err);
-	html = page(dir, "index.html");
-	ck_assert_msg(!html, "row %d: a page was written", _i);
+	listing(dir, left, sizeof left);
+	ck_assert_msg(!strcmp(left, bad[_i].dataset ? "BAD.csv\n" : ""),
+		      "row %d: a page or a temporary was left: %s", _i, left);
 	free(err);
 	remove_dir(dir);
 }
@@ -387,6 +975,14 @@ Suite *report_suite(void)
 	tcase_add_loop_test(tc, test_h100_holds, 0,
 			    (int)(sizeof expect / sizeof *expect));
 	tcase_add_test(tc, test_h100_offline);
+	tcase_add_test(tc, test_h100_sections);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("content");
+	tcase_add_test(tc, test_driver_recorded);
+	tcase_add_test(tc, test_many_disagree);
+	tcase_add_test(tc, test_wide_cases);
+	tcase_add_test(tc, test_not_drawn);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("escape");
@@ -395,6 +991,17 @@ Suite *report_suite(void)
 
 	tc = tcase_create("charts");
 	tcase_add_test(tc, test_charts);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("out");
+	tcase_add_test(tc, test_symlinks);
+	tcase_add_test(tc, test_out_refused);
+	tcase_add_test(tc, test_chart_link);
+	tcase_add_test(tc, test_concurrent);
+	tcase_add_loop_test(tc, test_interrupted, 0,
+			    (int)(sizeof interrupt_signals /
+				  sizeof *interrupt_signals));
+	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("bad");

@@ -1,8 +1,10 @@
 #!/bin/sh
-# report_test.sh - make report end to end, on the committed H100 dataset.
+# report_test.sh - make report end to end, on committed datasets, in its own
+# folder: build/report-test/ (the user's build/report/ and build/plots/
+# are never touched; the test checks that).
 #
-# Builds build/report/ with make report DATA=$DATA (gnuplot comes through
-# scripts/deps.sh when missing), then checks:
+# 1. make report DATA=$DATA (the committed H100 run; gnuplot comes through
+#    scripts/deps.sh when missing) into build/report-test/report/, then:
 #   - every chart (stride, latency, throughput, padding, wide and the two
 #     bank maps) is a PNG (magic
 #     bytes, over 5 KB, `file` says PNG image data 400..6000 pixels wide
@@ -12,21 +14,32 @@
 #     exists, and the page names no http(s) resource;
 #   - index.html and report.md hold the dataset's numbers;
 #   - in headless Chromium (Debian package chromium, installed through
-#     scripts/deps.sh when missing) a test page build/report-images.html
+#     scripts/deps.sh when missing) a test page build/report-test/images.html
 #     loads every image index.html refers to with new Image(), counting
 #     onload and onerror into the DOM, read back with --dump-dom: every
 #     one must load, with a non-zero size;
-#   - the page renders: build/report-screenshot.png, 1400 px wide, to look
-#     at.
+#   - the page renders: build/report-test/screenshot.png, 1400 px wide, to
+#     look at.
+# 2. A dataset of one probe family ($STRIDE, make probe-stride's file):
+#    make report succeeds, draws stride, latency, throughput and the bank
+#    maps, and says on the terminal and on the page that padding and wide
+#    were not drawn, and why.
+# 3. make report DATA=<a malformed dataset> into that same folder fails,
+#    and removes the report that was there, saying so.
+# 4. make report without DATA and NVIDIA_SMI=false (no GPU): the terminal
+#    and the page both say the committed dataset is shown.
 # Run from the repository root (make check-report).  Exit status 0 when
 # every check passed; each failure is one "FAIL: ..." line.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 DATA=${DATA:-data/h100-sxm/all-20261122-052715.csv}
+STRIDE=${STRIDE:-data/h100-sxm/stride-20261122-052718.csv}
 MAKE=${MAKE:-make}
-OUT=build/report
-SHOT=build/report-screenshot.png
-PAGE=build/report-images.html
+T=build/report-test
+OUT=$T/report
+SHOT=$T/screenshot.png
+PAGE=$T/images.html
+LOG=$T/chromium.log
 fails=0
 
 fail() {
@@ -38,8 +51,25 @@ ok() {
 	echo "ok: $*"
 }
 
+# What the user's own report and charts are before: they must stay so.
+user_state() {
+	for f in build/report/index.html build/report/report.md build/plots/stride.png; do
+		if [ -f "$f" ]; then cksum <"$f"; else echo "no $f"; fi
+	done
+}
+
 t0=$(date +%s)
-$MAKE --no-print-directory report DATA="$DATA" || {
+before=$(user_state)
+rm -rf "$T"
+mkdir -p "$T"
+# make report DIR DATA...: the report into $T/DIR, its terminal in $T/DIR.log.
+report() {
+	dir=$1
+	shift
+	$MAKE --no-print-directory report REPORT_OUT="$T/$dir" PLOTS_DIR="$T/$dir-plots" "$@" >"$T/$dir.log" 2>&1
+}
+report report DATA="$DATA" || {
+	cat "$T/report.log"
 	echo "FAIL: make report DATA=$DATA"
 	exit 1
 }
@@ -109,13 +139,16 @@ for c in $charts; do
 done
 ok "index.html refers to $(echo "$refs" | wc -l) files, all present"
 
-# The tables hold the dataset's numbers.
-holds() {
-	if grep -q -F -- "$2" "$OUT/$1"; then
-		ok "$1 holds: $2"
+# The tables hold the dataset's numbers.  holds_in DIR FILE TEXT.
+holds_in() {
+	if grep -q -F -- "$3" "$1/$2"; then
+		ok "$1/$2 holds: $3"
 	else
-		fail "$1 does not hold: $2"
+		fail "$1/$2 does not hold: $3"
 	fi
+}
+holds() {
+	holds_in "$OUT" "$1" "$2"
 }
 holds index.html '<title>bankscope report: NVIDIA H100 80GB HBM3</title>'
 holds index.html '<td>1, 1, 1, 2, 4 (32, 32, 32, 16, 8 lanes per phase)</td>'
@@ -126,6 +159,58 @@ holds index.html '<td><code>date</code></td><td>2026-11-22T05:27:13Z</td>'
 holds report.md '| 4 | ld | no | 158 | 2.000 | 31.00 | 1.0000 |'
 holds report.md '| Bank width | 4 bytes (128 bytes per wavefront) | same |'
 holds report.md '**AGREES: 1309 rows, 1309 agree, 0 disagree**'
+holds report.md '## Stores: interval between back-to-back stores'
+holds report.md '| `cuda_driver_api_version` | 13.0 (written as driver\_version) |'
+holds index.html '<tr><td><code>pairs</code></td><td>all</td><td><code>l/2</code></td>'
+
+# 2. One probe family: the charts it supports, the others named with why.
+if report stride DATA="$STRIDE"; then
+	for c in stride latency throughput bankmap-lane2 bankmap-tile; do
+		[ -f "$T/stride/$c.png" ] || fail "$STRIDE: $c.png was not drawn"
+	done
+	for c in padding wide; do
+		[ -e "$T/stride/$c.png" ] && fail "$STRIDE: $c.png is in the report"
+	done
+	for line in "plots: not drawn: padding (the dataset has no struct or tile loads of probe padding); wide (the dataset has no 8- or 16-byte rows of probe wide)" \
+		"report: $T/stride/index.html and $T/stride/report.md, on $STRIDE"; do
+		if grep -q -x -F -- "$line" "$T/stride.log"; then
+			ok "terminal: $line"
+		else
+			fail "the terminal of make report DATA=$STRIDE lacks: $line"
+		fi
+	done
+	holds_in "$T/stride" report.md 'Not drawn: `padding` (the dataset has no struct or tile loads of probe padding); `wide` (the dataset has no 8- or 16-byte rows of probe wide).'
+else
+	cat "$T/stride.log"
+	fail "make report DATA=$STRIDE"
+fi
+
+# 3. A failed make report leaves no report of another dataset behind.
+printf 'probe,name,width,op,addresses\nstride,a,4,ld,0 1\n' >"$T/bad.csv"
+if report stride DATA="$T/bad.csv"; then
+	fail "make report DATA=$T/bad.csv succeeded"
+elif [ -e "$T/stride" ] || [ -e "$T/stride-plots" ]; then
+	fail "make report DATA=$T/bad.csv left the previous report in $T/stride"
+elif grep -q -F "report: removed the previous $T/stride/, so that it is not taken for one on $T/bad.csv" "$T/stride.log"; then
+	ok "a failed make report removes the previous report and says so"
+else
+	fail "make report DATA=$T/bad.csv did not say it removed $T/stride/"
+fi
+
+# 4. No GPU: the terminal says the committed dataset is shown, not only the page.
+newest=$(scripts/report.sh newest)
+if NVIDIA_SMI=false report fallback; then
+	line="report: no GPU here: this report shows the committed dataset $newest"
+	if grep -q -x -F -- "$line" "$T/fallback.log"; then
+		ok "terminal: $line"
+	else
+		fail "make report without a GPU does not say on the terminal: $line"
+	fi
+	holds_in "$T/fallback" index.html "<p class=\"note\">no GPU here: this report shows the committed dataset $newest</p>"
+else
+	cat "$T/fallback.log"
+	fail "make report without DATA and without a GPU"
+fi
 
 # The browser: every image loads; a screenshot to look at.
 if ! command -v chromium >/dev/null 2>&1; then
@@ -168,20 +253,26 @@ files.forEach(function (f) {
 </script></body></html>
 EOF
 chrome="chromium --headless --no-sandbox --disable-gpu --hide-scrollbars"
-result=$($chrome --virtual-time-budget=10000 --dump-dom "file://$PWD/$PAGE" 2>build/report-chromium.log |
+result=$($chrome --virtual-time-budget=10000 --dump-dom "file://$PWD/$PAGE" 2>"$LOG" |
 	sed -n 's/.*<pre id="result">\(RESULT[^<]*\)<\/pre>.*/\1/p')
 nimg=$(echo "$list" | tr ',' '\n' | grep -c .)
 case $result in
 "RESULT $nimg of $nimg loaded") ok "chromium loaded all $nimg images" ;;
-*) fail "chromium: ${result:-no result} (expected $nimg images; see build/report-chromium.log)" ;;
+*) fail "chromium: ${result:-no result} (expected $nimg images; see $LOG)" ;;
 esac
 rm -f "$SHOT"
 $chrome --screenshot="$SHOT" --window-size=1400,10000 "file://$PWD/$OUT/index.html" \
-	>>build/report-chromium.log 2>&1
+	>>"$LOG" 2>&1
 if [ -f "$SHOT" ] && [ "$(head -c 8 "$SHOT" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]; then
 	ok "screenshot $SHOT ($(file -b "$SHOT" | cut -d, -f2 | tr -d ' '))"
 else
-	fail "no screenshot $SHOT (see build/report-chromium.log)"
+	fail "no screenshot $SHOT (see $LOG)"
+fi
+
+if [ "$(user_state)" = "$before" ]; then
+	ok "build/report/ and build/plots/ untouched"
+else
+	fail "the test changed the user's build/report/ or build/plots/"
 fi
 
 echo "report_test: $(($(date +%s) - t0)) s"

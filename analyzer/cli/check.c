@@ -314,7 +314,7 @@ static void print_fits(const check *c)
 					       "intercept_cycles", "r2");
 				printf("%11u %2s %6d %6zu ", bs_widths[w],
 				       bs_kind_name((bs_kind)o), k, s->n);
-				if (bs_fit_line(s->x, s->y, s->n, &fit) < 0)
+				if (fits_line(s, &fit) < 0)
 					printf("%26s %16s %6s\n",
 					       "-", "-", "-");
 				else

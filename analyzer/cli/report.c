@@ -3,28 +3,58 @@
  *
  *   bankscope report [--charts DIR] [--out DIR] [--note TEXT] DATA.csv
  *
- * Reads the dataset once ('-' is stdin) and writes OUT/index.html (one
- * page, its style inline, nothing fetched from elsewhere, so it reads
- * offline) and OUT/report.md (the same content in GitHub Markdown), each
- * through a temporary file renamed at the end.  OUT (default build/report)
- * is made like mkdir -p.  The page holds, in order: the --note line; the
- * dataset and its "# key: value" metadata; the measured rules (bank count
- * and width, phases per width, packing, multicast, stores), each derived
- * from named rows and set beside what the file's profile predicts for the
- * same rows; the least-squares fit (bs_fit_line) of
- * cycles_per_access_median against wavefronts per width, op and packing,
- * over the very points `bankscope check` fits, and the latency model's
- * largest deviation; throughput per width and op; the verdict of
- * predicted against measured and every disagreement, by check's rule
- * (measured wavefronts, or measured conflicts where there are some, off
- * the prediction by more than 1e-6, or a prediction stored in the row
- * stale); the charts.  The profile is the file's "# profile:", else sm_90.
+ * Reads the dataset once, streamed ('-' is stdin), and writes OUT/index.html
+ * (one page, its style inline, nothing fetched from elsewhere, so it reads
+ * offline) and OUT/report.md (the same content in GitHub Markdown).  The
+ * page holds, in order: the --note line; the dataset and its "# key:
+ * value" metadata; the measured rules (bank count and width, phases per
+ * width, packing, multicast, stores), each derived from named rows and set
+ * beside what the file's profile predicts for the same rows; the
+ * least-squares fit (fits.c) of cycles_per_access_median against
+ * wavefronts per width, op and packing, over the very points `bankscope
+ * check` fits: for loads the latency of a dependent chain, for stores the
+ * interval between back-to-back stores (nothing waits for a store); the
+ * latency model's largest deviation; throughput per width and op; the
+ * verdict of predicted against measured and the disagreements, by check's
+ * rule (measured wavefronts, or measured conflicts where there are some,
+ * off the prediction by more than 1e-6, or a prediction stored in the row
+ * stale), the first MAX_LISTED of them listed; the charts.  The profile is
+ * the file's "# profile:", else sm_90.  Old datasets wrote the CUDA driver
+ * API version as driver_version: without cuda_driver_api_version beside
+ * it, the page says the driver was not recorded and shows that value as
+ * the API version.
+ *
+ * Memory does not grow with the dataset: the rows the rules read by name
+ * are kept (about 90), the fits are running sums, a throughput median
+ * counts distinct values, and the disagreements beyond MAX_LISTED are
+ * only counted.
+ *
+ * The output folder is replaced whole, never written into: the report is
+ * built in a new folder made by mkdtemp beside OUT (".NAME.new-XXXXXX", in
+ * OUT's parent), each file created there with O_EXCL|O_NOFOLLOW, and put in
+ * OUT's place by renameat2(): RENAME_NOREPLACE when there is no OUT,
+ * RENAME_EXCHANGE when there is, after which the previous report (now
+ * under the temporary name) is removed.  A reader therefore sees the old
+ * report or the new one, never a mix, and two reports into one OUT at
+ * once leave one of them whole.  No symbolic link is followed: OUT itself
+ * may not be one, and links planted in it are removed with the old folder,
+ * never written through.  OUT must be new, empty, or hold only what a
+ * report writes (index.html, report.md, the charts' PNG and SVG, and the
+ * index.html.tmp and report.md.tmp of earlier versions); anything else is
+ * refused with its name, so that --out never deletes a user's files.
+ * SIGINT, SIGTERM and SIGHUP remove the temporary folder (then the signal
+ * ends the program as it would have); on a file system without
+ * renameat2() flags the old folder is moved aside and the new one renamed
+ * in, with the same cleanup.
  *
  * Charts: --charts DIR is the folder `make plots` draws into, NAME.png and
- * NAME.svg for each NAME of the charts table below.  Those present are
- * copied into OUT (unless DIR is OUT) and shown, the PNG in the page
- * linking to the SVG, each with one sentence; those absent are named as
- * not drawn.  Without --charts the page says no chart was drawn.
+ * NAME.svg for each NAME of the charts table below, and not-drawn.txt
+ * with a line "NAME: reason" for each chart the data could not support.
+ * Those present are copied into the report (regular files only: a
+ * symbolic link there is refused) and shown, the PNG in the page linking to
+ * the SVG, each with one sentence; the others are named as not drawn, with
+ * the reason when not-drawn.txt gives one.  Without --charts the page says
+ * no chart was drawn.
  *
  * Every text that comes from the dataset or --note is escaped: for HTML
  * & < > " ', for Markdown a backslash before \ ` * _ [ ] < > | & ~ #, and
@@ -32,19 +62,29 @@
  *
  * Exit status: 0 written, whatever the agreement; 2 bad input or usage,
  * or OUT not writable (one message on stderr, naming file, line and
- * column for a malformed dataset).
+ * column for a malformed dataset); killed by the signal that interrupted
+ * it.
  */
+#define _GNU_SOURCE     /* renameat2 and its flags */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 
 #define DEFAULT_OUT "build/report"
 #define PATH_BYTES 4096
+#define MAX_LISTED 1000         /* disagreeing rows listed on the page */
+#define NOT_DRAWN "not-drawn.txt"
+#define REASON_BYTES 400
 
 static const char report_usage[] =
 	"usage: bankscope report [--charts DIR] [--out DIR] [--note TEXT] "
@@ -58,8 +98,11 @@ static const char report_usage[] =
 	"and predicted disagree, and the charts.\n"
 	"\n"
 	"  --charts DIR   the charts drawn by make plots (stride.png, .svg,\n"
-	"                 ...): copied into OUT and shown (default: none)\n"
-	"  --out DIR      where the report goes (default build/report)\n"
+	"                 ..., and not-drawn.txt): copied into OUT and shown\n"
+	"                 (default: none)\n"
+	"  --out DIR      where the report goes (default build/report); it is\n"
+	"                 replaced as a whole, so it must be new, empty or an\n"
+	"                 earlier report\n"
 	"  --note TEXT    a line at the top of the page\n"
 	"\n"
 	"DATA '-' reads stdin.  The profile is the file's '# profile:'\n"
@@ -68,39 +111,59 @@ static const char report_usage[] =
 	"Exit status: 0 written (whatever the agreement), 2 bad input or an\n"
 	"output that cannot be written.\n";
 
-static const char *const op_names[2] = { "ld", "st" };
+/*
+ * Loads and stores: the rest of this file groups rows by op_index() and
+ * names the groups with op_names[]; OP_ST is the group of stores.
+ */
+enum { OP_LD, OP_ST, NOPS };
+static const char *const op_names[NOPS] = { "ld", "st" };
+
+static int op_index(const bs_access *a)
+{
+	return a->kind == BS_KIND_ST ? OP_ST : OP_LD;
+}
 
 static const struct chart {
 	const char *name, *title, *what;
 } charts[] = {
 	{ "stride", "Wavefronts and cycles by element stride",
-	  "Measured (points) and predicted (steps) wavefronts per load "
-	  "against the element stride, one panel per width, with the median "
-	  "cycles per access on the right axis." },
+	  "Top row: measured (points) and predicted (steps) wavefronts per "
+	  "load against the element stride, one panel per width.  Bottom "
+	  "row: the median cycles per load of a dependent chain at the same "
+	  "strides." },
 	{ "latency", "Latency against wavefronts",
 	  "Dependent-chain cycles per load against wavefronts for every "
 	  "width and packing, with each group's least-squares line and its "
 	  "slope in the key." },
 	{ "throughput", "Throughput against conflict degree",
-	  "Requested bytes per clock per SM of strided loads and stores "
-	  "against the conflict degree, under the 128 B/clk/SM roof of 32 "
-	  "banks of 4 bytes (multicast rows left out)." },
+	  "Requested bytes per clock per SM of strided loads (left) and "
+	  "stores (right) against the conflict degree, under the 128 "
+	  "B/clk/SM roof of 32 banks of 4 bytes (multicast rows left out); "
+	  "points of different widths that coincide are drawn as nested "
+	  "markers." },
 	{ "padding", "Padding: structs and tiles",
 	  "Wavefronts and cycles of struct-array loads against the padding "
-	  "words, one line per struct size, and of 2-D tile rows and columns "
-	  "(plain, padded, swizzled) as bars." },
+	  "words, one line per struct size (each with its own marker and "
+	  "dashes, so that lines that coincide stay visible), and of 2-D "
+	  "tile rows and columns (plain, padded, swizzled): their "
+	  "wavefronts as bars, their cycles per load below, on their own "
+	  "axis." },
 	{ "wide", "Wide accesses",
 	  "Measured against predicted wavefronts of every 8- and 16-byte "
-	  "case, loads and stores side by side." },
+	  "case, loads and stores side by side; the cases are listed "
+	  "below." },
 	{ "bankmap-lane2", "Bank map: element stride 2",
 	  "Which bank serves which lanes in which wavefront for the 4-byte "
-	  "load of index lane*2, as the profile predicts it." },
+	  "load of index lane*2, as the profile predicts it (a prediction, "
+	  "not a measurement)." },
 	{ "bankmap-tile", "Bank map: a tile column",
-	  "The same for reading column 0 of a 4-byte tile[32][32]." },
+	  "The same for reading column 0 of a 4-byte tile[32][32], "
+	  "predicted." },
 };
 #define NCHARTS (sizeof charts / sizeof *charts)
 
-/* ---- the dataset in memory ----------------------------------------------- */
+
+/* ---- what the report keeps of the dataset -------------------------------- */
 
 typedef struct {
 	bs_row r;
@@ -108,13 +171,60 @@ typedef struct {
 	bs_summary s;   /* predicted now under the file's profile */
 } item;
 
+/*
+ * The rows the rules and the throughput table read by name: the first row
+ * of that name in the preferred probe, else the first of any probe.
+ */
+#define NWANT_MAX 128
+typedef struct {
+	char name[BS_NAME_MAX];
+	const char *probe;
+	int have_probe, have_any;
+	item probe_row, any_row;
+} wanted;
+
+/* Distinct values with their counts, hashed: an exact median in memory
+ * that grows with the distinct values, not with the rows. */
+typedef struct {
+	double *v;
+	size_t *count;          /* 0: an empty slot */
+	size_t used, cap, total;
+} tally;
+
+/* One disagreeing row, as listed. */
+typedef struct {
+	long line;
+	char name[BS_NAME_MAX];
+	char probe[32];
+	unsigned width;
+	const char *op;
+	double wf_measured, conflicts_measured;
+	unsigned wf_predicted, conflicts_predicted;
+	char *why;
+} listed;
+
+typedef struct {
+	size_t n;                       /* rows with a throughput, no note */
+	char top_name[BS_NAME_MAX];
+	double top;
+	tally wf;                       /* tp_wavefronts_per_clk_per_sm */
+} tp_group;
+
 typedef struct {
 	const char *name;
 	const bs_profile *p;
-	item *v;
-	size_t n, cap;
 	bs_meta meta[BS_META_MAX];
 	int nmeta;
+	size_t n;                       /* rows */
+	unsigned long with_counters, measured, agree, skipped, timing;
+	wanted want[NWANT_MAX];
+	int nwant;
+	latency_fits fits;
+	long worst_line;
+	char worst_name[BS_NAME_MAX];
+	tp_group tp[BS_NWIDTHS][NOPS];
+	listed *list;
+	size_t nlisted;
 } data;
 
 static const char *meta(const data *D, const char *key)
@@ -125,15 +235,254 @@ static const char *meta(const data *D, const char *key)
 	return NULL;
 }
 
-static int read_data(data *D, FILE *f, const char *name)
+static void want(data *D, const char *probe, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void want(data *D, const char *probe, const char *fmt, ...)
+{
+	va_list ap;
+	wanted *w;
+
+	if (D->nwant == NWANT_MAX)
+		return;
+	w = &D->want[D->nwant++];
+	va_start(ap, fmt);
+	vsnprintf(w->name, sizeof w->name, fmt, ap);
+	va_end(ap);
+	w->probe = probe;
+}
+
+/* Every row name the rules (below) and the throughput table read. */
+static void want_all(data *D)
+{
+	static const int ks[] = { 2, 4, 8, 16, 32 };
+
+	for (int k = 1; k <= 64; k++)
+		want(D, "stride", "f32_ld_s%d", k);
+	for (int w = 0; w < BS_NWIDTHS; w++)
+		for (int o = 0; o < NOPS; o++)
+			if (w != 2 || o != 0)
+				want(D, "stride", "%s_%s_s1", bs_type_name[w],
+				     op_names[o]);
+	for (int w = 3; w < BS_NWIDTHS; w++)
+		for (int o = 0; o < NOPS; o++)
+			want(D, "stride", "%s_%s_s0", bs_type_name[w],
+			     op_names[o]);
+	want(D, "stride", "f32_st_s32");
+	want(D, "broadcast", "bc_f32_ld_k1");
+	for (size_t i = 0; i < sizeof ks / sizeof *ks; i++) {
+		want(D, "broadcast", "bc_f32_ld_k%d_interleaved_spread", ks[i]);
+		want(D, "broadcast", "bc_f32_ld_k%d_interleaved_bank", ks[i]);
+	}
+}
+
+static void keep_wanted(data *D, const item *it)
+{
+	for (int i = 0; i < D->nwant; i++) {
+		wanted *w = &D->want[i];
+
+		if (strcmp(w->name, it->r.access.name))
+			continue;
+		if (!w->have_probe && !strcmp(it->r.probe, w->probe)) {
+			w->probe_row = *it;
+			w->have_probe = 1;
+		}
+		if (!w->have_any) {
+			w->any_row = *it;
+			w->have_any = 1;
+		}
+		return;
+	}
+}
+
+/* The row named name, of probe `probe` if there is one, else of any. */
+static const item *find(const data *D, const char *probe, const char *name)
+{
+	for (int i = 0; i < D->nwant; i++) {
+		const wanted *w = &D->want[i];
+
+		if (strcmp(w->name, name))
+			continue;
+		if (w->have_probe && !strcmp(w->probe, probe))
+			return &w->probe_row;
+		return w->have_any ? &w->any_row : NULL;
+	}
+	return NULL;
+}
+
+static size_t tally_slot(const tally *t, double v)
+{
+	uint64_t h;
+
+	memcpy(&h, &v, sizeof h);
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	for (size_t i = h & (t->cap - 1);; i = (i + 1) & (t->cap - 1))
+		if (!t->count[i] || t->v[i] == v)
+			return i;
+}
+
+static int tally_add(tally *t, double v)
+{
+	size_t i;
+
+	if (v == 0)
+		v = 0;          /* -0 and 0 are one value */
+	if (2 * (t->used + 1) > t->cap) {
+		tally g = { NULL, NULL, 0, t->cap ? 2 * t->cap : 64, t->total };
+
+		g.v = malloc(g.cap * sizeof *g.v);
+		g.count = calloc(g.cap, sizeof *g.count);
+		if (!g.v || !g.count) {
+			free(g.v);
+			free(g.count);
+			return -1;
+		}
+		for (size_t k = 0; k < t->cap; k++)
+			if (t->count[k]) {
+				i = tally_slot(&g, t->v[k]);
+				g.v[i] = t->v[k];
+				g.count[i] = t->count[k];
+				g.used++;
+			}
+		free(t->v);
+		free(t->count);
+		*t = g;
+	}
+	i = tally_slot(t, v);
+	if (!t->count[i]) {
+		t->v[i] = v;
+		t->used++;
+	}
+	t->count[i]++;
+	t->total++;
+	return 0;
+}
+
+typedef struct {
+	double v;
+	size_t count;
+} tally_entry;
+
+static int cmp_entry(const void *pa, const void *pb)
+{
+	double a = ((const tally_entry *)pa)->v, b = ((const tally_entry *)pb)->v;
+
+	return (a > b) - (a < b);
+}
+
+/*
+ * The median as bs_min_median() gives it (the mean of the middle two for
+ * an even count); -1 when there is no value or no memory.
+ */
+static int tally_median(const tally *t, double *median)
+{
+	tally_entry *e;
+	size_t n = 0, k = t->total / 2, below = 0;
+	double lo = NAN, hi = NAN;
+
+	if (!t->total || !(e = malloc(t->used * sizeof *e)))
+		return -1;
+	for (size_t i = 0; i < t->cap; i++)
+		if (t->count[i])
+			e[n++] = (tally_entry){ t->v[i], t->count[i] };
+	qsort(e, n, sizeof *e, cmp_entry);
+	/* hi: the value at rank k (0-based); lo: the one at rank k - 1. */
+	for (size_t i = 0; i < n; i++) {
+		if (k >= 1 && below <= k - 1 && k - 1 < below + e[i].count)
+			lo = e[i].v;
+		if (below <= k && k < below + e[i].count) {
+			hi = e[i].v;
+			break;
+		}
+		below += e[i].count;
+	}
+	free(e);
+	*median = t->total % 2 ? hi : (lo + hi) / 2;
+	return 0;
+}
+
+static void tally_free(tally *t)
+{
+	free(t->v);
+	free(t->count);
+	memset(t, 0, sizeof *t);
+}
+
+static int disagreement(const item *it, char *buf, size_t size);
+
+/* One row into the running figures; -1 out of memory. */
+static int take_row(data *D, const item *it)
+{
+	const bs_row *r = &it->r;
+	char why[512];
+	int got;
+
+	D->n++;
+	D->with_counters += !isnan(r->wavefronts_measured);
+	keep_wanted(D, it);
+	if (r->note[0]) {
+		D->skipped++;
+		return 0;
+	}
+	if (isnan(r->wavefronts_measured)) {
+		D->timing++;
+	} else {
+		D->measured++;
+		if (!disagreement(it, why, sizeof why)) {
+			D->agree++;
+		} else if (D->nlisted < MAX_LISTED) {
+			listed *l;
+
+			if (!D->list && !(D->list = calloc(MAX_LISTED,
+							   sizeof *D->list)))
+				return -1;
+			l = &D->list[D->nlisted];
+			l->line = it->line;
+			snprintf(l->name, sizeof l->name, "%s", r->access.name);
+			snprintf(l->probe, sizeof l->probe, "%s", r->probe);
+			l->width = r->access.width;
+			l->op = bs_kind_name(r->access.kind);
+			l->wf_measured = r->wavefronts_measured;
+			l->conflicts_measured = r->bank_conflicts_measured;
+			l->wf_predicted = it->s.wavefronts;
+			l->conflicts_predicted = it->s.bank_conflicts;
+			if (!(l->why = strdup(why)))
+				return -1;
+			D->nlisted++;
+		}
+	}
+	if ((got = fits_add(&D->fits, r, &it->s)) < 0)
+		return -1;
+	if (got) {
+		D->worst_line = it->line;
+		snprintf(D->worst_name, sizeof D->worst_name, "%s",
+			 r->access.name);
+	}
+	if (!isnan(r->tp_bytes_per_clk_per_sm)) {
+		int w = bs_width_index(r->access.width);
+		tp_group *g = &D->tp[w][op_index(&r->access)];
+
+		if (!g->n++ || r->tp_bytes_per_clk_per_sm > g->top) {
+			g->top = r->tp_bytes_per_clk_per_sm;
+			snprintf(g->top_name, sizeof g->top_name, "%s",
+				 r->access.name);
+		}
+		if (!isnan(r->tp_wavefronts_per_clk_per_sm) &&
+		    tally_add(&g->wf, r->tp_wavefronts_per_clk_per_sm) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Stream the dataset d into D. */
+static int read_data(data *D, bs_dataset *d, const char *name)
 {
 	bs_error err;
-	bs_dataset *d = bs_dataset_open(f, name, &err);
 	const char *prof;
+	item it;
 	int rc;
 
-	if (!d)
-		return report_error(&err);
 	D->name = name;
 	for (int i = 0; i < bs_dataset_nmeta(d) && i < BS_META_MAX; i++)
 		D->meta[D->nmeta++] = *bs_dataset_meta_at(d, i);
@@ -142,54 +491,32 @@ static int read_data(data *D, FILE *f, const char *name)
 	if (!D->p) {
 		bs_error_set(&err, name, 0, 0, "metadata 'profile: %s' names "
 			     "no known profile", prof);
-		bs_dataset_close(d);
 		return report_error(&err);
 	}
-	for (;;) {
-		item *it;
-
-		if (D->n == D->cap) {
-			size_t cap = D->cap ? D->cap * 2 : 1024;
-			item *nv = realloc(D->v, cap * sizeof *nv);
-
-			if (!nv) {
-				bs_dataset_close(d);
-				return usage_error("out of memory");
-			}
-			D->v = nv;
-			D->cap = cap;
-		}
-		it = &D->v[D->n];
-		rc = bs_dataset_next(d, &it->r, &err);
-		if (rc <= 0)
-			break;
-		it->line = bs_dataset_line(d);
-		if (bs_predict(D->p, &it->r.access, &it->s, &err) < 0) {
+	want_all(D);
+	while ((rc = bs_dataset_next(d, &it.r, &err)) > 0) {
+		it.line = bs_dataset_line(d);
+		if (bs_predict(D->p, &it.r.access, &it.s, &err) < 0) {
 			rc = -1;
 			break;
 		}
-		D->n++;
+		if (take_row(D, &it) < 0)
+			return usage_error("out of memory");
 	}
-	bs_dataset_close(d);
 	return rc < 0 ? report_error(&err) : 0;
 }
 
-/* The row named name, of probe `probe` if there is one, else of any. */
-static const item *find(const data *D, const char *probe, const char *name)
+static void data_free(data *D)
 {
-	const item *any = NULL;
-
-	for (size_t i = 0; i < D->n; i++)
-		if (!strcmp(D->v[i].r.access.name, name)) {
-			if (!strcmp(D->v[i].r.probe, probe))
-				return &D->v[i];
-			if (!any)
-				any = &D->v[i];
-		}
-	return any;
+	for (size_t i = 0; i < D->nlisted; i++)
+		free(D->list[i].why);
+	free(D->list);
+	for (int w = 0; w < BS_NWIDTHS; w++)
+		for (int o = 0; o < NOPS; o++)
+			tally_free(&D->tp[w][o].wf);
+	fits_free(&D->fits);
 }
 
-/* Up to 4 decimals, trailing zeros dropped. */
 /* ---- writing HTML and Markdown at once ----------------------------------- */
 
 typedef struct {
@@ -628,50 +955,36 @@ static void write_rules(doc *d, const data *D)
 
 /* ---- latency and throughput ---------------------------------------------- */
 
-static int write_latency(doc *d, const data *D)
+/* The fit table of loads (stores 0) or stores (1); whether it had a row. */
+static int write_fits(doc *d, const data *D, int stores)
 {
-	static const char *const head[7] = {
+	static const char *const load_head[7] = {
 		"Width (bytes)", "Op", "Packed", "n",
 		"Slope (cycles per wavefront)", "Intercept (cycles)", "r2" };
-	latency_fits fits;
-	const item *worst = NULL;
-	int any = 0, rc = 0;
+	static const char *const store_head[7] = {
+		"Width (bytes)", "Op", "Packed", "n",
+		"Slope (cycles of interval per wavefront)",
+		"Intercept (cycles, extrapolated to 0 wavefronts)", "r2" };
+	int any = 0;
 
-	memset(&fits, 0, sizeof fits);
-	for (size_t i = 0; i < D->n && !rc; i++) {
-		const item *it = &D->v[i];
-		int got;
-
-		if (it->r.note[0])
-			continue;
-		if ((got = fits_add(&fits, &it->r, &it->s)) < 0)
-			rc = usage_error("out of memory");
-		else if (got)
-			worst = it;
-	}
-	heading(d, 2, "Latency");
-	para_begin(d);
-	text(d, "Median cycles per access of a dependent chain against "
-	     "wavefronts per warp instruction (measured; predicted in rows "
-	     "without counters), fitted by least squares per width, op and "
-	     "packing (groups of 2 or more timed rows).");
-	para_end(d);
-	for (int w = 0; w < BS_NWIDTHS && !rc; w++)
-		for (int o = 0; o < 2; o++)
+	for (int w = 0; w < BS_NWIDTHS; w++)
+		for (int o = 0; o < NOPS; o++)
 			for (int k = 0; k < 2; k++) {
-				const fit_series *s = fits_group(&fits, w, o, k);
+				const fit_series *s = fits_group(&D->fits, w,
+								 o, k);
 				bs_fit f;
 
-				if (s->n < 2)
+				if (s->n < 2 || (o == OP_ST) != stores)
 					continue;
 				if (!any++)
-					table_begin(d, 7, head);
+					table_begin(d, 7, stores ? store_head
+								 : load_head);
 				row_begin(d);
 				cell(d, "%u", bs_widths[w]);
 				cell(d, "%s", op_names[o]);
 				cell(d, "%s", k ? "yes" : "no");
 				cell(d, "%zu", s->n);
-				if (bs_fit_line(s->x, s->y, s->n, &f) < 0) {
+				if (fits_line(s, &f) < 0) {
 					cell(d, "-");
 					cell(d, "-");
 					cell(d, "-");
@@ -684,24 +997,49 @@ static int write_latency(doc *d, const data *D)
 			}
 	if (any)
 		table_end(d);
-	else if (!rc) {
+	return any;
+}
+
+static void write_latency(doc *d, const data *D)
+{
+	heading(d, 2, "Latency of loads");
+	para_begin(d);
+	text(d, "Median cycles per load of a dependent chain (each load waits "
+	     "for the one before it) against wavefronts per warp instruction "
+	     "(measured; predicted in rows without counters), fitted by least "
+	     "squares per width and packing (groups of 2 or more timed "
+	     "rows).");
+	para_end(d);
+	if (!write_fits(d, D, 0)) {
 		para_begin(d);
-		text(d, "No width, op and packing has 2 or more timed rows.");
+		text(d, "No width and packing has 2 or more timed loads.");
 		para_end(d);
 	}
 	para_begin(d);
-	if (worst)
+	if (D->fits.lat_n)
 		text(d, "Latency model of profile %s: largest deviation %.2f "
 		     "cycles over %zu row%s (worst: line %ld, %s).",
-		     D->p->name, fits.lat_max, fits.lat_n,
-		     fits.lat_n == 1 ? "" : "s",
-		     worst->line, worst->r.access.name);
+		     D->p->name, D->fits.lat_max, D->fits.lat_n,
+		     D->fits.lat_n == 1 ? "" : "s", D->worst_line,
+		     D->worst_name);
 	else
 		text(d, "Latency model: no row has both "
 		     "cycles_per_access_median and a latency prediction.");
 	para_end(d);
-	fits_free(&fits);
-	return rc;
+
+	heading(d, 2, "Stores: interval between back-to-back stores");
+	para_begin(d);
+	text(d, "Nothing waits for a store, so a store has no latency to "
+	     "measure: the cycles per access of a store row are the interval "
+	     "at which one warp issues back-to-back stores to the same "
+	     "address.  The same least-squares fit against wavefronts, per "
+	     "width; the profile predicts no store timing.");
+	para_end(d);
+	if (!write_fits(d, D, 1)) {
+		para_begin(d);
+		text(d, "No width has 2 or more timed stores.");
+		para_end(d);
+	}
 }
 
 static int write_throughput(doc *d, const data *D)
@@ -711,11 +1049,8 @@ static int write_throughput(doc *d, const data *D)
 		"Stride 1 (bytes per clock per SM)",
 		"Wavefronts per clock per SM (median)",
 		"Highest (bytes per clock per SM)", "Highest in row" };
-	double *v = malloc((D->n ? D->n : 1) * sizeof *v);
 	int any = 0;
 
-	if (!v)
-		return usage_error("out of memory");
 	heading(d, 2, "Throughput");
 	para_begin(d);
 	text(d, "Every SM running its warps flat out on one access "
@@ -725,28 +1060,13 @@ static int write_throughput(doc *d, const data *D)
 	     "store of probe stride.");
 	para_end(d);
 	for (int w = 0; w < BS_NWIDTHS; w++)
-		for (int o = 0; o < 2; o++) {
-			const item *top = NULL, *s1;
+		for (int o = 0; o < NOPS; o++) {
+			const tp_group *g = &D->tp[w][o];
+			const item *s1;
 			char name[32], a[32];
-			size_t n = 0, nwf = 0;
 			double med;
 
-			for (size_t i = 0; i < D->n; i++) {
-				const bs_row *r = &D->v[i].r;
-				double tp = r->tp_bytes_per_clk_per_sm;
-				double twf = r->tp_wavefronts_per_clk_per_sm;
-
-				if (r->note[0] || isnan(tp) ||
-				    r->access.width != bs_widths[w] ||
-				    (int)r->access.kind != o)
-					continue;
-				n++;
-				if (!top || tp > top->r.tp_bytes_per_clk_per_sm)
-					top = &D->v[i];
-				if (!isnan(twf))
-					v[nwf++] = twf;
-			}
-			if (!n)
+			if (!g->n)
 				continue;
 			if (!any++)
 				table_begin(d, 7, head);
@@ -756,19 +1076,21 @@ static int write_throughput(doc *d, const data *D)
 			row_begin(d);
 			cell(d, "%u", bs_widths[w]);
 			cell(d, "%s", op_names[o]);
-			cell(d, "%zu", n);
+			cell(d, "%zu", g->n);
 			if (s1 && !isnan(s1->r.tp_bytes_per_clk_per_sm))
 				cell(d, "%.3f", s1->r.tp_bytes_per_clk_per_sm);
 			else
 				cell(d, "-");
-			if (bs_min_median(v, nwf, NULL, &med) == 0) {
+			if (g->wf.total && tally_median(&g->wf, &med) < 0)
+				return usage_error("out of memory");
+			if (g->wf.total) {
 				verdict_num(a, sizeof a, med);
 				cell(d, "%s", a);
 			} else {
 				cell(d, "-");
 			}
-			cell(d, "%.3f", top->r.tp_bytes_per_clk_per_sm);
-			code_cell(d, top->r.access.name);
+			cell(d, "%.3f", g->top);
+			code_cell(d, g->top_name);
 			row_end(d);
 		}
 	if (any) {
@@ -778,7 +1100,6 @@ static int write_throughput(doc *d, const data *D)
 		text(d, "No row has a throughput measurement.");
 		para_end(d);
 	}
-	free(v);
 	return 0;
 }
 
@@ -820,21 +1141,8 @@ static void write_agreement(doc *d, const data *D)
 		"Line", "Row", "Probe, width, op",
 		"Measured wavefronts, conflicts",
 		"Predicted wavefronts, conflicts", "Why" };
-	unsigned long measured = 0, agree = 0, skipped = 0, timing = 0;
-	char why[512];
+	unsigned long disagree = D->measured - D->agree;
 
-	for (size_t i = 0; i < D->n; i++) {
-		const item *it = &D->v[i];
-
-		if (it->r.note[0]) {
-			skipped++;
-		} else if (isnan(it->r.wavefronts_measured)) {
-			timing++;
-		} else {
-			measured++;
-			agree += !disagreement(it, why, sizeof why);
-		}
-	}
 	heading(d, 2, "Predicted against measured");
 	para_begin(d);
 	text(d, "Every row with counters is predicted again from its own "
@@ -845,119 +1153,87 @@ static void write_agreement(doc *d, const data *D)
 	para_end(d);
 	para_begin(d);
 	raw(d, "<strong>", "**");
-	if (!measured)
+	if (!D->measured)
 		text(d, "NOT CHECKED: %zu rows, no counters in this dataset",
 		     D->n);
 	else
 		text(d, "%s: %zu rows, %lu agree, %lu disagree",
-		     agree == measured ? "AGREES" : "DISAGREES", D->n, agree,
-		     measured - agree);
+		     disagree ? "DISAGREES" : "AGREES", D->n, D->agree,
+		     disagree);
 	raw(d, "</strong>", "**");
 	text(d, " (%lu measured, %lu skipped for a note, %lu timing only; "
-	     "profile %s).", measured, skipped, timing, D->p->name);
+	     "profile %s).", D->measured, D->skipped, D->timing, D->p->name);
 	para_end(d);
-	if (agree == measured)
+	if (!disagree)
 		return;
 	table_begin(d, 6, head);
-	for (size_t i = 0; i < D->n; i++) {
-		const item *it = &D->v[i];
-		const bs_row *r = &it->r;
+	for (size_t i = 0; i < D->nlisted; i++) {
+		const listed *l = &D->list[i];
 		char a[32], b[32];
 
-		if (r->note[0] || isnan(r->wavefronts_measured) ||
-		    !disagreement(it, why, sizeof why))
-			continue;
 		row_begin(d);
-		cell(d, "%ld", it->line);
-		code_cell(d, r->access.name);
-		cell(d, "%s, %u, %s", r->probe, r->access.width,
-		     bs_kind_name(r->access.kind));
-		verdict_num(a, sizeof a, r->wavefronts_measured);
-		verdict_num(b, sizeof b, r->bank_conflicts_measured);
-		cell(d, "%s, %s", a,
-		     isnan(r->bank_conflicts_measured) ? "-" : b);
-		cell(d, "%u, %u", it->s.wavefronts, it->s.bank_conflicts);
-		cell(d, "%s", why);
+		cell(d, "%ld", l->line);
+		code_cell(d, l->name);
+		cell(d, "%s, %u, %s", l->probe, l->width, l->op);
+		verdict_num(a, sizeof a, l->wf_measured);
+		verdict_num(b, sizeof b, l->conflicts_measured);
+		cell(d, "%s, %s", a, isnan(l->conflicts_measured) ? "-" : b);
+		cell(d, "%u, %u", l->wf_predicted, l->conflicts_predicted);
+		cell(d, "%s", l->why);
+		row_end(d);
+	}
+	table_end(d);
+	if (disagree > D->nlisted) {
+		para_begin(d);
+		text(d, "The first %zu disagreeing rows are listed; %lu more "
+		     "are not (bankscope check ", D->nlisted,
+		     disagree - D->nlisted);
+		code(d, D->name);
+		text(d, " names every one).");
+		para_end(d);
+	}
+}
+
+/* ---- charts -------------------------------------------------------------- */
+
+typedef struct {
+	const char *dir;                /* --charts, or NULL */
+	unsigned have, svg;             /* bit i: charts[i] copied */
+	char *reason[NCHARTS];          /* from not-drawn.txt, or NULL */
+} chart_set;
+
+static void write_wide_cases(doc *d)
+{
+	static const char *const head[4] = { "Case", "Active lanes",
+					     "Element of lane l",
+					     "What it tests" };
+
+	para_begin(d);
+	text(d, "The cases of the wide chart: the rows are named "
+	     "u64_ld_CASE, u64_st_CASE (8 bytes) and v4_ld_CASE, v4_st_CASE "
+	     "(16 bytes); lane l reads or writes element ELEMENT, of 8 or 16 "
+	     "bytes.  A load packs when every active lane has the address of "
+	     "lane l^1 (or every one that of l^2).");
+	para_end(d);
+	table_begin(d, 4, head);
+	for (size_t i = 0; bs_wide_cases[i].name; i++) {
+		row_begin(d);
+		code_cell(d, bs_wide_cases[i].name);
+		cell(d, "%s", bs_wide_cases[i].lanes);
+		code_cell(d, bs_wide_cases[i].element);
+		cell(d, "%s", bs_wide_cases[i].what);
 		row_end(d);
 	}
 	table_end(d);
 }
 
-/* ---- charts -------------------------------------------------------------- */
-
-static int exists(const char *path)
+static void write_charts(doc *d, const chart_set *cs)
 {
-	struct stat st;
+	unsigned all = (1u << NCHARTS) - 1;
+	int first = 1;
 
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-static int same_dir(const char *a, const char *b)
-{
-	struct stat sa, sb;
-
-	return stat(a, &sa) == 0 && stat(b, &sb) == 0 &&
-	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-}
-
-static int copy_file(const char *from, const char *to)
-{
-	FILE *in = fopen(from, "rb"), *out;
-	char buf[65536];
-	size_t n;
-	int rc = 0, werr = 0;
-
-	if (!in)
-		return usage_error("%s: cannot open: %s", from,
-				   strerror(errno));
-	out = fopen(to, "wb");
-	if (!out) {
-		rc = usage_error("%s: cannot write: %s", to, strerror(errno));
-		fclose(in);
-		return rc;
-	}
-	while (!werr && (n = fread(buf, 1, sizeof buf, in)) > 0)
-		werr = fwrite(buf, 1, n, out) != n;
-	if (ferror(in))
-		rc = usage_error("%s: cannot read: %s", from, strerror(errno));
-	werr |= ferror(out);
-	if ((fclose(out) != 0 || werr) && !rc)
-		rc = usage_error("%s: cannot write: %s", to, strerror(errno));
-	fclose(in);
-	return rc;
-}
-
-/* Which charts are there (bit i: charts[i]); copies them into out. */
-static int gather_charts(const char *dir, const char *out, unsigned *have,
-			 unsigned *svg)
-{
-	int copy = !same_dir(dir, out);
-
-	*have = *svg = 0;
-	for (size_t i = 0; i < NCHARTS; i++)
-		for (int k = 0; k < 2; k++) {
-			char from[PATH_BYTES], to[PATH_BYTES];
-			const char *ext = k ? "svg" : "png";
-
-			snprintf(from, sizeof from, "%s/%s.%s", dir,
-				 charts[i].name, ext);
-			if (!exists(from))
-				continue;
-			snprintf(to, sizeof to, "%s/%s.%s", out,
-				 charts[i].name, ext);
-			if (copy && copy_file(from, to))
-				return EXIT_BADINPUT;
-			*(k ? svg : have) |= 1u << i;
-		}
-	*svg &= *have;
-	return 0;
-}
-
-static void write_charts(doc *d, const char *dir, unsigned have,
-			 unsigned svg)
-{
 	heading(d, 2, "Charts");
-	if (!dir) {
+	if (!cs->dir) {
 		para_begin(d);
 		text(d, "No chart was drawn for this report.");
 		para_end(d);
@@ -965,22 +1241,23 @@ static void write_charts(doc *d, const char *dir, unsigned have,
 	}
 	for (size_t i = 0; i < NCHARTS; i++) {
 		const struct chart *c = &charts[i];
+		int svg = cs->svg >> i & 1;
 
-		if (!(have >> i & 1))
+		if (!(cs->have >> i & 1))
 			continue;
 		fprintf(d->h, "<figure id=\"chart-%s\">", c->name);
-		if (svg >> i & 1)
+		if (svg)
 			fprintf(d->h, "<a href=\"%s.svg\">", c->name);
 		fprintf(d->h, "<img src=\"%s.png\" alt=\"", c->name);
 		html_put(d->h, c->title);
 		fputs("\">", d->h);
-		if (svg >> i & 1)
+		if (svg)
 			fputs("</a>", d->h);
 		fputs("<figcaption><strong>", d->h);
 		html_put(d->h, c->title);
 		fputs(".</strong> ", d->h);
 		html_put(d->h, c->what);
-		if (svg >> i & 1)
+		if (svg)
 			fprintf(d->h, " (<a href=\"%s.svg\">SVG</a>)",
 				c->name);
 		fputs("</figcaption></figure>\n", d->h);
@@ -988,29 +1265,34 @@ static void write_charts(doc *d, const char *dir, unsigned have,
 		fputs("### ", d->m);
 		md_put(d->m, c->title);
 		fputs("\n\n", d->m);
-		if (svg >> i & 1)
+		if (svg)
 			fprintf(d->m, "[![%s](%s.png)](%s.svg)\n\n", c->title,
 				c->name, c->name);
 		else
 			fprintf(d->m, "![%s](%s.png)\n\n", c->title, c->name);
 		md_put(d->m, c->what);
 		fputs("\n\n", d->m);
+		if (!strcmp(c->name, "wide"))
+			write_wide_cases(d);
 	}
-	if (have != (1u << NCHARTS) - 1) {
-		int first = 1;
-
-		para_begin(d);
-		text(d, "Not drawn (no PNG in %s): ", dir);
-		for (size_t i = 0; i < NCHARTS; i++)
-			if (!(have >> i & 1)) {
-				if (!first)
-					text(d, ", ");
-				first = 0;
-				code(d, charts[i].name);
-			}
-		text(d, ".");
-		para_end(d);
+	if (cs->have == all)
+		return;
+	para_begin(d);
+	text(d, "Not drawn: ");
+	for (size_t i = 0; i < NCHARTS; i++) {
+		if (cs->have >> i & 1)
+			continue;
+		if (!first)
+			text(d, "; ");
+		first = 0;
+		code(d, charts[i].name);
+		if (cs->reason[i])
+			text(d, " (%s)", cs->reason[i]);
+		else
+			text(d, " (no PNG in %s)", cs->dir);
 	}
+	text(d, ".");
+	para_end(d);
 }
 
 /* ---- the page ------------------------------------------------------------ */
@@ -1029,12 +1311,49 @@ static const char style[] =
 	"img{max-width:100%;height:auto;border:1px solid #ddd}\n"
 	"</style>\n";
 
-static int write_doc(doc *d, const data *D, const char *note,
-		     const char *charts_dir, unsigned have, unsigned svg)
+/*
+ * The metadata table.  A dataset without cuda_driver_api_version comes
+ * from a probe runner that wrote the CUDA driver API version (13.0) as
+ * driver_version: shown as what it is, and the driver as not recorded.
+ */
+static void write_meta(doc *d, const data *D)
 {
 	static const char *const mhead[2] = { "Key", "Value" };
+	const char *old_api = meta(D, "cuda_driver_api_version") ? NULL
+			      : meta(D, "driver_version");
+
+	heading(d, 2, "Device and run");
+	if (!D->nmeta) {
+		para_begin(d);
+		text(d, "The dataset has no metadata lines.");
+		para_end(d);
+		return;
+	}
+	table_begin(d, 2, mhead);
+	for (int i = 0; i < D->nmeta; i++) {
+		const bs_meta *m = &D->meta[i];
+
+		row_begin(d);
+		code_cell(d, m->key);
+		if (old_api && !strcmp(m->key, "driver_version")) {
+			cell(d, "not recorded (this dataset's driver_version, "
+			     "%s, is the CUDA driver API version)", m->value);
+			row_end(d);
+			row_begin(d);
+			code_cell(d, "cuda_driver_api_version");
+			cell(d, "%s (written as driver_version)", m->value);
+		} else {
+			cell(d, "%s", m->value);
+		}
+		row_end(d);
+	}
+	table_end(d);
+}
+
+static int write_doc(doc *d, const data *D, const char *note,
+		     const chart_set *cs)
+{
 	const char *gpu = meta(D, "gpu");
-	unsigned long measured = 0;
 	char title[600];
 	int rc;
 
@@ -1050,39 +1369,128 @@ static int write_doc(doc *d, const data *D, const char *note,
 		raw(d, "</p>\n", "\n\n");
 	}
 	heading(d, 1, title);
-	for (size_t i = 0; i < D->n; i++)
-		measured += !isnan(D->v[i].r.wavefronts_measured);
 	para_begin(d);
 	text(d, "Dataset ");
 	code(d, D->name);
 	text(d, ": %zu rows, %lu with counters; predictions by profile %s "
-	     "(%s).", D->n, measured, D->p->name, D->p->description);
+	     "(%s).", D->n, D->with_counters, D->p->name, D->p->description);
 	para_end(d);
-
-	heading(d, 2, "Device and run");
-	if (D->nmeta) {
-		table_begin(d, 2, mhead);
-		for (int i = 0; i < D->nmeta; i++) {
-			row_begin(d);
-			code_cell(d, D->meta[i].key);
-			cell(d, "%s", D->meta[i].value);
-			row_end(d);
-		}
-		table_end(d);
-	} else {
-		para_begin(d);
-		text(d, "The dataset has no metadata lines.");
-		para_end(d);
-	}
+	write_meta(d, D);
 	write_rules(d, D);
-	if ((rc = write_latency(d, D)) != 0 ||
-	    (rc = write_throughput(d, D)) != 0)
+	write_latency(d, D);
+	if ((rc = write_throughput(d, D)) != 0)
 		return rc;
 	write_agreement(d, D);
-	write_charts(d, charts_dir, have, svg);
+	write_charts(d, cs);
 	fputs("</body>\n</html>\n", d->h);
 	return 0;
 }
+
+/* ---- the output folder --------------------------------------------------- */
+
+/*
+ * The names a report folder may hold: what this program writes and what
+ * earlier versions left.  Filled by report_names() before any signal
+ * handler can run; the handler only reads them.
+ */
+#define NNAMES (2 + 2 * NCHARTS + 2)
+static char names_buf[NNAMES][64];
+static const char *report_name[NNAMES];
+
+static void report_names(void)
+{
+	int n = 0;
+
+	report_name[n++] = "index.html";
+	report_name[n++] = "report.md";
+	for (size_t i = 0; i < NCHARTS; i++)
+		for (int k = 0; k < 2; k++) {
+			snprintf(names_buf[n], sizeof names_buf[n], "%s.%s",
+				 charts[i].name, k ? "svg" : "png");
+			report_name[n] = names_buf[n];
+			n++;
+		}
+	report_name[n++] = "index.html.tmp";
+	report_name[n++] = "report.md.tmp";
+}
+
+static int is_report_name(const char *name)
+{
+	for (size_t i = 0; i < NNAMES; i++)
+		if (!strcmp(report_name[i], name))
+			return 1;
+	return 0;
+}
+
+/*
+ * Remove the report folder at path: its report names, then the folder.
+ * Async-signal-safe (open, unlinkat, close, rmdir); 0 when the folder is
+ * gone or was never there.
+ */
+static int remove_report_dir(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+	if (fd >= 0) {
+		for (size_t i = 0; i < NNAMES; i++)
+			unlinkat(fd, report_name[i], 0);
+		close(fd);
+	}
+	return rmdir(path) == 0 || errno == ENOENT ? 0 : -1;
+}
+
+/* The folder a signal must remove: the new report while it is built,
+ * the old one once swapped out. */
+static char cleanup_path[PATH_BYTES];
+static volatile sig_atomic_t cleanup_armed;
+static const int caught[] = { SIGINT, SIGTERM, SIGHUP };
+
+static void on_signal(int sig)
+{
+	int saved = errno;
+
+	if (cleanup_armed)
+		remove_report_dir(cleanup_path);
+	errno = saved;
+	/* SA_RESETHAND restored the default action; delivered on return. */
+	raise(sig);
+}
+
+static void block_signals(sigset_t *old)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	for (size_t i = 0; i < sizeof caught / sizeof *caught; i++)
+		sigaddset(&set, caught[i]);
+	sigprocmask(SIG_BLOCK, &set, old);
+}
+
+static void catch_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sa.sa_flags = SA_RESETHAND;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof caught / sizeof *caught; i++) {
+		struct sigaction old;
+
+		/* A signal ignored by whoever started us stays ignored. */
+		if (sigaction(caught[i], NULL, &old) == 0 &&
+		    old.sa_handler == SIG_IGN)
+			continue;
+		sigaction(caught[i], &sa, NULL);
+	}
+}
+
+typedef struct {
+	char path[PATH_BYTES];          /* OUT, trailing slashes dropped */
+	char parent[PATH_BYTES];
+	char tmp[PATH_BYTES];           /* the new report while built */
+	int fd;                         /* tmp, open; -1 when none */
+} outdir;
 
 static int make_dirs(const char *path)
 {
@@ -1105,80 +1513,399 @@ static int make_dirs(const char *path)
 	return mkdir(buf, 0777) < 0 && errno != EEXIST ? -1 : 0;
 }
 
-static FILE *open_tmp(const char *out, const char *file, char *tmp,
-		      size_t size)
+/* OUT is new, or a folder holding nothing but a report's files. */
+static int check_old(const outdir *o)
 {
+	struct stat st;
+	struct dirent *e;
+	DIR *dir;
+	int fd, rc = 0;
+
+	if (lstat(o->path, &st) < 0)
+		return errno == ENOENT ? 0
+		       : usage_error("%s: %s", o->path, strerror(errno));
+	if (S_ISLNK(st.st_mode))
+		return usage_error("%s is a symbolic link: give --out the "
+				   "folder itself", o->path);
+	if (!S_ISDIR(st.st_mode))
+		return usage_error("%s is not a folder", o->path);
+	fd = open(o->path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 || !(dir = fdopendir(fd))) {
+		rc = usage_error("%s: cannot read the folder: %s", o->path,
+				 strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return rc;
+	}
+	while (!rc && (e = readdir(dir))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (!is_report_name(e->d_name) ||
+		    fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+		    !(S_ISREG(st.st_mode) || S_ISLNK(st.st_mode)))
+			rc = usage_error("%s holds %s, which a report does not "
+					 "write: the report replaces the whole "
+					 "folder, so give --out a new or empty "
+					 "folder, or one a report wrote",
+					 o->path, e->d_name);
+	}
+	closedir(dir);
+	return rc;
+}
+
+/*
+ * Check OUT, make its parent, make the temporary folder beside it and
+ * arm the cleanup.  EXIT_BADINPUT after a message.
+ */
+static int out_begin(outdir *o, const char *out)
+{
+	size_t n = strlen(out);
+	const char *base;
+	sigset_t old;
+	int rc, err;
+
+	o->fd = -1;
+	while (n > 1 && out[n - 1] == '/')
+		n--;
+	if (n >= sizeof o->path)
+		return usage_error("option --out: the path is too long");
+	memcpy(o->path, out, n);
+	o->path[n] = '\0';
+	base = strrchr(o->path, '/');
+	base = base ? base + 1 : o->path;
+	if (!*base || !strcmp(base, ".") || !strcmp(base, ".."))
+		return usage_error("option --out: '%s' names no folder that can "
+				   "be replaced: give a folder name", out);
+	snprintf(o->parent, sizeof o->parent, "%.*s",
+		 base == o->path ? 1 : (int)(base - o->path - 1),
+		 base == o->path ? "." : o->path);
+	if (!o->parent[0])
+		snprintf(o->parent, sizeof o->parent, "/");
+	if ((rc = check_old(o)) != 0)
+		return rc;
+	if (make_dirs(o->parent) < 0)
+		return usage_error("%s: cannot make the folder: %s", o->parent,
+				   strerror(errno));
+	if ((size_t)snprintf(o->tmp, sizeof o->tmp, "%s/.%s.new-XXXXXX",
+			     o->parent, base) >= sizeof o->tmp)
+		return usage_error("option --out: the path is too long");
+	block_signals(&old);
+	if (mkdtemp(o->tmp)) {
+		snprintf(cleanup_path, sizeof cleanup_path, "%s", o->tmp);
+		cleanup_armed = 1;
+	}
+	err = errno;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (!cleanup_armed)
+		return usage_error("%s: cannot make a folder there: %s",
+				   o->parent, strerror(err));
+	o->fd = open(o->tmp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (o->fd < 0)
+		return usage_error("%s: %s", o->tmp, strerror(errno));
+	return 0;
+}
+
+/* Give up: remove the temporary folder. */
+static void out_abort(outdir *o)
+{
+	sigset_t old;
+
+	if (o->fd >= 0)
+		close(o->fd);
+	o->fd = -1;
+	block_signals(&old);
+	if (cleanup_armed)
+		remove_report_dir(cleanup_path);
+	cleanup_armed = 0;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+/* A new file in the temporary folder, never through a link. */
+static FILE *out_create(outdir *o, const char *name)
+{
+	int fd = openat(o->fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+			O_CLOEXEC, 0666);
 	FILE *f;
 
-	snprintf(tmp, size, "%s/%s.tmp", out, file);
-	if (!(f = fopen(tmp, "w")))
-		usage_error("%s: cannot write: %s", tmp, strerror(errno));
+	if (fd < 0 || !(f = fdopen(fd, "w"))) {
+		usage_error("%s/%s: cannot write: %s", o->tmp, name,
+			    strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
 	return f;
 }
 
-/* Close f and rename tmp to out/file; EXIT_BADINPUT after a message. */
-static int finish(FILE *f, const char *tmp, const char *out,
-		  const char *file)
+static int out_close(outdir *o, FILE *f, const char *name)
 {
-	char path[PATH_BYTES];
 	int bad = ferror(f);
 
-	if (fclose(f) != 0 || bad) {
-		remove(tmp);
-		return usage_error("%s: cannot write: %s", tmp,
-				   strerror(errno));
+	if (fclose(f) != 0 || bad)
+		return usage_error("%s/%s: cannot write: %s", o->tmp, name,
+				   strerror(errno ? errno : EIO));
+	return 0;
+}
+
+/*
+ * Put the temporary folder in OUT's place, then remove the old report.
+ * Signals wait while the names change, so the handler always finds
+ * cleanup_path naming the folder to remove.
+ */
+static int out_commit(outdir *o)
+{
+	mode_t mask = umask(0);
+	char aside[PATH_BYTES];
+	sigset_t old;
+	int rc = 0, had_old = 0, err = 0;
+
+	umask(mask);
+	if (fchmod(o->fd, 0777 & ~mask) < 0) {
+		rc = usage_error("%s: %s", o->tmp, strerror(errno));
+		out_abort(o);
+		return rc;
 	}
-	snprintf(path, sizeof path, "%s/%s", out, file);
-	if (rename(tmp, path) != 0) {
-		remove(tmp);
-		return usage_error("%s: cannot write: %s", path,
-				   strerror(errno));
+	close(o->fd);
+	o->fd = -1;
+	block_signals(&old);
+	if (renameat2(AT_FDCWD, o->tmp, AT_FDCWD, o->path,
+		      RENAME_NOREPLACE) == 0) {
+		cleanup_armed = 0;
+	} else if (errno == EEXIST) {
+		if (renameat2(AT_FDCWD, o->tmp, AT_FDCWD, o->path,
+			      RENAME_EXCHANGE) == 0)
+			had_old = 1;    /* the old report is at o->tmp now */
+		else
+			err = errno;
+	} else if (errno == EINVAL || errno == ENOSYS) {
+		/* No flags here: move the old folder aside, then rename. */
+		snprintf(aside, sizeof aside, "%s", o->tmp);
+		memcpy(aside + strlen(aside) - 10, "old-XXXXXX", 10);
+		if (!mkdtemp(aside)) {
+			err = errno;
+		} else if (rename(o->path, aside) < 0 && errno != ENOENT) {
+			err = errno;
+			rmdir(aside);
+		} else if (rename(o->tmp, o->path) < 0) {
+			err = errno;
+			rename(aside, o->path);
+		} else {
+			snprintf(cleanup_path, sizeof cleanup_path, "%s",
+				 aside);
+			snprintf(o->tmp, sizeof o->tmp, "%s", aside);
+			had_old = 1;
+		}
+	} else {
+		err = errno;
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (err) {
+		rc = usage_error("%s: cannot put the report in place: %s",
+				 o->path, strerror(err));
+		out_abort(o);
+		return rc;
+	}
+	if (had_old) {
+		block_signals(&old);
+		if (remove_report_dir(o->tmp) < 0)
+			fprintf(stderr, "bankscope: the previous report is left "
+				"in %s: files a report does not write appeared "
+				"in it\n", o->tmp);
+		cleanup_armed = 0;
+		sigprocmask(SIG_SETMASK, &old, NULL);
 	}
 	return 0;
 }
 
-static int write_report(const data *D, const char *out, const char *note,
-			const char *charts_dir)
+/* ---- the charts into the report ------------------------------------------ */
+
+/* Open dir/name for reading, a regular file, not a link; -1 with errno
+ * (ENOENT when absent, ELOOP for a link, EINVAL not a regular file). */
+static int open_regular(const char *dir, const char *name)
 {
-	char th[PATH_BYTES], tm[PATH_BYTES];
-	unsigned have = 0, svg = 0;
+	char path[PATH_BYTES];
+	struct stat st;
+	int fd;
+
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))) {
+		close(fd);
+		errno = EINVAL;
+		return -1;
+	}
+	return fd;
+}
+
+static int copy_chart(outdir *o, const char *dir, const char *name,
+		      int *copied)
+{
+	char buf[65536];
+	ssize_t n = 0;
+	FILE *out;
+	int in = open_regular(dir, name), rc = 0;
+
+	*copied = 0;
+	if (in < 0 && errno == ENOENT)
+		return 0;
+	if (in < 0)
+		return usage_error("%s/%s: %s: not copied into the report", dir,
+				   name, errno == ELOOP ? "a symbolic link"
+				   : errno == EINVAL ? "not a regular file"
+				   : strerror(errno));
+	if (!(out = out_create(o, name))) {
+		close(in);
+		return EXIT_BADINPUT;
+	}
+	while ((n = read(in, buf, sizeof buf)) > 0)
+		if (fwrite(buf, 1, (size_t)n, out) != (size_t)n)
+			break;
+	if (n < 0)
+		rc = usage_error("%s/%s: cannot read: %s", dir, name,
+				 strerror(errno));
+	close(in);
+	if (out_close(o, out, name) != 0 && !rc)
+		rc = EXIT_BADINPUT;
+	*copied = !rc;
+	return rc;
+}
+
+/* not-drawn.txt: "NAME: reason" a line, NAME one of the charts. */
+static int read_not_drawn(chart_set *cs)
+{
+	char line[REASON_BYTES + 64], path[PATH_BYTES];
+	long no = 0;
+	FILE *f;
+	int fd = open_regular(cs->dir, NOT_DRAWN);
+
+	snprintf(path, sizeof path, "%s/%s", cs->dir, NOT_DRAWN);
+	if (fd < 0 && errno == ENOENT)
+		return 0;
+	if (fd < 0 || !(f = fdopen(fd, "r"))) {
+		if (fd >= 0)
+			close(fd);
+		return usage_error("%s: cannot read: %s", path,
+				   errno == ELOOP ? "a symbolic link"
+				   : strerror(errno));
+	}
+	while (fgets(line, sizeof line, f)) {
+		size_t len = strlen(line), i;
+		char *colon = strchr(line, ':');
+
+		no++;
+		if (len && line[len - 1] == '\n')
+			line[--len] = '\0';
+		else if (!feof(f)) {
+			fclose(f);
+			return usage_error("%s:%ld: a line over %d bytes", path,
+					   no, REASON_BYTES + 62);
+		}
+		if (!colon || colon[1] != ' ') {
+			fclose(f);
+			return usage_error("%s:%ld:1: expected 'CHART: reason'",
+					   path, no);
+		}
+		*colon = '\0';
+		for (i = 0; i < NCHARTS && strcmp(charts[i].name, line); i++)
+			;
+		if (i == NCHARTS) {
+			fclose(f);
+			return usage_error("%s:%ld:1: '%s' is not a chart of the "
+					   "report", path, no, line);
+		}
+		free(cs->reason[i]);
+		if (!(cs->reason[i] = strdup(colon + 2))) {
+			fclose(f);
+			return usage_error("out of memory");
+		}
+	}
+	fclose(f);
+	return 0;
+}
+
+static int gather_charts(outdir *o, chart_set *cs)
+{
+	int rc;
+
+	if ((rc = read_not_drawn(cs)) != 0)
+		return rc;
+	for (size_t i = 0; i < NCHARTS; i++)
+		for (int k = 0; k < 2; k++) {
+			char name[80];
+			int copied;
+
+			snprintf(name, sizeof name, "%s.%s", charts[i].name,
+				 k ? "svg" : "png");
+			if ((rc = copy_chart(o, cs->dir, name, &copied)) != 0)
+				return rc;
+			*(k ? &cs->svg : &cs->have) |= (unsigned)copied << i;
+		}
+	cs->svg &= cs->have;
+	return 0;
+}
+
+/* ---- the command --------------------------------------------------------- */
+
+static int write_pages(outdir *o, const data *D, const char *note,
+		       const chart_set *cs)
+{
 	doc d = { NULL, NULL, 0 };
 	int rc;
 
-	if (make_dirs(out) < 0)
-		return usage_error("%s: cannot make the folder: %s", out,
-				   strerror(errno));
-	if (charts_dir && (rc = gather_charts(charts_dir, out, &have, &svg)))
-		return rc;
-	if (!(d.h = open_tmp(out, "index.html", th, sizeof th)))
+	if (!(d.h = out_create(o, "index.html")))
 		return EXIT_BADINPUT;
-	if (!(d.m = open_tmp(out, "report.md", tm, sizeof tm))) {
+	if (!(d.m = out_create(o, "report.md"))) {
 		fclose(d.h);
-		remove(th);
 		return EXIT_BADINPUT;
 	}
-	rc = write_doc(&d, D, note, charts_dir, have, svg);
-	if (rc) {
-		fclose(d.h);
-		fclose(d.m);
-		remove(th);
-		remove(tm);
-		return rc;
-	}
-	rc = finish(d.h, th, out, "index.html");
-	if (rc) {
-		fclose(d.m);
-		remove(tm);
-		return rc;
-	}
-	return finish(d.m, tm, out, "report.md");
+	rc = write_doc(&d, D, note, cs);
+	if (out_close(o, d.h, "index.html") != 0 && !rc)
+		rc = EXIT_BADINPUT;
+	if (out_close(o, d.m, "report.md") != 0 && !rc)
+		rc = EXIT_BADINPUT;
+	return rc;
+}
+
+static int report(FILE *f, const char *name, const char *out,
+		  const char *note, const char *charts_dir)
+{
+	chart_set cs = { charts_dir, 0, 0, { NULL } };
+	bs_dataset *ds = NULL;
+	outdir o;
+	bs_error err;
+	data *D = calloc(1, sizeof *D);
+	int rc;
+
+	if (!D)
+		return usage_error("out of memory");
+	report_names();
+	catch_signals();
+	rc = out_begin(&o, out);
+	if (!rc && charts_dir)
+		rc = gather_charts(&o, &cs);
+	if (!rc && !(ds = bs_dataset_open(f, name, &err)))
+		rc = report_error(&err);
+	if (!rc)
+		rc = read_data(D, ds, name);
+	if (!rc)
+		rc = write_pages(&o, D, note, &cs);
+	if (!rc)
+		rc = out_commit(&o);
+	else
+		out_abort(&o);
+	if (ds)
+		bs_dataset_close(ds);
+	for (size_t i = 0; i < NCHARTS; i++)
+		free(cs.reason[i]);
+	data_free(D);
+	free(D);
+	return rc;
 }
 
 int cmd_report(int argc, char **argv)
 {
 	const char *charts_dir = NULL, *out = DEFAULT_OUT, *note = NULL;
 	const char *file = NULL;
-	data D;
 	FILE *f;
 	int opts = 1, rc;
 
@@ -1224,12 +1951,8 @@ int cmd_report(int argc, char **argv)
 	else if (!(f = fopen(file, "r")))
 		return usage_error("%s: cannot open: %s", file,
 				   strerror(errno));
-	memset(&D, 0, sizeof D);
-	rc = read_data(&D, f, f == stdin ? "<stdin>" : file);
+	rc = report(f, f == stdin ? "<stdin>" : file, out, note, charts_dir);
 	if (f != stdin)
 		fclose(f);
-	if (!rc)
-		rc = write_report(&D, out, note, charts_dir);
-	free(D.v);
 	return rc;
 }
