@@ -38,6 +38,10 @@
 # finds no CUDA device after all, or no nvidia-smi is here, the newest
 # committed dataset is reported, and both the terminal and the top of the
 # page say "no GPU here: this report shows the committed dataset X".
+# A dataset whose GPU no built-in profile covers ("# profile: none (sm_XY)")
+# is calibrated first: `bankscope calibrate` writes DATA's profile beside
+# it (DATA with .profile for .csv), and the check, the bank maps and the
+# report use that profile (--arch); the terminal and the page say so.
 # Then gnuplot (installed through scripts/deps.sh gnuplot-nox when missing)
 # draws $PLOTS_DIR (default build/plots) and `bankscope report` writes
 # $REPORT_OUT (default build/report), replacing the previous report whole
@@ -102,7 +106,7 @@ validate() {
 	case $1 in
 	*\'* | *\"*) die "$1: a dataset path with a quote cannot be handed to gnuplot" ;;
 	esac
-	"$CLI" check --quiet "$1" >/dev/null
+	"$CLI" check --quiet ${ARCH:+--arch "$ARCH"} "$1" >/dev/null
 	rc=$?
 	[ "$rc" -le 1 ] || die "$1 is not a valid dataset (bankscope check exits $rc): nothing drawn"
 }
@@ -189,7 +193,7 @@ plots() {
 		echo "$c: $why" >>"$PLOTS/not-drawn.txt"
 		skipped="$skipped; $c ($why)"
 	done
-	arch=$(meta "$data" profile)
+	arch=${ARCH:-$(meta "$data" profile)}
 	bankmap lane2 --expr 'lane*2' --name f32_ld_s2
 	bankmap tile --tile 32x32 --access col
 	echo "plots: $PLOTS/ from $data: drawn:$drawn"
@@ -230,8 +234,28 @@ fail() {
 	exit 2
 }
 
+# No built-in profile for DATA's GPU: derive one from DATA into $ARCH.
+calibrate_first() {
+	case $(meta "$DATA" profile) in
+	none*) ;;
+	*) return 0 ;;
+	esac
+	ARCH=${DATA%.csv}.profile
+	"$CLI" calibrate "$DATA" >"$ARCH" 2>"$ARCH.log"
+	crc=$?
+	cat "$ARCH.log" >&2
+	rm -f "$ARCH.log"
+	[ "$crc" -le 1 ] || { rm -f "$ARCH"; fail "bankscope calibrate $DATA failed (exit status $crc)"; }
+	cnote="no built-in profile for this GPU ($(meta "$DATA" profile)): the report compares with $ARCH, which bankscope calibrate derived from this dataset"
+	[ "$crc" = 0 ] || cnote="$cnote; calibrate left rows unexplained or rules open (its messages are on the terminal)"
+	echo "report: $cnote" >&2
+	note=${note:+$note; }$cnote
+	export ARCH
+}
+
 report() {
 	note=""
+	ARCH=""
 	case ${DATA_ORIGIN:-file} in
 	file | undefined | default)
 		if command -v "$NVIDIA_SMI" >/dev/null 2>&1 && "$NVIDIA_SMI" -L >/dev/null 2>&1 && measure; then
@@ -246,19 +270,20 @@ report() {
 	case $OUT in
 	"" | / | .) die "REPORT_OUT='$OUT' is not a folder make report may replace" ;;
 	esac
+	[ -f "$DATA" ] && calibrate_first
 	(validate "$DATA") || fail ""
 	if ! command -v "$GNUPLOT" >/dev/null 2>&1 &&
 		! { scripts/deps.sh gnuplot-nox && command -v "$GNUPLOT" >/dev/null 2>&1; }; then
-		"$CLI" report --out "$OUT" --note "${note:+$note; }gnuplot is missing here, so this report has no charts" "$DATA" ||
+		"$CLI" report --out "$OUT" ${ARCH:+--arch "$ARCH"} --note "${note:+$note; }gnuplot is missing here, so this report has no charts" "$DATA" ||
 			fail ""
 		RC=1 die "gnuplot is missing and cannot be installed here; $OUT/ has the tables without charts: copy $DATA to a machine with gnuplot and run make report DATA=$DATA"
 	fi
 	(plots "$DATA") || fail ""
 	if [ -n "$note" ]; then
-		"$CLI" report --charts "$PLOTS" --out "$OUT" --note "$note" "$DATA" ||
+		"$CLI" report --charts "$PLOTS" --out "$OUT" ${ARCH:+--arch "$ARCH"} --note "$note" "$DATA" ||
 			fail ""
 	else
-		"$CLI" report --charts "$PLOTS" --out "$OUT" "$DATA" ||
+		"$CLI" report --charts "$PLOTS" --out "$OUT" ${ARCH:+--arch "$ARCH"} "$DATA" ||
 			fail ""
 	fi
 	echo "report: $OUT/index.html and $OUT/report.md, on $DATA"

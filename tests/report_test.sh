@@ -28,6 +28,10 @@
 #    and removes the report that was there, saying so.
 # 4. make report without DATA and NVIDIA_SMI=false (no GPU): the terminal
 #    and the page both say the committed dataset is shown.
+# 5. A dataset of a GPU no built-in profile covers ("# profile: none
+#    (sm_89)": the H100 run relabelled, in $T): make report calibrates
+#    first, writes the profile beside the dataset, and the terminal and
+#    the page say the report compares with it.
 # Run from the repository root (make check-report).  Exit status 0 when
 # every check passed; each failure is one "FAIL: ..." line.
 set -u
@@ -210,6 +214,24 @@ if NVIDIA_SMI=false report fallback; then
 else
 	cat "$T/fallback.log"
 	fail "make report without DATA and without a GPU"
+fi
+
+# 5. No built-in profile: calibrated first.
+sed -e 's/^# compute_capability: .*/# compute_capability: 8.9/' \
+	-e 's/^# profile: .*/# profile: none (sm_89)/' "$DATA" >"$T/sm89.csv"
+if report sm89 DATA="$T/sm89.csv"; then
+	line="report: no built-in profile for this GPU (none (sm_89)): the report compares with $T/sm89.profile, which bankscope calibrate derived from this dataset"
+	if grep -q -x -F -- "$line" "$T/sm89.log"; then
+		ok "terminal: $line"
+	else
+		fail "make report on an sm_89 dataset does not say: $line"
+	fi
+	grep -q '^rule ld 8 phase=16 packed=32 partners=1,2 ' "$T/sm89.profile" ||
+		fail "$T/sm89.profile does not hold the H100's rule for 8-byte loads"
+	holds_in "$T/sm89" index.html "the report compares with $T/sm89.profile"
+else
+	cat "$T/sm89.log"
+	fail "make report DATA=$T/sm89.csv (no built-in profile)"
 fi
 
 # The browser: every image loads; a screenshot to look at.

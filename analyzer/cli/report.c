@@ -87,8 +87,8 @@
 #define REASON_BYTES 400
 
 static const char report_usage[] =
-	"usage: bankscope report [--charts DIR] [--out DIR] [--note TEXT] "
-	"DATA.csv\n"
+	"usage: bankscope report [--arch NAME|FILE] [--charts DIR] [--out DIR]\n"
+	"                        [--note TEXT] DATA.csv\n"
 	"\n"
 	"Write a report on a measured dataset: OUT/index.html (one page that\n"
 	"reads offline) and OUT/report.md (the same in Markdown).  It shows\n"
@@ -104,9 +104,12 @@ static const char report_usage[] =
 	"                 replaced as a whole, so it must be new, empty or an\n"
 	"                 earlier report\n"
 	"  --note TEXT    a line at the top of the page\n"
+	"  --arch NAME|FILE  the profile to compare with: a built-in name or a\n"
+	"                 profile file (bankscope calibrate makes one)\n"
 	"\n"
-	"DATA '-' reads stdin.  The profile is the file's '# profile:'\n"
-	"metadata, else sm_90.\n"
+	"DATA '-' reads stdin.  The profile is --arch, else the file's\n"
+	"'# profile:' metadata, else sm_90; a dataset whose GPU has no\n"
+	"profile ('# profile: none (sm_89)') needs --arch.\n"
 	"\n"
 	"Exit status: 0 written (whatever the agreement), 2 bad input or an\n"
 	"output that cannot be written.\n";
@@ -475,8 +478,9 @@ static int take_row(data *D, const item *it)
 	return 0;
 }
 
-/* Stream the dataset d into D. */
-static int read_data(data *D, bs_dataset *d, const char *name)
+/* Stream the dataset d into D, under arch or the file's profile. */
+static int read_data(data *D, bs_dataset *d, const char *name,
+		     const bs_profile *arch)
 {
 	bs_error err;
 	const char *prof;
@@ -487,10 +491,18 @@ static int read_data(data *D, bs_dataset *d, const char *name)
 	for (int i = 0; i < bs_dataset_nmeta(d) && i < BS_META_MAX; i++)
 		D->meta[D->nmeta++] = *bs_dataset_meta_at(d, i);
 	prof = bs_dataset_meta(d, "profile");
-	D->p = prof ? bs_profile_find(prof) : bs_profile_default();
+	D->p = arch ? arch : prof ? bs_profile_find(prof)
+				  : bs_profile_default();
+	if (!D->p && !strncmp(prof, "none", 4)) {
+		bs_error_set(&err, name, 0, 0, "metadata 'profile: %s': no "
+			     "profile covers this GPU; derive one with "
+			     "bankscope calibrate and give it with --arch",
+			     prof);
+		return report_error(&err);
+	}
 	if (!D->p) {
 		bs_error_set(&err, name, 0, 0, "metadata 'profile: %s' names "
-			     "no known profile", prof);
+			     "no known profile (give --arch)", prof);
 		return report_error(&err);
 	}
 	want_all(D);
@@ -1867,7 +1879,8 @@ static int write_pages(outdir *o, const data *D, const char *note,
 }
 
 static int report(FILE *f, const char *name, const char *out,
-		  const char *note, const char *charts_dir)
+		  const char *note, const char *charts_dir,
+		  const bs_profile *arch)
 {
 	chart_set cs = { charts_dir, 0, 0, { NULL } };
 	bs_dataset *ds = NULL;
@@ -1886,7 +1899,7 @@ static int report(FILE *f, const char *name, const char *out,
 	if (!rc && !(ds = bs_dataset_open(f, name, &err)))
 		rc = report_error(&err);
 	if (!rc)
-		rc = read_data(D, ds, name);
+		rc = read_data(D, ds, name, arch);
 	if (!rc)
 		rc = write_pages(&o, D, note, &cs);
 	if (!rc)
@@ -1905,7 +1918,8 @@ static int report(FILE *f, const char *name, const char *out,
 int cmd_report(int argc, char **argv)
 {
 	const char *charts_dir = NULL, *out = DEFAULT_OUT, *note = NULL;
-	const char *file = NULL;
+	const char *file = NULL, *arch_name = NULL;
+	const bs_profile *arch = NULL;
 	FILE *f;
 	int opts = 1, rc;
 
@@ -1927,6 +1941,8 @@ int cmd_report(int argc, char **argv)
 			k = opt_value(argc, argv, &i, "--out", &out);
 		if (opts && !k)
 			k = opt_value(argc, argv, &i, "--note", &note);
+		if (opts && !k)
+			k = opt_value(argc, argv, &i, "--arch", &arch_name);
 		if (k < 0)
 			return EXIT_BADINPUT;
 		if (k)
@@ -1946,12 +1962,15 @@ int cmd_report(int argc, char **argv)
 		return usage_error("option --out: empty folder name");
 	if (charts_dir && !*charts_dir)
 		return usage_error("option --charts: empty folder name");
+	if (arch_name && arch_option(arch_name, &arch))
+		return EXIT_BADINPUT;
 	if (!strcmp(file, "-"))
 		f = stdin;
 	else if (!(f = fopen(file, "r")))
 		return usage_error("%s: cannot open: %s", file,
 				   strerror(errno));
-	rc = report(f, f == stdin ? "<stdin>" : file, out, note, charts_dir);
+	rc = report(f, f == stdin ? "<stdin>" : file, out, note, charts_dir,
+		    arch);
 	if (f != stdin)
 		fclose(f);
 	return rc;
