@@ -148,14 +148,15 @@ CUPTI_LIBS := -L$(CUDA_HOME)/lib64 \
 	      -Xlinker --disable-new-dtags -Xlinker -rpath=$(CUDA_HOME)/lib64 \
 	      -lcupti
 
-build/obj/probes/%.o: probes/%.cu probes/probe.h analyzer/bankscope.h
+build/obj/probes/%.o: probes/%.cu probes/probe.h probes/check.h \
+		probes/metrics.h analyzer/bankscope.h
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCC_FLAGS) -c $< -o $@
 
 # cupti_profiler_host.h includes <string>: probes/cinclude holds an empty one.
 build/obj/probes/counters.o build/obj/probes/cupti_reason.o: \
 		build/obj/probes/%.o: probes/%.c probes/counters.h \
-		probes/cupti_reason.h
+		probes/cupti_reason.h probes/check.h
 	@mkdir -p $(@D)
 	$(CC) -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(OPT) -g \
 		-Iprobes/cinclude -I$(CUDA_HOME)/include -c $< -o $@
@@ -168,7 +169,7 @@ probes: $(PROBE) build/bankscope-tutorial
 
 # The tutorial kernels: a program for bankscope profile (-lineinfo for the
 # source lines of each shared-memory instruction).
-build/bankscope-tutorial: probes/tutorial/tutorial.cu
+build/bankscope-tutorial: probes/tutorial/tutorial.cu probes/check.h
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCC_FLAGS) -lineinfo -o $@ $<
 
@@ -194,7 +195,7 @@ sass: build/obj/probes/kernels.o
 PROFILE_SAMPLE := build/tests/transpose
 
 $(INJECT): probes/inject/inject.c probes/cupti_reason.c \
-		probes/cupti_reason.h analyzer/bankscope.h
+		probes/cupti_reason.h probes/check.h analyzer/bankscope.h
 	@mkdir -p $(@D)
 	$(CC) -std=c11 $(WARN) $(OPT) -g -fPIC -shared -fvisibility=hidden \
 		-Iprobes/cinclude -Iprobes -Ianalyzer -I$(CUDA_HOME)/include \
@@ -203,9 +204,9 @@ $(INJECT): probes/inject/inject.c probes/cupti_reason.c \
 		-Wl,--disable-new-dtags,-rpath,$(CUDA_HOME)/lib64 \
 		-lcupti -ldl -lpthread
 
-$(PROFILE_SAMPLE): tests/cuda/transpose.cu
+$(PROFILE_SAMPLE): tests/cuda/transpose.cu probes/check.h
 	@mkdir -p $(@D)
-	$(NVCC) -std=c++17 -O3 -lineinfo $(NVCC_GENCODE) -o $@ $<
+	$(NVCC) -std=c++17 -O3 -lineinfo $(NVCC_GENCODE) -Iprobes -o $@ $<
 
 # ---- charts and report (gnuplot) ---------------------------------------------
 # BEGIN report block

@@ -34,7 +34,9 @@
 #include <cuda.h>
 #include <cuda_runtime.h>
 
+#include "check.h"
 #include "counters.h"
+#include "metrics.h"
 #include "probe.h"
 
 #ifndef BS_GIT_DESCRIBE
@@ -58,15 +60,8 @@ static const probe_family families[] = {
 };
 #define NFAMILIES (sizeof families / sizeof *families)
 
-static const char *const metrics[] = {
-	"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
-	"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
-	"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
-	"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
-	"smsp__inst_executed_op_shared_ld.sum",
-	"smsp__inst_executed_op_shared_st.sum",
-};
-#define NMETRICS 6
+static const char *const metrics[] = BS_KERNEL_METRICS;
+#define NMETRICS BS_NKERNEL_METRICS
 #define BATCH 256
 
 enum { M_LATENCY = 1, M_THROUGHPUT = 2, M_COUNTERS = 4, M_LAUNCH = 8 };
@@ -378,16 +373,24 @@ static int count_points(bs_row *rows, size_t n, char *why, size_t whylen)
 			bs_row *row = &rows[idx[r]];
 			const double *v = &values[r * NMETRICS];
 			int st = row->access.op == BS_STORE;
-			double inst = v[4 + st];
+			double inst = v[BS_KM_INSTRUCTIONS + st];
 
 			row->instructions = inst;
 			if (inst > 0) {
-				row->wavefronts_measured = v[0 + st] / inst;
-				row->bank_conflicts_measured = v[2 + st] / inst;
+				row->wavefronts_measured =
+					v[BS_KM_WAVEFRONTS + st] / inst;
+				row->bank_conflicts_measured =
+					v[BS_KM_CONFLICTS + st] / inst;
 			}
 		}
 	}
 	bs_counters_close(c);
+	return 0;
+}
+
+static int device_properties(cudaDeviceProp *prop, char *why, size_t whylen)
+{
+	CHECK_CUDA(cudaGetDeviceProperties(prop, 0));
 	return 0;
 }
 
@@ -482,11 +485,11 @@ int main(int argc, char **argv)
 	if (e != cudaSuccess || ndev == 0) {
 		fprintf(stderr, "bankscope-probe: no CUDA device (%s); the "
 			"committed datasets in data/ need none\n",
-			e != cudaSuccess ? cudaGetErrorString(e)
+			e != cudaSuccess ? bs_cuda_error_text(e)
 					 : "cudaGetDeviceCount found 0");
 		return 1;
 	}
-	if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess ||
+	if (device_properties(&prop, why, sizeof why) < 0 ||
 	    probe_kernels_init(&dev, why, sizeof why) < 0 ||
 	    probe_sm_clock_mhz(&mhz, why, sizeof why) < 0) {
 		fprintf(stderr, "bankscope-probe: %s\n", why);

@@ -3,7 +3,8 @@
  * GPU.
  *
  * The runner (env PROBE, set by make check) must name a missing CUDA device
- * in one line and exit 1, and reject bad options with exit 2.  The
+ * in one line and exit 1, without advice to upgrade a driver that is not
+ * there, and reject bad options with exit 2.  The
  * committed H100 and H200 datasets must pass `bankscope check` (env
  * BANKSCOPE) with every row agreeing, and carry the metadata a reader
  * needs.
@@ -59,6 +60,8 @@ START_TEST(test_no_device)
 	ck_assert_int_eq(rc, 1);
 	ck_assert_msg(strncmp(buf, "bankscope-probe: no CUDA device (", 33) == 0,
 		      "got '%s'", buf);
+	ck_assert_msg(!strstr(buf, "insufficient"), "suggests a driver "
+		      "upgrade: '%s'", buf);
 	ck_assert_msg(strchr(buf, '\n') == buf + strlen(buf) - 1,
 		      "more than one line: '%s'", buf);
 }
