@@ -251,28 +251,6 @@ static int collect(const options *o, point_list *pl)
 	return 0;
 }
 
-/* data/<slug>: h100-sxm, h100-pcie, h200, else the name in lower case. */
-static void gpu_slug(const char *name, char *out, size_t size)
-{
-	size_t n = 0;
-
-	if (strstr(name, "H100") && strstr(name, "PCIe"))
-		snprintf(out, size, "h100-pcie");
-	else if (strstr(name, "H100"))
-		snprintf(out, size, "h100-sxm");
-	else if (strstr(name, "H200"))
-		snprintf(out, size, "h200");
-	else {
-		for (const char *p = strncmp(name, "NVIDIA ", 7) ? name
-								 : name + 7;
-		     *p && n + 1 < size; p++)
-			out[n++] = (char)((*p >= 'A' && *p <= 'Z') ? *p + 32
-				   : (*p >= 'a' && *p <= 'z') || (*p >= '0' &&
-				      *p <= '9') ? *p : '-');
-		out[n] = '\0';
-	}
-}
-
 static void progress(const char *what, size_t done, size_t total)
 {
 	static size_t last_decile = (size_t)-1;
@@ -566,7 +544,7 @@ int main(int argc, char **argv)
 		     done, pl.n);
 	else
 		meta(&ml, "complete", "yes: %zu points", pl.n);
-	gpu_slug(prop.name, slug, sizeof slug);
+	bs_gpu_slug(prop.name, slug, sizeof slug);
 	snprintf(dir, sizeof dir, "%s", o.out_dir ? o.out_dir : "data");
 	if (!o.out_dir)
 		snprintf(dir, sizeof dir, "data/%s", slug);
