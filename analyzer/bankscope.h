@@ -569,6 +569,12 @@ const char *bs_fix_kind_name(bs_fix_kind kind);
 int bs_fix_search(const bs_profile *p, const bs_fix_input *in, bs_fix *out,
 		  bs_error *err);
 
+/* ---- the build ---------------------------------------------------------- */
+
+/* This build's version: `git describe --always --dirty` where it was
+ * built (e.g. "32abdea-dirty"), "unknown" outside a git checkout. */
+const char *bs_version(void);
+
 #ifdef __cplusplus
 }
 #endif

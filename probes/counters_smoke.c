@@ -1,31 +1,20 @@
 /*
- * counters_smoke.c - standalone check of probes/counters.c (not built by the
- * Makefile).
+ * counters_smoke.c - standalone check of probes/counters.c, on a GPU.
  *
- * Build, from the repository root (gcc, or nvcc as the C compiler driver):
- *   gcc -std=c11 -Wall -Wextra -O2 -Iprobes/cinclude -I/usr/local/cuda/include \
- *       probes/counters_smoke.c probes/counters.c probes/cupti_reason.c \
- *       -o counters_smoke \
- *       -L/usr/local/cuda/lib64 \
- *       -Wl,--disable-new-dtags,-rpath,/usr/local/cuda/lib64 \
- *       -lcupti -lcudart
- *   nvcc -x c -Xcompiler -Wall,-Wextra -O2 -Iprobes/cinclude \
- *       probes/counters_smoke.c probes/counters.c -o counters_smoke \
- *       -Xlinker --disable-new-dtags,-rpath,/usr/local/cuda/lib64 \
- *       -lcupti -lcudart
- * (nvcc: no -std=c11 - nvcc rejects it and -Xcompiler -std=c11 also reaches
- * a C++ step of its link; gcc -x c defaults to gnu17.
- * --disable-new-dtags makes the rpath a DT_RPATH, which libcupti's dlopen
- * of libnvperf_host.so honours; see counters.h.  No libcuda link: the
- * program starts, and says "no CUDA device", on a machine without a driver.)
+ * make check builds it (build/counters-smoke, with gcc: probes/counters.c,
+ * probes/cupti_reason.c, -lcupti -lcudart, and the CUDA lib folder as a
+ * DT_RPATH: --disable-new-dtags, which libcupti's dlopen of
+ * libnvperf_host.so honours; see counters.h), so it keeps compiling.  No
+ * libcuda link: the program starts, and says "no CUDA device", on a
+ * machine without a driver.
  *
  * Run:
- *   ./counters_smoke [--metrics m1,m2,...]
+ *   build/counters-smoke [--metrics m1,m2,...]
  *                             open with the six shared-memory metrics (or the
  *                             ones given), print
  *                             "counters: ok ..." or "counters: unavailable: <reason>",
  *                             close.  Exit 0 if ok, 1 if unavailable, 2 if no GPU.
- *   ./counters_smoke --run [batches [ranges_per_batch]]   (default 3 3,
+ *   build/counters-smoke --run [batches [ranges_per_batch]]   (default 3 3,
  *                             ranges_per_batch at most 16 = max_ranges here;
  *                             17 shows the "more than max_ranges" error)
  *                             also launch a tiny PTX kernel (one warp; every

@@ -4,6 +4,7 @@
  *   bankscope-probe --probe NAME|all [--out DIR] [--measure LIST]
  *   bankscope-probe --file PATTERNS [--file ...] [--out DIR]
  *   bankscope-probe --list
+ *   bankscope-probe --version
  *
  * Every point (one warp access) is measured the same way (kernels.cu):
  * latency (a dependent chain, reps repetitions after a warm-up, min and
@@ -38,10 +39,6 @@
 #include "counters.h"
 #include "metrics.h"
 #include "probe.h"
-
-#ifndef BS_GIT_DESCRIBE
-#define BS_GIT_DESCRIBE "unknown"
-#endif
 
 static const probe_family families[] = {
 	{ "stride", family_stride,
@@ -96,7 +93,7 @@ static void usage(void)
 {
 	printf("usage: bankscope-probe --probe NAME|all [options]\n"
 	       "       bankscope-probe --file PATTERNS [--file ...] [options]\n"
-	       "       bankscope-probe --list\n\n"
+	       "       bankscope-probe --list | --version\n\n"
 	       "Measure shared-memory accesses on the GPU: latency and\n"
 	       "throughput in cycles, wavefronts and bank conflicts from\n"
 	       "CUPTI counters.  Writes one CSV per run and prints its path.\n\n"
@@ -156,6 +153,10 @@ static int parse_options(int argc, char **argv, options *o)
 
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			usage();
+			exit(0);
+		}
+		if (!strcmp(a, "--version")) {
+			printf("bankscope-probe %s\n", bs_version());
 			exit(0);
 		}
 		if (!strcmp(a, "--list")) {
@@ -396,7 +397,7 @@ static void fill_device_meta(meta_list *ml, const cudaDeviceProp *prop,
 	meta(ml, "driver_version", "%d.%d", drv / 1000, drv % 1000 / 10);
 	meta(ml, "runtime_version", "%d.%d", rt / 1000, rt % 1000 / 10);
 	meta(ml, "cupti_version", "%s", bs_counters_version());
-	meta(ml, "git_describe", "%s", BS_GIT_DESCRIBE);
+	meta(ml, "git_describe", "%s", bs_version());
 	meta(ml, "date", "%s", date);
 	meta(ml, "command", "%s", cmd);
 	meta(ml, "profile", "%s", bs_profile_default()->name);

@@ -13,6 +13,7 @@
 
 static const char usage[] =
 	"usage: bankscope COMMAND [OPTIONS] [ARGS]\n"
+	"       bankscope --version\n"
 	"\n"
 	"Predict and check what a warp's shared-memory access costs on an\n"
 	"NVIDIA GPU: wavefronts, bank conflicts, latency.\n"
@@ -147,6 +148,10 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
 	    !strcmp(argv[1], "help")) {
 		fputs(usage, stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("bankscope %s\n", bs_version());
 		return 0;
 	}
 	if (!strcmp(argv[1], "predict"))
