@@ -12,7 +12,7 @@
 #   make check-report build the report from the committed H100 dataset and
 #                     load it in headless Chromium
 #   make check-build  the build's own test (tests/build_test.sh): target
-#                     choice, dependencies, stamps, messages
+#                     choice, dependencies, stamps, install, man page
 #   make check-archs  compile the probes, the tutorial and the profile
 #                     sample for each of ARCHS (sm_80 sm_89 sm_90 sm_100)
 #   make bench        prediction speed: 10 million random accesses per width
@@ -27,11 +27,17 @@
 #   make plots        charts of DATA (a dataset CSV) into build/plots/
 #   make report       build/report/: measure when a GPU is present, else the
 #                     newest committed dataset
+#   make man          build/man/bankscope.1, generated from docs/bankscope.md
+#   make install      bankscope, bankscope-probe (when built), the injection
+#                     library, the gnuplot scripts and the man page under
+#                     DESTDIR/PREFIX (/usr/local): bin/, lib/bankscope/,
+#                     share/bankscope/plots/, share/man/man1/
+#   make uninstall    remove what make install put there
 #   make deps         install the Debian packages the build needs
 #   make clean        remove build/
 #
 # Overrides go in an ignored config.mk (CC, CFLAGS, NVCC, NVCC_ARCH,
-# CUDA_HOME, ...).  NVCC_ARCH is a space-separated list of nvcc
+# CUDA_HOME, PREFIX, ...).  NVCC_ARCH is a space-separated list of nvcc
 # targets: sm_XY for machine code, compute_XY for PTX the driver compiles
 # on newer GPUs ("sm_80 sm_90 compute_90").  Unset, the probes are built
 # for the GPU found here (nvidia-smi, else the toolkit's device query),
@@ -59,6 +65,8 @@ ALL_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) -Ianalyzer $(CFLAGS)
 LDLIBS := -lm
 FUZZ_SECONDS ?= 60
 DEPS := scripts/deps.sh
+PREFIX ?= /usr/local
+INSTALL ?= install
 ifndef GIT_DESCRIBE
 GIT_DESCRIBE := $(if $(wildcard .git),$(shell git describe --always --dirty 2>/dev/null),)
 GIT_DESCRIBE := $(or $(GIT_DESCRIBE),unknown)
@@ -86,6 +94,7 @@ PROBE := build/bankscope-probe
 INJECT := build/libbankscope_inject.so
 TUTORIAL := build/bankscope-tutorial
 SMOKE := build/counters-smoke
+MAN_PAGE := build/man/bankscope.1
 
 # ---- the CUDA toolkit ----------------------------------------------------------
 # nvcc builds the probe kernels, the tutorial and the profile sample;
@@ -138,7 +147,7 @@ CHECK_CFLAGS = $(shell pkg-config --cflags check)
 CHECK_LIBS = $(shell pkg-config --libs check)
 
 .PHONY: all check check-build check-archs bench fuzz deps deps-check clean \
-	probes sass FORCE
+	probes sass man install uninstall FORCE
 # The injection library needs CUPTI's headers: built where CUDA is.
 all: $(CLI) $(LIB) $(if $(HAVE_CUPTI),$(INJECT))
 
@@ -220,7 +229,7 @@ ifndef SANITIZE
 endif
 	@printf '%b' '$(subst ','\'',$(CUDA_SKIPPED))'
 
-check-build: $(CLI) $(CUDA_CHECK_BUILDS)
+check-build: $(CLI) $(CUDA_CHECK_BUILDS) $(MAN_PAGE)
 	MAKE='$(MAKE)' CC='$(CC)' NVCC='$(NVCC)' CUDA_HOME='$(CUDA_HOME)' \
 		HAVE_NVCC='$(HAVE_NVCC)' HAVE_CUPTI='$(HAVE_CUPTI)' \
 		sh tests/build_test.sh
@@ -402,8 +411,43 @@ check-report: $(CLI)
 	sh tests/report_test.sh
 # END report block
 
+# ---- the man page and install ----------------------------------------------------
+# The man page is generated from its web copy, docs/bankscope.md.
+man: $(MAN_PAGE)
+
+$(MAN_PAGE): docs/bankscope.md scripts/md2man.awk build/stamp/version
+	@mkdir -p $(@D)
+	awk -v version='$(GIT_DESCRIBE)' -f scripts/md2man.awk docs/bankscope.md \
+		> $@.tmp && mv -f $@.tmp $@
+
+# bankscope profile finds the injection library beside its executable or
+# in ../lib/bankscope/ from it: both the build tree and this layout work.
+bindir ?= $(PREFIX)/bin
+pkglibdir ?= $(PREFIX)/lib/bankscope
+pkgdatadir ?= $(PREFIX)/share/bankscope
+man1dir ?= $(PREFIX)/share/man/man1
+PLOT_SCRIPTS := $(notdir $(wildcard plots/*.gp))
+
+install: $(CLI) $(if $(HAVE_CUPTI),$(INJECT)) $(MAN_PAGE)
+	$(INSTALL) -d '$(DESTDIR)$(bindir)' '$(DESTDIR)$(pkgdatadir)/plots' \
+		'$(DESTDIR)$(man1dir)'
+	$(INSTALL) -m 755 $(CLI) '$(DESTDIR)$(bindir)/bankscope'
+	$(if $(wildcard $(PROBE)),$(INSTALL) -m 755 $(PROBE) '$(DESTDIR)$(bindir)/bankscope-probe')
+	$(if $(HAVE_CUPTI),$(INSTALL) -d '$(DESTDIR)$(pkglibdir)')
+	$(if $(HAVE_CUPTI),$(INSTALL) -m 755 $(INJECT) '$(DESTDIR)$(pkglibdir)/')
+	$(INSTALL) -m 644 $(addprefix plots/,$(PLOT_SCRIPTS)) '$(DESTDIR)$(pkgdatadir)/plots/'
+	$(INSTALL) -m 644 $(MAN_PAGE) '$(DESTDIR)$(man1dir)/bankscope.1'
+
+uninstall:
+	rm -f '$(DESTDIR)$(bindir)/bankscope' '$(DESTDIR)$(bindir)/bankscope-probe' \
+		'$(DESTDIR)$(pkglibdir)/libbankscope_inject.so' \
+		'$(DESTDIR)$(man1dir)/bankscope.1' \
+		$(PLOT_SCRIPTS:%='$(DESTDIR)$(pkgdatadir)/plots/%')
+	rmdir '$(DESTDIR)$(pkgdatadir)/plots' '$(DESTDIR)$(pkgdatadir)' \
+		'$(DESTDIR)$(pkglibdir)' 2>/dev/null || true
+
 deps:
-	@$(DEPS) check pkg-config gnuplot-nox clang libclang-rt-14-dev
+	@$(DEPS) check pkg-config gnuplot-nox clang libclang-rt-14-dev man-db
 
 clean:
 	rm -rf build

@@ -19,7 +19,13 @@
 #   - without a GPU, make probe-stride stops in one line before compiling
 #     anything, and names no driver upgrade; make sass without cuobjdump
 #     and make probes without nvcc say what is missing (each line followed
-#     by make's own "*** [target] Error 1", and make's exit status 2).
+#     by make's own "*** [target] Error 1", and make's exit status 2);
+#   - scripts/md2man.awk turns tests/cases/md2man/input.md into exactly
+#     expected.1;
+#   - make install into a DESTDIR: the installed bankscope runs
+#     (--version, predict), finds the installed injection library, and
+#     `man -l` renders the page with every section of docs/bankscope.md
+#     and no warning; make uninstall leaves no file behind.
 #
 # make check runs it (make check-build) with MAKE, CC, NVCC, CUDA_HOME,
 # HAVE_NVCC and HAVE_CUPTI set, on a tree it has just brought up to date;
@@ -273,6 +279,91 @@ elif has "$out" '^make: no nvcc at /nonexistent/nvcc \(set NVCC, or CUDA_HOME' &
 	ok "make probes without nvcc names what is missing"
 else
 	fail "make probes without nvcc: $out"
+fi
+
+# ---- the man page generator -----------------------------------------------
+c=tests/cases/md2man
+if awk -v version=1.2-3 -f scripts/md2man.awk "$c/input.md" > "$T/demo.1" &&
+	cmp -s "$T/demo.1" "$c/expected.1"; then
+	ok "md2man.awk: $c/input.md gives expected.1"
+else
+	fail "md2man.awk: $c/input.md differs from expected.1: $(diff "$c/expected.1" "$T/demo.1" | head -8)"
+fi
+
+# ---- make install / uninstall ---------------------------------------------
+D=$T/dest
+P=/opt/bankscope-test
+if ! mk install DESTDIR="$D" PREFIX="$P"; then
+	fail "make install: $out"
+else
+	bin=$D$P/bin/bankscope
+	if [ "$("$bin" --version)" = "$(build/bankscope --version)" ]; then
+		ok "installed bankscope --version: $("$bin" --version)"
+	else
+		fail "installed bankscope --version: '$("$bin" --version 2>&1)'"
+	fi
+	got=$("$bin" predict --format csv --expr 'lane*2' --name f32_s2 2>&1 | tail -1)
+	if [ "$got" = "f32_s2,4,ld,32,1,0,2,1,1,2,35.00" ]; then
+		ok "installed bankscope predict: $got"
+	else
+		fail "installed bankscope predict: '$got'"
+	fi
+	n=$(ls "$D$P/share/bankscope/plots" | wc -l)
+	if [ "$n" = "$(ls plots/*.gp | wc -l)" ]; then
+		ok "the $n gnuplot scripts installed"
+	else
+		fail "$n gnuplot scripts installed, plots/ has $(ls plots/*.gp | wc -l)"
+	fi
+	if [ -e build/bankscope-probe ] && ! [ -x "$D$P/bin/bankscope-probe" ]; then
+		fail "build/bankscope-probe is built but was not installed"
+	fi
+	if [ -n "$HAVE_CUPTI" ]; then
+		lib=$D$P/lib/bankscope/libbankscope_inject.so
+		got=$(env -u BANKSCOPE_INJECT "$bin" profile -- true 2>&1)
+		if [ -f "$lib" ] && has "$got" "or $lib did not load\)$"; then
+			ok "installed bankscope profile uses $P/lib/bankscope/libbankscope_inject.so"
+		else
+			fail "installed bankscope profile: '$got'"
+		fi
+	else
+		skip "the installed injection library (no CUPTI headers)"
+	fi
+	man1=$D$P/share/man/man1/bankscope.1
+	if ! command -v man >/dev/null 2>&1; then
+		scripts/deps.sh man-db >/dev/null 2>&1
+	fi
+	if ! command -v man >/dev/null 2>&1; then
+		fail "man is missing and scripts/deps.sh man-db could not install it"
+	else
+		page=$(MANWIDTH=80 man -l "$man1" 2>"$T/man.err")
+		missing=""
+		for s in $(sed -n 's/^## //p' docs/bankscope.md | tr ' ' '_'); do
+			printf '%s\n' "$page" | grep -qx "$(echo "$s" | tr '_' ' ')" ||
+				missing="$missing $s"
+		done
+		where=$(MANPATH="$D$P/share/man" man -w bankscope 2>&1)
+		if [ -s "$T/man.err" ]; then
+			fail "man -l $man1 warns: $(cat "$T/man.err")"
+		elif [ -n "$missing" ]; then
+			fail "man -l: sections missing:$missing"
+		elif ! has "$page" '^ +bankscope +- +predict +and +check +the +shared-memory +bank +conflicts'; then
+			fail "man -l: no NAME line: $(printf '%s\n' "$page" | head -5)"
+		elif has "$page" '```|\*\*|\]\(|\\f'; then
+			fail "man -l: Markdown or roff left in the page: $(printf '%s\n' "$page" | grep -E '```|\*\*|\]\(|\\f' | head -3)"
+		elif [ "$where" != "$man1" ]; then
+			fail "MANPATH=$D$P/share/man man -w bankscope: '$where'"
+		else
+			ok "man -l renders every section, no warning; man finds the installed page"
+		fi
+	fi
+	if ! mk uninstall DESTDIR="$D" PREFIX="$P"; then
+		fail "make uninstall: $out"
+	elif [ -n "$(find "$D" -type f)" ] || [ -e "$D$P/share/bankscope" ] ||
+		[ -e "$D$P/lib/bankscope" ]; then
+		fail "make uninstall left: $(find "$D" -type f -o -name bankscope | head -5)"
+	else
+		ok "make uninstall removed every file"
+	fi
 fi
 
 [ -n "$skipped" ] && echo "build test: skipped: $skipped"
