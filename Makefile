@@ -140,7 +140,8 @@ CUDA_SKIPPED := $(if $(HAVE_NVCC),,check: skipped, $(NO_NVCC): $(PROBE), \
 	the probe kernels; the probe runner tests and bankscope-probe --version; \
 	the nvcc steps of the build \
 	test\n)$(if $(HAVE_CUPTI),,check: skipped, $(NO_CUPTI): $(INJECT), \
-	$(SMOKE) and $(PROBE); the install test of the injection library\n)
+	$(SMOKE) and $(PROBE); the build test's steps for check.h and the \
+	installed injection library\n)
 
 # Check is found through pkg-config, after the deps step has run.
 CHECK_CFLAGS = $(shell pkg-config --cflags check)
@@ -217,7 +218,8 @@ deps-check:
 # nvcc links it).  Without SANITIZE, make check also builds the report
 # from the committed H100 dataset and opens it in headless Chromium
 # (tests/report_test.sh), and runs the build test (tests/build_test.sh).
-check: $(B)/check_bankscope $(CLI) $(if $(SANITIZE),,$(CUDA_CHECK_BUILDS))
+check: $(B)/check_bankscope $(CLI) $(if $(SANITIZE),,$(CUDA_CHECK_BUILDS) \
+		$(MAN_PAGE))
 ifdef SANITIZE
 	$(if $(CUDA_CHECK_BUILDS),$(MAKE) --no-print-directory SANITIZE= $(CUDA_CHECK_BUILDS))
 endif
@@ -225,14 +227,15 @@ endif
 		BS_VERSION='$(GIT_DESCRIBE)' CK_FORK=yes $(B)/check_bankscope
 ifndef SANITIZE
 	$(MAKE) --no-print-directory check-report
-	$(MAKE) --no-print-directory check-build
+	MAKE='$(MAKE)' $(BUILD_TEST)
 endif
 	@printf '%b' '$(subst ','\'',$(CUDA_SKIPPED))'
 
+# (MAKE is named in the recipe lines, so that make hands its jobs on.)
+BUILD_TEST = CC='$(CC)' NVCC='$(NVCC)' CUDA_HOME='$(CUDA_HOME)' \
+	HAVE_NVCC='$(HAVE_NVCC)' HAVE_CUPTI='$(HAVE_CUPTI)' sh tests/build_test.sh
 check-build: $(CLI) $(CUDA_CHECK_BUILDS) $(MAN_PAGE)
-	MAKE='$(MAKE)' CC='$(CC)' NVCC='$(NVCC)' CUDA_HOME='$(CUDA_HOME)' \
-		HAVE_NVCC='$(HAVE_NVCC)' HAVE_CUPTI='$(HAVE_CUPTI)' \
-		sh tests/build_test.sh
+	MAKE='$(MAKE)' $(BUILD_TEST)
 
 # ---- benchmark -------------------------------------------------------------
 $(B)/bench_predict: $(B)/obj/tests/bench_predict.o $(LIB)
