@@ -2,36 +2,62 @@
 #
 # One non-recursive Makefile; everything it builds goes under build/.
 #
-#   make              build/bankscope (the CLI) and build/libbankscope.a
-#   make check        build and run the Check test suite and the report test
-#                     (exits non-zero on any failure); SANITIZE=1 builds the
-#                     suite with ASan + UBSan under build/san/
+#   make              build/bankscope (the CLI), build/libbankscope.a and,
+#                     where CUPTI's headers are, build/libbankscope_inject.so
+#   make check        build and run the Check test suite, the report test
+#                     and the build test (exits non-zero on any failure);
+#                     SANITIZE=1 builds the suite with ASan + UBSan under
+#                     build/san/.  Without the CUDA toolkit it runs every
+#                     test that needs none and says what it skipped.
 #   make check-report build the report from the committed H100 dataset and
 #                     load it in headless Chromium
+#   make check-build  the build's own test (tests/build_test.sh): target
+#                     choice, dependencies, stamps, install, man page
+#   make check-archs  compile the probes, the tutorial and the profile
+#                     sample for each of ARCHS (sm_80 sm_89 sm_90 sm_100)
 #   make bench        prediction speed: 10 million random accesses per width
 #   make fuzz         libFuzzer on the pattern reader and the expression
 #                     parser, FUZZ_SECONDS (60) each
-#   make probes       build/bankscope-probe, the GPU probe runner (nvcc)
+#   make probes       build/bankscope-probe, the GPU probe runner, and
+#                     build/bankscope-tutorial (nvcc; see NVCC_ARCH below)
 #   make probe-stride probe-broadcast probe-padding probe-wide probe-random
 #   make probe-all    measure on the GPU into data/<gpu>/, then check
-#   make sass         the probes' SASS into build/sass/
+#   make sass         the probes' SASS into build/sass/ (needs cuobjdump)
 #   build/bankscope-tutorial  the tutorial kernels, for bankscope profile
 #   make plots        charts of DATA (a dataset CSV) into build/plots/
 #   make report       build/report/: measure when a GPU is present, else the
 #                     newest committed dataset
+#   make man          build/man/bankscope.1, generated from docs/bankscope.md
+#   make install      bankscope, bankscope-probe (when built), the injection
+#                     library, the gnuplot scripts and the man page under
+#                     DESTDIR/PREFIX (/usr/local): bin/, lib/bankscope/,
+#                     share/bankscope/plots/, share/man/man1/
+#   make uninstall    remove what make install put there
 #   make deps         install the Debian packages the build needs
 #   make clean        remove build/
 #
-# Overrides go in an ignored config.mk (CC, CFLAGS, NVCC, NVCC_ARCH, ...).
+# Overrides go in an ignored config.mk (CC, CFLAGS, NVCC, NVCC_ARCH,
+# CUDA_HOME, PREFIX, ...).  NVCC_ARCH is a space-separated list of nvcc
+# targets: sm_XY for machine code, compute_XY for PTX the driver compiles
+# on newer GPUs ("sm_80 sm_90 compute_90").  Unset, the probes are built
+# for the GPU found here (nvidia-smi, else the toolkit's device query),
+# else for sm_90 plus compute_90 PTX; scripts/nvcc-arch.sh decides, and
+# make prints the choice and its reason once.
+#
+# Every object depends on the headers it includes (-MMD -MP, nvcc too)
+# and on a stamp of the flags that built it (build/stamp/, as git's
+# GIT-CFLAGS): changing CFLAGS, NVCC_ARCH or a header rebuilds what it
+# touches.  The version (git describe, GIT_DESCRIBE overrides) has its own
+# stamp, so a new commit rebuilds analyzer/version.c alone.
 
 -include config.mk
 
 CC ?= cc
 CLANG ?= clang
 CUDA_HOME ?= /usr/local/cuda
-NVCC ?= $(shell command -v nvcc || echo $(CUDA_HOME)/bin/nvcc)
-# Space-separated targets: NVCC_ARCH="sm_90 sm_100" builds for both.
-NVCC_ARCH ?= sm_90
+ifndef NVCC
+NVCC := $(shell command -v nvcc 2>/dev/null || echo $(CUDA_HOME)/bin/nvcc)
+endif
 OPT ?= -O2
 CFLAGS ?= $(OPT) -g
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
@@ -39,6 +65,12 @@ ALL_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) -Ianalyzer $(CFLAGS)
 LDLIBS := -lm
 FUZZ_SECONDS ?= 60
 DEPS := scripts/deps.sh
+PREFIX ?= /usr/local
+INSTALL ?= install
+ifndef GIT_DESCRIBE
+GIT_DESCRIBE := $(if $(wildcard .git),$(shell git describe --always --dirty 2>/dev/null),)
+GIT_DESCRIBE := $(or $(GIT_DESCRIBE),unknown)
+endif
 
 ifdef SANITIZE
 B := build/san
@@ -63,16 +95,85 @@ CLI := $(B)/bankscope
 # Built with nvcc and CUPTI (no GPU needed to build them).
 PROBE := build/bankscope-probe
 INJECT := build/libbankscope_inject.so
+TUTORIAL := build/bankscope-tutorial
+SMOKE := build/counters-smoke
+MAN_PAGE := build/man/bankscope.1
+
+# ---- the CUDA toolkit ----------------------------------------------------------
+# nvcc builds the probe kernels, the tutorial and the profile sample;
+# CUPTI's headers and library the runner's counters, the counters' smoke
+# test and the injection library.  Where either is missing, what needs it
+# is not built, and make check says so.
+HAVE_NVCC := $(shell command -v '$(NVCC)' >/dev/null 2>&1 && echo yes)
+HAVE_CUPTI := $(if $(wildcard $(CUDA_HOME)/include/cupti.h),yes)
+NO_NVCC := no nvcc at $(NVCC) (set NVCC, or CUDA_HOME to the CUDA toolkit)
+NO_CUPTI := no CUPTI headers at $(CUDA_HOME)/include/cupti.h (set CUDA_HOME)
+
+# The nvcc targets: NVCC_ARCH, else scripts/nvcc-arch.sh, run once and only
+# when a recipe needs them (it asks nvidia-smi).
+comma := ,
+ifdef NVCC_ARCH
+NVCC_TARGETS = $(NVCC_ARCH)
+NVCC_WHY = given by NVCC_ARCH
+else
+NVCC_AUTO = $(eval NVCC_AUTO := $$(shell scripts/nvcc-arch.sh '$(NVCC)'))$(NVCC_AUTO)
+NVCC_TARGETS = $(subst $(comma), ,$(firstword $(NVCC_AUTO)))
+NVCC_WHY = $(wordlist 2,$(words $(NVCC_AUTO)),$(NVCC_AUTO))
+endif
+# $(call gencode,TARGETS): sm_XY is machine code, compute_XY PTX.
+gencode = $(foreach t,$(1),$(if $(filter sm_%,$(t)),-gencode=arch=compute_$(t:sm_%=%)$(comma)code=$(t),$(if $(filter compute_%,$(t)),-gencode=arch=$(t)$(comma)code=$(t),$(error NVCC_ARCH: '$(t)' is neither sm_XY nor compute_XY))))
+NVCC_GENCODE = $(call gencode,$(NVCC_TARGETS))
+NVCC_STD := -std=c++17 -O3 -Ianalyzer -Iprobes -Xcompiler -Wall,-Wextra
+NVCC_FLAGS = $(NVCC_STD) $(NVCC_GENCODE)
+# make check also compiles the probe kernels for this target, so that an
+# instruction the older architecture lacks fails in CI (probes/target.h).
+CHECK_NVCC_ARCH ?= sm_80
+CHECK_ARCH_OBJ := build/arch/$(CHECK_NVCC_ARCH)/probes/kernels.o
+# make check-archs: every .cu file for each of these.
+ARCHS ?= sm_80 sm_89 sm_90 sm_100
+
+PROBE_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(OPT) -g \
+		-Iprobes/cinclude -I$(CUDA_HOME)/include
+PROFILE_SAMPLE := build/tests/transpose
+CUDA_CHECK_BUILDS := $(if $(HAVE_NVCC),$(TUTORIAL) $(PROFILE_SAMPLE) \
+	$(CHECK_ARCH_OBJ) $(if $(HAVE_CUPTI),$(PROBE))) \
+	$(if $(HAVE_CUPTI),$(INJECT) $(SMOKE))
+CUDA_SKIPPED := $(if $(HAVE_NVCC),,check: skipped, $(NO_NVCC): $(PROBE), \
+	$(TUTORIAL), $(PROFILE_SAMPLE) and the $(CHECK_NVCC_ARCH) compile of \
+	the probe kernels; the probe runner tests and bankscope-probe --version; \
+	the nvcc steps of the build \
+	test\n)$(if $(HAVE_CUPTI),,check: skipped, $(NO_CUPTI): $(INJECT), \
+	$(SMOKE) and $(PROBE); the build test's steps for check.h and the \
+	installed injection library\n)
 
 # Check is found through pkg-config, after the deps step has run.
 CHECK_CFLAGS = $(shell pkg-config --cflags check)
 CHECK_LIBS = $(shell pkg-config --libs check)
 
-.PHONY: all check bench fuzz deps deps-check clean probes sass
+.PHONY: all check check-build check-archs bench fuzz deps deps-check clean \
+	probes sass man install uninstall FORCE
 # The injection library needs CUPTI's headers: built where CUDA is.
-all: $(CLI) $(LIB) $(if $(wildcard $(CUDA_HOME)/include/cupti.h),$(INJECT))
+all: $(CLI) $(LIB) $(if $(HAVE_CUPTI),$(INJECT))
 
-$(B)/obj/%.o: %.c
+# ---- stamps ------------------------------------------------------------------
+# $(call stamp_sh,TEXT): the recipe of a stamp file holding TEXT, rewritten
+# (and so newer than what depends on it) only when TEXT changes.  Every
+# line of a stamp's recipe starts with "+", so that make -n and -q run it
+# and compare too, instead of taking every stamp, and so everything, as
+# changed.
+stamp_sh = mkdir -p $(@D) && printf '%s\n' '$(subst ','\'',$(1))' >$@.tmp && \
+	{ cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@; }
+
+FORCE:
+
+$(B)/stamp/cflags: FORCE
+	+@$(call stamp_sh,$(CC) $(ALL_CFLAGS))
+
+build/stamp/version: FORCE
+	+@$(call stamp_sh,$(GIT_DESCRIBE))
+
+# ---- the library and the CLI ---------------------------------------------------
+$(B)/obj/%.o: %.c $(B)/stamp/cflags
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
 
@@ -80,9 +181,15 @@ $(B)/gen/profiles.c: $(PROFILE_FILES) scripts/embed-profiles.sh
 	@mkdir -p $(@D)
 	sh scripts/embed-profiles.sh $(PROFILE_FILES) > $@.tmp && mv $@.tmp $@
 
-$(B)/obj/gen/profiles.o: $(B)/gen/profiles.c
+$(B)/obj/gen/profiles.o: $(B)/gen/profiles.c $(B)/stamp/cflags
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Wno-missing-prototypes -c $< -o $@
+
+# The one object that holds the version: rebuilt when it changes.
+$(B)/obj/analyzer/version.o: analyzer/version.c build/stamp/version \
+		$(B)/stamp/cflags
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -DBS_VERSION='"$(GIT_DESCRIBE)"' -MMD -MP -c $< -o $@
 
 $(LIB): $(LIB_OBJ)
 	@mkdir -p $(@D)
@@ -99,7 +206,7 @@ $(B)/tests/suites.h: $(wildcard tests/check_*.c)
 	@mkdir -p $(@D)
 	sed -n 's/^Suite \*\([a-z0-9_]*_suite\)(void)$$/SUITE(\1)/p' $^ > $@
 
-$(B)/obj/tests/%.o: tests/%.c | deps-check
+$(B)/obj/tests/%.o: tests/%.c $(B)/stamp/cflags | deps-check
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Wno-missing-prototypes $(CHECK_CFLAGS) -I$(B)/tests \
 		-MMD -MP -c $< -o $@
@@ -113,14 +220,33 @@ $(B)/check_bankscope: $(TEST_OBJ) $(LIB)
 deps-check:
 	@$(DEPS) check pkg-config
 
-# make check also compiles the GPU probes (nvcc is needed, a GPU is not).
-# Without SANITIZE it also builds the report from the committed H100
-# dataset and opens it in headless Chromium (tests/report_test.sh).
-check: $(B)/check_bankscope $(CLI) $(PROBE) $(INJECT)
-	BANKSCOPE=$(CLI) PROBE=$(PROBE) CK_FORK=yes $(B)/check_bankscope
+# make check also compiles the CUDA side (nvcc and CUPTI's headers are
+# needed, a GPU is not): the probe runner, the tutorial, the profile
+# sample, the injection library, the counters' smoke test, and the probe
+# kernels for CHECK_NVCC_ARCH besides the default target.  What the
+# toolkit here cannot build is skipped, and the last lines say what.
+# The CUDA side is built without sanitizers (a sub-make without SANITIZE:
+# nvcc links it).  Without SANITIZE, make check also builds the report
+# from the committed H100 dataset and opens it in headless Chromium
+# (tests/report_test.sh), and runs the build test (tests/build_test.sh).
+check: $(B)/check_bankscope $(CLI) $(if $(SANITIZE),,$(CUDA_CHECK_BUILDS) \
+		$(MAN_PAGE))
+ifdef SANITIZE
+	$(if $(CUDA_CHECK_BUILDS),$(MAKE) --no-print-directory SANITIZE= $(CUDA_CHECK_BUILDS))
+endif
+	BANKSCOPE=$(CLI) PROBE=$(if $(filter $(PROBE),$(CUDA_CHECK_BUILDS)),$(PROBE)) \
+		BS_VERSION='$(GIT_DESCRIBE)' CK_FORK=yes $(B)/check_bankscope
 ifndef SANITIZE
 	$(MAKE) --no-print-directory check-report
+	MAKE='$(MAKE)' $(BUILD_TEST)
 endif
+	@printf '%b' '$(subst ','\'',$(CUDA_SKIPPED))'
+
+# (MAKE is named in the recipe lines, so that make hands its jobs on.)
+BUILD_TEST = CC='$(CC)' NVCC='$(NVCC)' CUDA_HOME='$(CUDA_HOME)' \
+	HAVE_NVCC='$(HAVE_NVCC)' HAVE_CUPTI='$(HAVE_CUPTI)' sh tests/build_test.sh
+check-build: $(CLI) $(CUDA_CHECK_BUILDS) $(MAN_PAGE)
+	MAKE='$(MAKE)' $(BUILD_TEST)
 
 # ---- benchmark -------------------------------------------------------------
 $(B)/bench_predict: $(B)/obj/tests/bench_predict.o $(LIB)
@@ -149,51 +275,92 @@ fuzz: build/fuzz/fuzz_pattern build/fuzz/fuzz_expr
 		build/fuzz/corpus-fuzz_expr fuzz/seeds/expr
 
 # ---- GPU probes (nvcc; run where a CUDA device is) -----------------------------
+# The nvcc stamp holds the compiler and its flags, targets included: a
+# new NVCC_ARCH rebuilds every CUDA object.  Its recipe runs once per
+# make, and says which targets and why.
+build/stamp/nvcc: FORCE
+	+@$(if $(HAVE_NVCC),:,echo 'make: $(NO_NVCC): the CUDA toolkit is needed here' >&2; exit 1)
+	+@echo 'nvcc: building for $(NVCC_TARGETS): $(NVCC_WHY)'
+	+@$(call stamp_sh,$(NVCC) $(NVCC_FLAGS))
+
+build/stamp/cuda-cc: FORCE
+	+@$(if $(HAVE_CUPTI),:,echo 'make: $(NO_CUPTI): the CUDA toolkit is needed here' >&2; exit 1)
+	+@$(call stamp_sh,$(CC) $(PROBE_CFLAGS))
+
 PROBE_SRC := $(wildcard probes/*.cu)
 PROBE_OBJ := $(PROBE_SRC:%.cu=build/obj/%.o) build/obj/probes/counters.o \
 	     build/obj/probes/cupti_reason.o
-GIT_DESCRIBE ?= $(shell git describe --always --dirty 2>/dev/null || echo unknown)
-NVCC_GENCODE := $(foreach a,$(NVCC_ARCH),-gencode=arch=compute_$(subst sm_,,$(a)),code=$(a))
-NVCC_FLAGS := -std=c++17 -O3 $(NVCC_GENCODE) -Ianalyzer -Iprobes \
-	      -DBS_GIT_DESCRIBE=\"$(GIT_DESCRIBE)\" -Xcompiler -Wall,-Wextra
 CUPTI_LIBS := -L$(CUDA_HOME)/lib64 \
 	      -Xlinker --disable-new-dtags -Xlinker -rpath=$(CUDA_HOME)/lib64 \
 	      -lcupti
 
-build/obj/probes/%.o: probes/%.cu probes/probe.h analyzer/bankscope.h
+build/obj/%.o: %.cu build/stamp/nvcc
 	@mkdir -p $(@D)
-	$(NVCC) $(NVCC_FLAGS) -c $< -o $@
+	$(NVCC) $(NVCC_FLAGS) $(NVCC_EXTRA) -MMD -MP -MF $(@:.o=.d) -c $< -o $@
+
+# The tutorial and the profile sample name their source lines (-lineinfo).
+build/obj/probes/tutorial/tutorial.o build/obj/tests/cuda/transpose.o: \
+	NVCC_EXTRA := -lineinfo
 
 # cupti_profiler_host.h includes <string>: probes/cinclude holds an empty one.
-build/obj/probes/counters.o build/obj/probes/cupti_reason.o: \
-		build/obj/probes/%.o: probes/%.c probes/counters.h \
-		probes/cupti_reason.h
+build/obj/probes/counters.o build/obj/probes/cupti_reason.o \
+build/obj/probes/counters_smoke.o: build/obj/probes/%.o: probes/%.c \
+		build/stamp/cuda-cc
 	@mkdir -p $(@D)
-	$(CC) -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(OPT) -g \
-		-Iprobes/cinclude -I$(CUDA_HOME)/include -c $< -o $@
+	$(CC) $(PROBE_CFLAGS) -MMD -MP -c $< -o $@
 
 $(PROBE): $(PROBE_OBJ) build/libbankscope.a
+	@mkdir -p $(@D)
 	$(NVCC) $(NVCC_GENCODE) -o $@ $(PROBE_OBJ) build/libbankscope.a \
 		$(CUPTI_LIBS) -lm
 
-probes: $(PROBE) build/bankscope-tutorial
+probes: $(PROBE) $(TUTORIAL)
 
-# The tutorial kernels: a program for bankscope profile (-lineinfo for the
-# source lines of each shared-memory instruction).
-build/bankscope-tutorial: probes/tutorial/tutorial.cu
+# The tutorial kernels: a program for bankscope profile.
+$(TUTORIAL): build/obj/probes/tutorial/tutorial.o
 	@mkdir -p $(@D)
-	$(NVCC) $(NVCC_FLAGS) -lineinfo -o $@ $<
+	$(NVCC) $(NVCC_GENCODE) -o $@ $<
+
+# The counters alone (probes/counters_smoke.c), on a GPU: build/counters-smoke --run
+$(SMOKE): build/obj/probes/counters_smoke.o build/obj/probes/counters.o \
+		build/obj/probes/cupti_reason.o
+	@mkdir -p $(@D)
+	$(CC) -o $@ $^ -L$(CUDA_HOME)/lib64 \
+		-Wl,--disable-new-dtags,-rpath,$(CUDA_HOME)/lib64 \
+		-lcupti -lcudart -ldl
+
+# One .cu file for one target other than NVCC_ARCH's: build/arch/TARGET/.
+define arch_rule
+build/arch/$(1)/%.o: %.cu build/stamp/nvcc
+	@mkdir -p $$(@D)
+	$$(NVCC) $$(NVCC_STD) $$(call gencode,$(1)) -MMD -MP -MF $$(@:.o=.d) -c $$< -o $$@
+endef
+$(foreach a,$(sort $(ARCHS) $(CHECK_NVCC_ARCH)),$(eval $(call arch_rule,$(a))))
+
+ARCH_SRC := $(PROBE_SRC) probes/tutorial/tutorial.cu tests/cuda/transpose.cu
+check-archs: $(foreach a,$(ARCHS),$(ARCH_SRC:%.cu=build/arch/$(a)/%.o)) \
+		$(if $(HAVE_CUPTI),$(INJECT))
+	@echo 'check-archs: $(words $(ARCH_SRC)) .cu files compiled for each of $(ARCHS); the injection library is host code, the same for all'
 
 # make probe-NAME: any family of the table in probes/families/families.c
 # (bankscope-probe --list), or all.  Measure, write
-# data/<gpu>/<probe>-<time>.csv, then check it.
-probe-%: $(PROBE) build/bankscope
+# data/<gpu>/<probe>-<time>.csv, then check it.  Without a GPU, one line
+# says so before anything is compiled.
+probe-%:
+	@nvidia-smi -L >/dev/null 2>&1 || [ -e /dev/nvidia0 ] || { \
+		echo "make $@: no NVIDIA GPU here (nvidia-smi -L lists none, no /dev/nvidia0); the committed datasets in data/ need none" >&2; \
+		exit 1; }
+	@$(MAKE) --no-print-directory $(PROBE) build/bankscope
 	@f=$$($(PROBE) --probe $*) && build/bankscope check $$f
 
-CUOBJDUMP ?= $(shell command -v cuobjdump || echo $(CUDA_HOME)/bin/cuobjdump)
-sass: build/obj/probes/kernels.o
+CUOBJDUMP ?= $(shell command -v cuobjdump 2>/dev/null || echo $(CUDA_HOME)/bin/cuobjdump)
+sass:
+	@command -v '$(CUOBJDUMP)' >/dev/null 2>&1 || { \
+		echo "make sass: no cuobjdump at $(CUOBJDUMP): it comes with the CUDA toolkit (NVIDIA's package cuda-cuobjdump-<version>); set CUOBJDUMP or CUDA_HOME" >&2; \
+		exit 1; }
+	@$(MAKE) --no-print-directory build/obj/probes/kernels.o
 	@mkdir -p build/sass
-	$(CUOBJDUMP) -sass $< > build/sass/kernels.sass
+	$(CUOBJDUMP) -sass build/obj/probes/kernels.o > build/sass/kernels.sass
 	@grep -oE '(LDS|STS)(\.[A-Z0-9]+)*' build/sass/kernels.sass | sort | uniq -c
 	@echo "SASS in build/sass/kernels.sass"
 
@@ -203,21 +370,20 @@ sass: build/obj/probes/kernels.o
 # build it, no GPU needed).  DT_RPATH (--disable-new-dtags), not RUNPATH: it
 # lets libcupti dlopen libnvperf_host.so from the CUDA lib folder.
 # build/tests/transpose is the sample the profile was checked with.
-PROFILE_SAMPLE := build/tests/transpose
-
 $(INJECT): probes/inject/inject.c probes/cupti_reason.c \
-		probes/cupti_reason.h analyzer/bankscope.h
+		probes/cupti_reason.h probes/check.h probes/metrics.h \
+		analyzer/bankscope.h build/stamp/cuda-cc
 	@mkdir -p $(@D)
-	$(CC) -std=c11 $(WARN) $(OPT) -g -fPIC -shared -fvisibility=hidden \
-		-Iprobes/cinclude -Iprobes -Ianalyzer -I$(CUDA_HOME)/include \
+	$(CC) $(PROBE_CFLAGS) -fPIC -shared -fvisibility=hidden \
+		-Iprobes -Ianalyzer \
 		-o $@ probes/inject/inject.c probes/cupti_reason.c \
 		-L$(CUDA_HOME)/lib64 \
 		-Wl,--disable-new-dtags,-rpath,$(CUDA_HOME)/lib64 \
 		-lcupti -ldl -lpthread
 
-$(PROFILE_SAMPLE): tests/cuda/transpose.cu
+$(PROFILE_SAMPLE): build/obj/tests/cuda/transpose.o
 	@mkdir -p $(@D)
-	$(NVCC) -std=c++17 -O3 -lineinfo $(NVCC_GENCODE) -o $@ $<
+	$(NVCC) $(NVCC_GENCODE) -o $@ $<
 
 # ---- charts and report (gnuplot) ---------------------------------------------
 # BEGIN report block
@@ -255,10 +421,46 @@ bench-report: $(CLI)
 	sh tests/bench_report.sh $(CLI)
 # END report block
 
+# ---- the man page and install ----------------------------------------------------
+# The man page is generated from its web copy, docs/bankscope.md.
+man: $(MAN_PAGE)
+
+$(MAN_PAGE): docs/bankscope.md scripts/md2man.awk build/stamp/version
+	@mkdir -p $(@D)
+	awk -v version='$(GIT_DESCRIBE)' -f scripts/md2man.awk docs/bankscope.md \
+		> $@.tmp && mv -f $@.tmp $@
+
+# bankscope profile finds the injection library beside its executable or
+# in ../lib/bankscope/ from it: both the build tree and this layout work.
+bindir ?= $(PREFIX)/bin
+pkglibdir ?= $(PREFIX)/lib/bankscope
+pkgdatadir ?= $(PREFIX)/share/bankscope
+man1dir ?= $(PREFIX)/share/man/man1
+PLOT_SCRIPTS := $(notdir $(wildcard plots/*.gp))
+
+install: $(CLI) $(if $(HAVE_CUPTI),$(INJECT)) $(MAN_PAGE)
+	$(INSTALL) -d '$(DESTDIR)$(bindir)' '$(DESTDIR)$(pkgdatadir)/plots' \
+		'$(DESTDIR)$(man1dir)'
+	$(INSTALL) -m 755 $(CLI) '$(DESTDIR)$(bindir)/bankscope'
+	$(if $(wildcard $(PROBE)),$(INSTALL) -m 755 $(PROBE) '$(DESTDIR)$(bindir)/bankscope-probe')
+	$(if $(HAVE_CUPTI),$(INSTALL) -d '$(DESTDIR)$(pkglibdir)')
+	$(if $(HAVE_CUPTI),$(INSTALL) -m 755 $(INJECT) '$(DESTDIR)$(pkglibdir)/')
+	$(INSTALL) -m 644 $(addprefix plots/,$(PLOT_SCRIPTS)) '$(DESTDIR)$(pkgdatadir)/plots/'
+	$(INSTALL) -m 644 $(MAN_PAGE) '$(DESTDIR)$(man1dir)/bankscope.1'
+
+uninstall:
+	rm -f '$(DESTDIR)$(bindir)/bankscope' '$(DESTDIR)$(bindir)/bankscope-probe' \
+		'$(DESTDIR)$(pkglibdir)/libbankscope_inject.so' \
+		'$(DESTDIR)$(man1dir)/bankscope.1' \
+		$(PLOT_SCRIPTS:%='$(DESTDIR)$(pkgdatadir)/plots/%')
+	rmdir '$(DESTDIR)$(pkgdatadir)/plots' '$(DESTDIR)$(pkgdatadir)' \
+		'$(DESTDIR)$(pkglibdir)' 2>/dev/null || true
+
 deps:
-	@$(DEPS) check pkg-config gnuplot-nox clang libclang-rt-14-dev
+	@$(DEPS) check pkg-config gnuplot-nox clang libclang-rt-14-dev man-db
 
 clean:
 	rm -rf build
 
--include $(wildcard $(B)/obj/*/*.d $(B)/obj/*/*/*.d)
+-include $(sort $(wildcard $(foreach d,$(B)/obj build/obj build/arch,$(d)/*.d \
+	$(d)/*/*.d $(d)/*/*/*.d $(d)/*/*/*/*.d)))

@@ -190,6 +190,17 @@ const bs_meta *bs_dataset_meta_at(const bs_dataset *d, int i);
 long bs_dataset_line(const bs_dataset *d);
 void bs_dataset_close(bs_dataset *d);
 
+/*
+ * The folder of a GPU's datasets, data/<slug>/, from the device's name
+ * (cudaDeviceProp.name): h100-sxm, h100-pcie, h100-nvl, h200 and h200-nvl
+ * for Hopper's names; any other name without a leading "NVIDIA ", in
+ * lower case, each run of characters other than ASCII letters and digits
+ * made one dash, none at either end ("NVIDIA GeForce RTX 4090" ->
+ * "geforce-rtx-4090", "NVIDIA A100-SXM4-80GB" -> "a100-sxm4-80gb"); "gpu"
+ * when nothing is left.  Cut to fit out[size], never ending in a dash.
+ */
+void bs_gpu_slug(const char *name, char *out, size_t size);
+
 /* ---- statistics -------------------------------------------------------- */
 
 /* Sorts v in place; min and median (mean of the middle two for even n). */

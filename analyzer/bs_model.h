@@ -69,6 +69,10 @@ int bs_error_set(bs_error *err, const char *source, long line, long column,
  */
 void bs_error_format(const bs_error *err, char *buf, size_t size);
 
+/* This build's version: `git describe --always --dirty` where it was
+ * built (e.g. "32abdea-dirty"), "unknown" outside a git checkout. */
+const char *bs_version(void);
+
 /* ---- widths -------------------------------------------------------------
  * Bytes per lane address: 1, 2, 4, 8 or 16, indexed 0..4.
  */

@@ -60,6 +60,7 @@
 #include <cupti_profiler_host.h> /* includes <string>: -Iprobes/cinclude */
 #include <cupti_range_profiler.h>
 
+#include "check.h"
 #include "counters.h"
 #include "cupti_reason.h"
 
@@ -111,41 +112,6 @@ static void set_why(char *why, size_t whylen, const char *fmt, ...)
     va_end(ap);
 }
 
-static void bs_cupti_fail(char *why, size_t whylen, const char *file, int line,
-                          const char *call, CUptiResult r)
-{
-    if (why != NULL && whylen > 0)
-        bs_cupti_reason(why, whylen, file, line, call, r);
-}
-
-/* The one wrapper of every CUPTI call: on failure, write the reason into the
- * caller's why/whylen and return -1 from the calling function. */
-#define CHECK_CUPTI(call)                                                      \
-    do {                                                                       \
-        CUptiResult bs_r_ = (call);                                            \
-        if (bs_r_ != CUPTI_SUCCESS) {                                          \
-            bs_cupti_fail(why, whylen, __FILE__, __LINE__, #call, bs_r_);      \
-            return -1;                                                         \
-        }                                                                      \
-    } while (0)
-
-#define CHECK_CUDART(call)                                                     \
-    do {                                                                       \
-        cudaError_t bs_e_ = (call);                                            \
-        if (bs_e_ != cudaSuccess) {                                            \
-            char bs_w_[320];                                                   \
-            snprintf(bs_w_, sizeof bs_w_, "%s:%d: %s", bs_source_name(__FILE__),    \
-                     __LINE__, #call);                                         \
-            set_why(why, whylen, "%s%s [%s: %s]",                              \
-                    (bs_e_ == cudaErrorNoDevice ||                             \
-                     bs_e_ == cudaErrorInsufficientDriver)                     \
-                        ? "no CUDA device: "                                   \
-                        : "CUDA runtime error: ",                              \
-                    cudaGetErrorString(bs_e_), bs_w_, cudaGetErrorName(bs_e_)); \
-            return -1;                                                         \
-        }                                                                      \
-    } while (0)
-
 /* Driver API entry points, taken from the CUDA runtime
  * (cudaGetDriverEntryPointByVersion) rather than by linking libcuda: the
  * same driver functions on the same primary context, and a program linked
@@ -153,9 +119,6 @@ static void bs_cupti_fail(char *why, size_t whylen, const char *file, int line,
  * NVIDIA driver at all. */
 typedef CUresult (*pfn_cuCtxGetCurrent)(CUcontext *);
 typedef CUresult (*pfn_cuCtxGetDevice)(CUdevice *);
-typedef CUresult (*pfn_cuGetErrorName)(CUresult, const char **);
-
-static pfn_cuGetErrorName bs_cuGetErrorName = NULL;
 
 static int driver_entry(const char *symbol, void **fn, char *why, size_t whylen)
 {
@@ -172,23 +135,6 @@ static int driver_entry(const char *symbol, void **fn, char *why, size_t whylen)
     }
     return 0;
 }
-
-#define CHECK_CU(call)                                                         \
-    do {                                                                       \
-        CUresult bs_e_ = (call);                                               \
-        if (bs_e_ != CUDA_SUCCESS) {                                           \
-            const char *bs_n_ = NULL;                                          \
-            char bs_w_[320];                                                   \
-            if (bs_cuGetErrorName == NULL ||                                   \
-                bs_cuGetErrorName(bs_e_, &bs_n_) != CUDA_SUCCESS || !bs_n_)    \
-                bs_n_ = "unknown CUDA driver error";                           \
-            snprintf(bs_w_, sizeof bs_w_, "%s:%d: %s", bs_source_name(__FILE__),    \
-                     __LINE__, #call);                                         \
-            set_why(why, whylen, "CUDA driver error [%s: %s (%d)]", bs_w_,     \
-                    bs_n_, (int)bs_e_);                                        \
-            return -1;                                                         \
-        }                                                                      \
-    } while (0)
 
 /* ------------------------------------------------------------------ */
 /* CUPTI steps, each through CHECK_CUPTI                               */
@@ -644,7 +590,7 @@ static int open_impl(bs_counters *c, const char *const *metrics, char *why,
 {
     size_t passes = 0;
     int i;
-    void *fn_err = NULL, *fn_cur = NULL, *fn_dev = NULL;
+    void *fn_cur = NULL, *fn_dev = NULL;
     pfn_cuCtxGetCurrent cu_ctx_get_current;
     pfn_cuCtxGetDevice cu_ctx_get_device;
 
@@ -662,13 +608,11 @@ static int open_impl(bs_counters *c, const char *const *metrics, char *why,
     }
 
     /* the runtime's primary context of the current device */
-    CHECK_CUDART(cudaFree(0));
-    if (driver_entry("cuGetErrorName", &fn_err, why, whylen) != 0 ||
-        driver_entry("cuCtxGetCurrent", &fn_cur, why, whylen) != 0 ||
+    CHECK_CUDA(cudaFree(0));
+    if (driver_entry("cuCtxGetCurrent", &fn_cur, why, whylen) != 0 ||
         driver_entry("cuCtxGetDevice", &fn_dev, why, whylen) != 0)
         return -1;
     /* void* to function pointer, as for dlsym (memcpy keeps -Wpedantic quiet) */
-    memcpy(&bs_cuGetErrorName, &fn_err, sizeof fn_err);
     memcpy(&cu_ctx_get_current, &fn_cur, sizeof fn_cur);
     memcpy(&cu_ctx_get_device, &fn_dev, sizeof fn_dev);
     CHECK_CU(cu_ctx_get_current(&c->ctx));

@@ -1,37 +1,28 @@
 /*
- * counters_smoke.c - standalone check of probes/counters.c (not built by the
- * Makefile).
+ * counters_smoke.c - standalone check of probes/counters.c, on a GPU.
  *
- * Build, from the repository root (gcc, or nvcc as the C compiler driver):
- *   gcc -std=c11 -Wall -Wextra -O2 -Iprobes/cinclude -I/usr/local/cuda/include \
- *       probes/counters_smoke.c probes/counters.c -o counters_smoke \
- *       -L/usr/local/cuda/lib64 \
- *       -Wl,--disable-new-dtags,-rpath,/usr/local/cuda/lib64 \
- *       -lcupti -lcudart
- *   nvcc -x c -Xcompiler -Wall,-Wextra -O2 -Iprobes/cinclude \
- *       probes/counters_smoke.c probes/counters.c -o counters_smoke \
- *       -Xlinker --disable-new-dtags,-rpath,/usr/local/cuda/lib64 \
- *       -lcupti -lcudart
- * (nvcc: no -std=c11 - nvcc rejects it and -Xcompiler -std=c11 also reaches
- * a C++ step of its link; gcc -x c defaults to gnu17.
- * --disable-new-dtags makes the rpath a DT_RPATH, which libcupti's dlopen
- * of libnvperf_host.so honours; see counters.h.  No libcuda link: the
- * program starts, and says "no CUDA device", on a machine without a driver.)
+ * make check builds it (build/counters-smoke, with gcc: probes/counters.c,
+ * probes/cupti_reason.c, -lcupti -lcudart, and the CUDA lib folder as a
+ * DT_RPATH: --disable-new-dtags, which libcupti's dlopen of
+ * libnvperf_host.so honours; see counters.h), so it keeps compiling.  No
+ * libcuda link: the program starts, and says "no CUDA device", on a
+ * machine without a driver.
  *
  * Run:
- *   ./counters_smoke [--metrics m1,m2,...]
+ *   build/counters-smoke [--metrics m1,m2,...]
  *                             open with the six shared-memory metrics (or the
  *                             ones given), print
  *                             "counters: ok ..." or "counters: unavailable: <reason>",
  *                             close.  Exit 0 if ok, 1 if unavailable, 2 if no GPU.
- *   ./counters_smoke --run [batches [ranges_per_batch]]   (default 3 3,
+ *   build/counters-smoke --run [batches [ranges_per_batch]]   (default 3 3,
  *                             ranges_per_batch at most 16 = max_ranges here;
  *                             17 shows the "more than max_ranges" error)
  *                             also launch a tiny PTX kernel (one warp; every
  *                             thread stores then loads one shared word at
  *                             tid*stride) with strides 1, 2, 32, 1, 2, 32, ...
  *                             in each batch, and print the counters of each
- *                             range (the six metrics, in the order listed).
+ *                             range (the six metrics of BS_KERNEL_METRICS,
+ *                             probes/metrics.h, in that order).
  *                             Expect per range: 1 shared ld and 1 shared st
  *                             instruction, and 1, 2, 32 wavefronts (0, 1, 31
  *                             bank conflicts) for strides 1, 2, 32 - as seen
@@ -44,16 +35,11 @@
 
 #include <cuda_runtime_api.h>
 
+#include "check.h"
 #include "counters.h"
+#include "metrics.h"
 
-static const char *const k_metrics[] = {
-    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
-    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
-    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
-    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
-    "smsp__inst_executed_op_shared_ld.sum",
-    "smsp__inst_executed_op_shared_st.sum",
-};
+static const char *const k_metrics[] = BS_KERNEL_METRICS;
 enum { NMETRICS = (int)(sizeof k_metrics / sizeof k_metrics[0]), MAX_RANGES = 16 };
 
 /* out[tid] = sm[(tid*stride) & 1023] after sm[(tid*stride) & 1023] = tid */
@@ -91,12 +77,28 @@ static double now_s(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static int rt(cudaError_t e, const char *what)
+/* The kernel and its output buffer. */
+static int load(cudaLibrary_t *lib, cudaKernel_t *kern, unsigned **out,
+                char *why, size_t whylen)
 {
-    if (e == cudaSuccess)
-        return 0;
-    printf("counters: run failed: %s: %s\n", what, cudaGetErrorString(e));
-    return -1;
+    CHECK_CUDA(cudaLibraryLoadData(lib, k_ptx, NULL, NULL, 0, NULL, NULL, 0));
+    CHECK_CUDA(cudaLibraryGetKernel(kern, *lib, "bank"));
+    CHECK_CUDA(cudaMalloc((void **)out, 32 * sizeof(unsigned)));
+    return 0;
+}
+
+/* One warp's launch with stride s, waited for. */
+static int launch(cudaKernel_t kern, unsigned s, unsigned *out, char *why,
+                  size_t whylen)
+{
+    void *args[2];
+    dim3 grid = {1, 1, 1}, block = {32, 1, 1};
+    args[0] = &s;
+    args[1] = &out;
+    /* a cudaKernel_t is launched by casting it to const void * */
+    CHECK_CUDA(cudaLaunchKernel((const void *)kern, grid, block, args, 0, NULL));
+    CHECK_CUDA(cudaDeviceSynchronize());
+    return 0;
 }
 
 static int run_batches(bs_counters *c, int batches, int per_batch)
@@ -110,30 +112,23 @@ static int run_batches(bs_counters *c, int batches, int per_batch)
     char why[512];
     int b, k, m, n, rc = 0;
 
-    if (rt(cudaLibraryLoadData(&lib, k_ptx, NULL, NULL, 0, NULL, NULL, 0),
-           "cudaLibraryLoadData") ||
-        rt(cudaLibraryGetKernel(&kern, lib, "bank"), "cudaLibraryGetKernel") ||
-        rt(cudaMalloc((void **)&out, 32 * sizeof(unsigned)), "cudaMalloc"))
+    if (load(&lib, &kern, &out, why, sizeof why) != 0) {
+        printf("counters: run failed: %s\n", why);
         return -1;
+    }
 
     for (b = 0; b < batches && rc == 0; b++) {
         double t0 = now_s(), t1;
         for (k = 0; k < nk; k++) {
             char name[32];
             unsigned s = strides[k % 3];
-            void *args[2];
-            dim3 grid = {1, 1, 1}, block = {32, 1, 1};
-            args[0] = &s;
-            args[1] = &out;
             snprintf(name, sizeof name, "stride%u", s); /* repeats: fine */
             if (bs_counters_begin(c, name) != 0) {
                 printf("counters: begin failed: %s\n", bs_counters_last_error(c));
                 break;
             }
-            /* a cudaKernel_t is launched by casting it to const void * */
-            if (rt(cudaLaunchKernel((const void *)kern, grid, block, args, 0, NULL),
-                   "cudaLaunchKernel") ||
-                rt(cudaDeviceSynchronize(), "cudaDeviceSynchronize")) {
+            if (launch(kern, s, out, why, sizeof why) != 0) {
+                printf("counters: run failed: %s\n", why);
                 rc = -1;
                 break;
             }
@@ -206,7 +201,7 @@ int main(int argc, char **argv)
     e = cudaGetDeviceCount(&ndev);
     if (e != cudaSuccess || ndev == 0) {
         printf("counters: no CUDA device (%s)\n",
-               e != cudaSuccess ? cudaGetErrorString(e) : "0 devices");
+               e != cudaSuccess ? bs_cuda_error_text(e) : "0 devices");
         return 2;
     }
 

@@ -4,13 +4,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "check.h"
 #include "cupti_reason.h"
 
 const char *bs_source_name(const char *path)
 {
-	const char *s = strrchr(path, '/');
-
-	return s ? s + 1 : path;
+	return bs_check_file(path);
 }
 
 void bs_cupti_reason(char *buf, size_t size, const char *file, int line,

@@ -15,7 +15,8 @@
 /* "REASON [file:line: call: CUPTI's name for r]" into buf. */
 void bs_cupti_reason(char *buf, size_t size, const char *file, int line,
 		     const char *call, CUptiResult r);
-/* The last component of a path (__FILE__ in messages). */
+/* The last component of a path (__FILE__ in messages): check.h's
+ * bs_check_file(), for files that do not include check.h. */
 const char *bs_source_name(const char *path);
 
 #endif

@@ -41,6 +41,7 @@
 
 #include <cuda_runtime.h>
 
+#include "check.h"
 #include "probe.h"
 
 /* The wide loads' other words are loaded (volatile) but not used. */
@@ -48,16 +49,6 @@
 
 #define CHAIN_SHORT 32
 #define CHAIN_LONG (CHAIN_SHORT + PROBE_CHAIN)
-
-#define CHECK_CUDA(call)                                                     \
-	do {                                                                 \
-		cudaError_t e_ = (call);                                     \
-		if (e_ != cudaSuccess) {                                     \
-			snprintf(why, whylen, "%s:%d: %s: %s", __FILE__,     \
-				 __LINE__, #call, cudaGetErrorString(e_));   \
-			return -1;                                           \
-		}                                                            \
-	} while (0)
 
 /* ---- device side ---------------------------------------------------------- */
 

@@ -4,6 +4,7 @@
  *   bankscope-probe --probe NAME|all [--out DIR] [--measure LIST]
  *   bankscope-probe --file PATTERNS [--file ...] [--out DIR]
  *   bankscope-probe --list
+ *   bankscope-probe --version
  *
  * Every point (one warp access) is measured the same way (kernels.cu):
  * latency (a dependent chain, reps repetitions after a warm-up, min and
@@ -34,23 +35,14 @@
 #include <cuda.h>
 #include <cuda_runtime.h>
 
+#include "check.h"
 #include "counters.h"
 #include "driver_version.h"
+#include "metrics.h"
 #include "probe.h"
 
-#ifndef BS_GIT_DESCRIBE
-#define BS_GIT_DESCRIBE "unknown"
-#endif
-
-static const char *const metrics[] = {
-	"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
-	"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
-	"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
-	"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
-	"smsp__inst_executed_op_shared_ld.sum",
-	"smsp__inst_executed_op_shared_st.sum",
-};
-#define NMETRICS 6
+static const char *const metrics[] = BS_KERNEL_METRICS;
+#define NMETRICS BS_NKERNEL_METRICS
 #define BATCH 256
 
 enum { M_LATENCY = 1, M_THROUGHPUT = 2, M_COUNTERS = 4, M_LAUNCH = 8 };
@@ -85,7 +77,7 @@ static void usage(void)
 {
 	printf("usage: bankscope-probe --probe NAME|all [options]\n"
 	       "       bankscope-probe --file PATTERNS [--file ...] [options]\n"
-	       "       bankscope-probe --list\n\n"
+	       "       bankscope-probe --list | --version\n\n"
 	       "Measure shared-memory accesses on the GPU: latency and\n"
 	       "throughput in cycles, wavefronts and bank conflicts from\n"
 	       "CUPTI counters.  Writes one CSV per run and prints its path.\n\n"
@@ -145,6 +137,10 @@ static int parse_options(int argc, char **argv, options *o)
 
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			usage();
+			exit(0);
+		}
+		if (!strcmp(a, "--version")) {
+			printf("bankscope-probe %s\n", bs_version());
 			exit(0);
 		}
 		if (!strcmp(a, "--list")) {
@@ -236,28 +232,6 @@ static int collect(const options *o, bs_points *pl)
 		return 1;
 	}
 	return 0;
-}
-
-/* data/<slug>: h100-sxm, h100-pcie, h200, else the name in lower case. */
-static void gpu_slug(const char *name, char *out, size_t size)
-{
-	size_t n = 0;
-
-	if (strstr(name, "H100") && strstr(name, "PCIe"))
-		snprintf(out, size, "h100-pcie");
-	else if (strstr(name, "H100"))
-		snprintf(out, size, "h100-sxm");
-	else if (strstr(name, "H200"))
-		snprintf(out, size, "h200");
-	else {
-		for (const char *p = strncmp(name, "NVIDIA ", 7) ? name
-								 : name + 7;
-		     *p && n + 1 < size; p++)
-			out[n++] = (char)((*p >= 'A' && *p <= 'Z') ? *p + 32
-				   : (*p >= 'a' && *p <= 'z') || (*p >= '0' &&
-				      *p <= '9') ? *p : '-');
-		out[n] = '\0';
-	}
 }
 
 static void progress(const char *what, size_t done, size_t total)
@@ -361,16 +335,24 @@ static int count_points(bs_row *rows, size_t n, char *why, size_t whylen)
 			const double *v = &values[r * NMETRICS];
 			int st = !strcmp(probe_counter_op(&row->access),
 					 "st");
-			double inst = v[4 + st];
+			double inst = v[BS_KM_INSTRUCTIONS + st];
 
 			row->instructions = inst;
 			if (inst > 0) {
-				row->wavefronts_measured = v[0 + st] / inst;
-				row->bank_conflicts_measured = v[2 + st] / inst;
+				row->wavefronts_measured =
+					v[BS_KM_WAVEFRONTS + st] / inst;
+				row->bank_conflicts_measured =
+					v[BS_KM_CONFLICTS + st] / inst;
 			}
 		}
 	}
 	bs_counters_close(c);
+	return 0;
+}
+
+static int device_properties(cudaDeviceProp *prop, char *why, size_t whylen)
+{
+	CHECK_CUDA(cudaGetDeviceProperties(prop, 0));
 	return 0;
 }
 
@@ -402,7 +384,7 @@ static void fill_device_meta(meta_list *ml, const cudaDeviceProp *prop,
 	     drv % 1000 / 10);
 	meta(ml, "runtime_version", "%d.%d", rt / 1000, rt % 1000 / 10);
 	meta(ml, "cupti_version", "%s", bs_counters_version());
-	meta(ml, "git_describe", "%s", BS_GIT_DESCRIBE);
+	meta(ml, "git_describe", "%s", bs_version());
 	meta(ml, "date", "%s", date);
 	meta(ml, "command", "%s", cmd);
 	if (profile)
@@ -473,11 +455,11 @@ int main(int argc, char **argv)
 	if (e != cudaSuccess || ndev == 0) {
 		fprintf(stderr, "bankscope-probe: no CUDA device (%s); the "
 			"committed datasets in data/ need none\n",
-			e != cudaSuccess ? cudaGetErrorString(e)
+			e != cudaSuccess ? bs_cuda_error_text(e)
 					 : "cudaGetDeviceCount found 0");
 		return 1;
 	}
-	if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess ||
+	if (device_properties(&prop, why, sizeof why) < 0 ||
 	    probe_kernels_init(&dev, why, sizeof why) < 0 ||
 	    probe_sm_clock_mhz(&mhz, why, sizeof why) < 0) {
 		fprintf(stderr, "bankscope-probe: %s\n", why);
@@ -565,7 +547,7 @@ int main(int argc, char **argv)
 		     done, pl.n);
 	else
 		meta(&ml, "complete", "yes: %zu points", pl.n);
-	gpu_slug(prop.name, slug, sizeof slug);
+	bs_gpu_slug(prop.name, slug, sizeof slug);
 	snprintf(dir, sizeof dir, "%s", o.out_dir ? o.out_dir : "data");
 	if (!o.out_dir)
 		snprintf(dir, sizeof dir, "data/%s", slug);

@@ -7,11 +7,23 @@ Prints how many rows agree (wavefronts and bank conflicts per instruction,
 instructions) and the first disagreements.
 """
 import csv
+import os
+import re
 import sys
 
-M_WF = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{}.sum"
-M_BC = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{}.sum"
-M_IN = "smsp__inst_executed_op_shared_{}.sum"
+
+def kernel_metrics():
+    """The per-kernel metric names, by macro name without BS_METRIC_
+    (WAVEFRONTS_LD, ...), from probes/metrics.h: the one place they are
+    written."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                        "probes", "metrics.h")
+    with open(path) as f:
+        return dict(re.findall(r'^#define BS_METRIC_(\w+) "([^"]+)"$',
+                               f.read(), re.M))
+
+
+METRICS = kernel_metrics()
 
 
 def dataset(path):
@@ -36,10 +48,10 @@ ours, theirs = dataset(sys.argv[1]), ncu(sys.argv[2])
 print(f"ncu cross-check: {len(ours)} dataset rows, {len(theirs)} kernels profiled by ncu")
 agree, bad = 0, []
 for r, k in zip(ours, theirs):
-    op = r["op"]
-    inst = val(k, M_IN.format(op))
-    wf = val(k, M_WF.format(op)) / inst if inst else float("nan")
-    bc = val(k, M_BC.format(op)) / inst if inst else float("nan")
+    op = r["op"].upper()
+    inst = val(k, METRICS["INSTRUCTIONS_" + op])
+    wf = val(k, METRICS["WAVEFRONTS_" + op]) / inst if inst else float("nan")
+    bc = val(k, METRICS["CONFLICTS_" + op]) / inst if inst else float("nan")
     mine = (float(r["wavefronts_measured"] or "nan"),
             float(r["bank_conflicts_measured"] or "nan"),
             float(r["instructions"] or "nan"))

@@ -65,7 +65,7 @@ else
 	bare=$(sub $t1 $t0)
 	t0=$(now); $P --probe all --measure counters --out /tmp/inproc >/dev/null; t1=$(now)
 	inproc=$(sub $t1 $t0)
-	M=l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed_op_shared_st.sum
+	M=$(scripts/metrics.sh kernel)
 	NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
 	t0=$(now)
 	timeout 400 "$NCU" --clock-control none -k regex:k_counted --metrics "$M" --csv --page raw \

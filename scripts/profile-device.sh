@@ -57,7 +57,7 @@ ncu -i "$W/ncu-source.ncu-rep" --page source --print-source sass --csv \
 echo "rc $?"; head -c 600 "$W/ncu-source.err"
 grep -E '"Kernel Name"|LDS|STS' "$OUT/ncu-source.csv" | cut -c1-300
 say "ncu, hardware counters per kernel"
-M=l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed_op_shared_st.sum
+M=$(scripts/metrics.sh kernel)
 ncu --clock-control none --metrics $M --csv $T > "$OUT/ncu-kernels.csv" 2>&1
 echo "rc $?"
 grep -v '^==PROF==' "$OUT/ncu-kernels.csv" | head -40

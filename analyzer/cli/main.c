@@ -37,6 +37,7 @@ const cli_command *cli_find(const char *name)
 static void usage(FILE *out)
 {
 	fputs("usage: bankscope COMMAND [OPTIONS] [ARGS]\n"
+	      "       bankscope --version\n"
 	      "\n"
 	      "Predict and check what a warp's shared-memory access costs on "
 	      "an\nNVIDIA GPU: wavefronts, bank conflicts, latency.\n"
@@ -72,6 +73,10 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
 	    !strcmp(argv[1], "help")) {
 		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("bankscope %s\n", bs_version());
 		return 0;
 	}
 	c = cli_find(argv[1]);

@@ -7,7 +7,8 @@
  * name without '/' is looked up in PATH) with its stdin, stdout and stderr
  * untouched and these variables added: CUDA_INJECTION64_PATH, the
  * injection library (--inject, else $BANKSCOPE_INJECT, else
- * libbankscope_inject.so beside this executable, found through
+ * libbankscope_inject.so beside this executable, else in
+ * ../lib/bankscope/ from it as make install puts it, found through
  * /proc/self/exe); BANKSCOPE_PROFILE_DIR, an empty directory (--keep DIR,
  * else a mkdtemp one under $TMPDIR, removed afterwards); and, from the
  * second run on, BANKSCOPE_PROFILE_LAUNCH.  CUPTI's SASS metrics give one
@@ -83,7 +84,7 @@ static const char profile_usage[] =
 	"  --max-runs N     run the program at most N times (32)\n"
 	"  --inject PATH    the injection library (default:\n"
 	"                   $BANKSCOPE_INJECT, else " INJECT_NAME "\n"
-	"                   beside bankscope)\n"
+	"                   beside bankscope or in ../lib/bankscope/)\n"
 	"  --replay DIR     report a directory kept earlier\n"
 	"  --patterns FILE  join each instruction to the access named\n"
 	"                   KERNEL:OP:RANK in FILE (bankscope-tutorial\n"
@@ -848,6 +849,7 @@ static int find_inject(const options *o, char *buf, size_t size)
 	const char *given = o->inject ? o->inject : getenv("BANKSCOPE_INJECT");
 	char self[4096], cwd[4096], *slash;
 	ssize_t n;
+	int dir, up;
 
 	if (given && *given) {
 		if (access(given, R_OK))
@@ -869,14 +871,21 @@ static int find_inject(const options *o, char *buf, size_t size)
 				   "(name the injection library with "
 				   "--inject)", strerror(errno));
 	self[n] = '\0';
+	/* the build tree: beside the executable; make install's layout:
+	 * PREFIX/bin/bankscope and PREFIX/lib/bankscope/ */
 	slash = strrchr(self, '/');
-	snprintf(buf, size, "%.*s/" INJECT_NAME,
-		 (int)(slash ? slash - self : 0), self);
-	if (access(buf, R_OK))
-		return usage_error("profile: %s not found (make build/"
-				   INJECT_NAME ", or name it with --inject)",
-				   buf);
-	return 0;
+	dir = slash ? (int)(slash - self) : 0;
+	for (up = dir; up > 0 && self[up - 1] != '/'; up--)
+		;
+	snprintf(buf, size, "%.*s/" INJECT_NAME, dir, self);
+	if (!access(buf, R_OK))
+		return 0;
+	snprintf(buf, size, "%.*slib/bankscope/" INJECT_NAME, up, self);
+	if (up && !access(buf, R_OK))
+		return 0;
+	return usage_error("profile: " INJECT_NAME " is neither beside %s nor "
+			   "in %.*slib/bankscope/ (make build/" INJECT_NAME
+			   ", or name it with --inject)", self, up, self);
 }
 
 /* dir for --keep: created, or an existing empty one. */
