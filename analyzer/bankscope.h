@@ -354,6 +354,22 @@ typedef struct {
 /* Least squares y = slope*x + intercept; -1 when n < 2 or x constant. */
 int bs_fit_line(const double *x, const double *y, size_t n, bs_fit *out);
 
+/*
+ * The same fit over a stream, in constant memory: bs_fit_add() takes one
+ * point at a time (zero-initialize the accumulator first), bs_fit_end()
+ * gives what bs_fit_line() gives for those points (the same results to
+ * rounding), -1 under the same conditions.
+ */
+typedef struct {
+	size_t n;
+	double mx, my;          /* running means */
+	double sxx, sxy, syy;   /* sums of products of deviations */
+	int xflat, yflat;       /* every x (every y) so far equal the first */
+	double x0, y0;
+} bs_fit_acc;
+void bs_fit_add(bs_fit_acc *a, double x, double y);
+int bs_fit_end(const bs_fit_acc *a, bs_fit *out);
+
 /* ---- per-instruction profiles -------------------------------------------
  * What `bankscope profile` reports: the shared-memory instructions of a
  * CUDA program as it ran, each SASS instruction with its executions and

@@ -8,6 +8,10 @@
  * counts near 30 keep their precision); r2 = 1 - SSres/SStot, and 1 when
  * every y is the same (the line through them is exact).  It fails when
  * there are fewer than two points or every x is the same.
+ * bs_fit_add() and bs_fit_end() fit the same line over a stream: the means
+ * and the sums of products of deviations are updated point by point
+ * (Welford's method), so they keep the precision of the two passes without
+ * holding the points; the residual sum of squares is Syy - Sxy^2 / Sxx.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -77,5 +81,49 @@ int bs_fit_line(const double *x, const double *y, size_t n, bs_fit *out)
 		sstot += (y[i] - my) * (y[i] - my);
 	}
 	out->r2 = 1 - ssres / sstot;
+	return 0;
+}
+
+void bs_fit_add(bs_fit_acc *a, double x, double y)
+{
+	double dx, dy;
+
+	if (a->n++ == 0) {
+		a->x0 = x;
+		a->y0 = y;
+		a->xflat = a->yflat = 1;
+	}
+	if (x != a->x0)
+		a->xflat = 0;
+	if (y != a->y0)
+		a->yflat = 0;
+	dx = x - a->mx;
+	a->mx += dx / (double)a->n;
+	dy = y - a->my;
+	a->my += dy / (double)a->n;
+	a->sxx += dx * (x - a->mx);
+	a->sxy += dx * (y - a->my);
+	a->syy += dy * (y - a->my);
+}
+
+int bs_fit_end(const bs_fit_acc *a, bs_fit *out)
+{
+	double ssres;
+
+	if (a->n < 2 || a->xflat || a->sxx == 0)
+		return -1;
+	out->n = a->n;
+	if (a->yflat) {
+		out->slope = 0;
+		out->intercept = a->y0;
+		out->r2 = 1;
+		return 0;
+	}
+	out->slope = a->sxy / a->sxx;
+	out->intercept = a->my - out->slope * a->mx;
+	ssres = a->syy - out->slope * a->sxy;
+	if (ssres < 0)
+		ssres = 0;
+	out->r2 = 1 - ssres / a->syy;
 	return 0;
 }

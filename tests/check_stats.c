@@ -3,6 +3,8 @@
  */
 #include <check.h>
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "bankscope.h"
 
@@ -117,6 +119,67 @@ START_TEST(test_fit_line)
 }
 END_TEST
 
+/* The streamed fit gives the same line, point by point. */
+START_TEST(test_fit_stream)
+{
+	const fit_case *c = &fits[_i];
+	bs_fit_acc a;
+	bs_fit f = { 99, 99, 99, 99 };
+
+	memset(&a, 0, sizeof a);
+	for (size_t i = 0; i < c->n; i++)
+		bs_fit_add(&a, c->x[i], c->y[i]);
+	ck_assert_int_eq(bs_fit_end(&a, &f), c->rc);
+	if (c->rc < 0) {
+		ck_assert_msg(f.n == 99 && f.slope == 99, "%s: out written on "
+			      "failure", c->what);
+		return;
+	}
+	ck_assert_uint_eq(f.n, c->n);
+	ck_assert_msg(fabs(f.slope - c->slope) < 1e-9,
+		      "%s: slope %.15g, expected %.15g", c->what, f.slope,
+		      c->slope);
+	ck_assert_msg(fabs(f.intercept - c->intercept) < 1e-9,
+		      "%s: intercept %.15g, expected %.15g", c->what,
+		      f.intercept, c->intercept);
+	ck_assert_msg(fabs(f.r2 - c->r2) < 1e-9, "%s: r2 %.15g, expected %.15g",
+		      c->what, f.r2, c->r2);
+}
+END_TEST
+
+/*
+ * Large offsets keep their precision: a million points x = 1e6 + i,
+ * y = 2x + 1e9 -+ 0.5 (the sign alternating), where sums of x^2 and x*y
+ * taken in one pass would lose the slope's digits.  The streamed fit must
+ * equal the two-pass bs_fit_line over the same points.
+ */
+START_TEST(test_fit_stream_offset)
+{
+	enum { N = 1000000 };
+	double *x = malloc(N * sizeof *x), *y = malloc(N * sizeof *y);
+	bs_fit_acc a;
+	bs_fit f, g;
+
+	ck_assert(x && y);
+	memset(&a, 0, sizeof a);
+	for (int i = 0; i < N; i++) {
+		x[i] = 1e6 + i;
+		y[i] = 2 * x[i] + 1e9 + (i % 2 ? 0.5 : -0.5);
+		bs_fit_add(&a, x[i], y[i]);
+	}
+	ck_assert_int_eq(bs_fit_line(x, y, N, &g), 0);
+	ck_assert_int_eq(bs_fit_end(&a, &f), 0);
+	ck_assert_msg(fabs(f.slope - g.slope) < 1e-9, "slope %.15g, two "
+		      "passes %.15g", f.slope, g.slope);
+	ck_assert_msg(fabs(f.intercept - g.intercept) < 1e-3, "intercept "
+		      "%.15g, two passes %.15g", f.intercept, g.intercept);
+	ck_assert_msg(fabs(f.r2 - g.r2) < 1e-9, "r2 %.15g, two passes %.15g",
+		      f.r2, g.r2);
+	free(x);
+	free(y);
+}
+END_TEST
+
 Suite *stats_suite(void)
 {
 	Suite *s = suite_create("stats");
@@ -125,6 +188,8 @@ Suite *stats_suite(void)
 	tcase_add_loop_test(tc, test_min_median, 0, sizeof mm / sizeof *mm);
 	tcase_add_test(tc, test_min_median_empty);
 	tcase_add_loop_test(tc, test_fit_line, 0, sizeof fits / sizeof *fits);
+	tcase_add_loop_test(tc, test_fit_stream, 0, sizeof fits / sizeof *fits);
+	tcase_add_test(tc, test_fit_stream_offset);
 	suite_add_tcase(s, tc);
 	return s;
 }

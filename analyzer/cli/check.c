@@ -263,7 +263,7 @@ static void print_fits(const check *c)
 					       "intercept_cycles", "r2");
 				printf("%11u %2s %6d %6zu ", fit_widths[w],
 				       fit_ops[o], k, s->n);
-				if (bs_fit_line(s->x, s->y, s->n, &fit) < 0)
+				if (fits_line(s, &fit) < 0)
 					printf("%26s %16s %6s\n",
 					       "-", "-", "-");
 				else

@@ -53,14 +53,13 @@ int shape_struct(const shape_options *o, bs_struct_spec *s);
 
 /*
  * fits.c: cycles against wavefronts per width, op and packing, and the
- * latency model's worst deviation.  fits_add() takes a row and its
- * prediction: 1 when the row is the new worst deviation, 0 otherwise
- * (rows without a median are skipped), -1 out of memory.
+ * latency model's worst deviation, in constant memory.  fits_add() takes
+ * a row and its prediction: 1 when the row is the new worst deviation, 0
+ * otherwise (rows without a median are skipped), -1 out of memory (kept
+ * for callers; the sums never allocate).  fits_line() is bs_fit_end() of
+ * a group: -1 under 2 points or a constant x.  A group's n is its points.
  */
-typedef struct {
-	double *x, *y;
-	size_t n, cap;
-} fit_series;
+typedef bs_fit_acc fit_series;
 
 typedef struct {
 	fit_series by[BS_NWIDTHS][2][2];   /* width index, op, packed */
@@ -73,6 +72,7 @@ extern const char *const fit_ops[2];
 int fits_add(latency_fits *f, const bs_row *r, const bs_summary *s);
 const fit_series *fits_group(const latency_fits *f, int w, int op,
 			     int packed);
+int fits_line(const fit_series *s, bs_fit *out);
 void fits_free(latency_fits *f);
 
 /*

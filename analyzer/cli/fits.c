@@ -3,37 +3,17 @@
  * wavefronts per warp instruction, one least-squares line per width, op
  * and packing, and the latency model's largest deviation from the timed
  * rows.  x is the measured wavefronts, or the predicted ones in a row
- * without counters; rows without a median are left out.
+ * without counters; rows without a median are left out.  Streamed: each
+ * group keeps running sums (bs_fit_add), not its points, so the memory
+ * does not grow with the dataset.
  */
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 
 const unsigned fit_widths[BS_NWIDTHS] = { 1, 2, 4, 8, 16 };
 const char *const fit_ops[2] = { "ld", "st" };
-
-static int add_point(fit_series *s, double x, double y)
-{
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 64;
-		double *nx = realloc(s->x, cap * sizeof *nx), *ny;
-
-		if (!nx)
-			return -1;
-		s->x = nx;
-		ny = realloc(s->y, cap * sizeof *ny);
-		if (!ny)
-			return -1;
-		s->y = ny;
-		s->cap = cap;
-	}
-	s->x[s->n] = x;
-	s->y[s->n] = y;
-	s->n++;
-	return 0;
-}
 
 int fits_add(latency_fits *f, const bs_row *r, const bs_summary *s)
 {
@@ -43,9 +23,8 @@ int fits_add(latency_fits *f, const bs_row *r, const bs_summary *s)
 
 	if (isnan(y))
 		return 0;
-	if (add_point(&f->by[bs_width_index(r->access.width)][r->access.op]
-			    [s->packed], x, y) < 0)
-		return -1;
+	bs_fit_add(&f->by[bs_width_index(r->access.width)][r->access.op]
+			 [s->packed], x, y);
 	if (isnan(s->latency_cycles))
 		return 0;
 	dev = fabs(y - s->latency_cycles);
@@ -60,13 +39,12 @@ const fit_series *fits_group(const latency_fits *f, int w, int op, int packed)
 	return &f->by[w][op][packed];
 }
 
+int fits_line(const fit_series *s, bs_fit *out)
+{
+	return bs_fit_end(s, out);
+}
+
 void fits_free(latency_fits *f)
 {
-	for (int w = 0; w < BS_NWIDTHS; w++)
-		for (int o = 0; o < 2; o++)
-			for (int k = 0; k < 2; k++) {
-				free(f->by[w][o][k].x);
-				free(f->by[w][o][k].y);
-			}
 	memset(f, 0, sizeof *f);
 }

@@ -674,7 +674,7 @@ static int write_latency(doc *d, const data *D)
 				cell(d, "%s", op_names[o]);
 				cell(d, "%s", k ? "yes" : "no");
 				cell(d, "%zu", s->n);
-				if (bs_fit_line(s->x, s->y, s->n, &f) < 0) {
+				if (fits_line(s, &f) < 0) {
 					cell(d, "-");
 					cell(d, "-");
 					cell(d, "-");
