@@ -2,7 +2,8 @@
  * cli.h - what the bankscope command's source files share.
  *
  * Exit status of every command: 0 success, 1 a check found disagreements,
- * 2 bad input or usage (one message on stderr naming where).
+ * 2 bad input or usage (one message on stderr naming where), or standard
+ * output could not be written (main.c checks it once, after the command).
  */
 #ifndef BANKSCOPE_CLI_H
 #define BANKSCOPE_CLI_H

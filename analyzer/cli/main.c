@@ -5,6 +5,7 @@
  *   bankscope check FILE.csv...              measured against predicted
  *   bankscope profiles                       the architecture profiles
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +32,8 @@ static const char usage[] =
 	"  profile   per-instruction shared-memory wavefronts of any CUDA\n"
 	"            program (bankscope profile --help)\n"
 	"\n"
-	"Exit status: 0 success, 1 a check found disagreements, 2 bad input.\n"
+	"Exit status: 0 success, 1 a check found disagreements, 2 bad input\n"
+	"or standard output could not be written.\n"
 	"See docs/bankscope.md.\n";
 
 int report_error(const bs_error *err)
@@ -138,7 +140,34 @@ int cmd_profiles(int argc, char **argv)
 	return 0;
 }
 
-int main(int argc, char **argv)
+/*
+ * Flush and close standard output, once, after the command: a full disk,
+ * /dev/full, a file-size limit or a closed descriptor must not look like
+ * success.  The commands print with plain stdio and never check each
+ * write; the stream's error flag is sticky, so this one check sees every
+ * failure.  -1 (after one message, unless the command has already
+ * failed with its own) when anything written was lost.
+ */
+static int close_stdout(int rc)
+{
+	int bad, e;
+
+	errno = 0;
+	bad = fflush(stdout) != 0 || ferror(stdout);
+	e = errno;
+	if (fclose(stdout) != 0 && !bad) {
+		bad = 1;
+		e = errno;
+	}
+	if (!bad)
+		return 0;
+	if (rc != EXIT_BADINPUT)
+		fprintf(stderr, "bankscope: cannot write to standard output%s%s\n",
+			e ? ": " : "", e ? strerror(e) : "");
+	return -1;
+}
+
+static int run(int argc, char **argv)
 {
 	if (argc < 2) {
 		fputs(usage, stderr);
@@ -163,4 +192,11 @@ int main(int argc, char **argv)
 		return cmd_profile(argc - 1, argv + 1);
 	return usage_error("unknown command '%s' (try bankscope --help)",
 			   argv[1]);
+}
+
+int main(int argc, char **argv)
+{
+	int rc = run(argc, argv);
+
+	return close_stdout(rc) < 0 ? EXIT_BADINPUT : rc;
 }

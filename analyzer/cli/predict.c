@@ -102,7 +102,7 @@ static int predict_file(run *r, const char *path)
 	bs_reader *rd;
 	bs_access a;
 	bs_error err;
-	int rc;
+	int rc = 0;
 
 	if (!f)
 		return usage_error("%s: cannot open: %s", path,
@@ -113,7 +113,8 @@ static int predict_file(run *r, const char *path)
 			fclose(f);
 		return usage_error("out of memory");
 	}
-	while ((rc = bs_reader_next(rd, &a, &err)) > 0) {
+	/* stdout failing (main.c reports it) ends a long stream early */
+	while (!ferror(stdout) && (rc = bs_reader_next(rd, &a, &err)) > 0) {
 		if (predict_one(r, &a, &err) < 0) {
 			/* the access passed the reader, so name its line */
 			snprintf(err.source, sizeof err.source, "%s", name);
