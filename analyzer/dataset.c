@@ -19,7 +19,10 @@
  * never overwrites), removes the temporary name and fsyncs dir.  Commit
  * always consumes the handle: on failure nothing is left behind.
  *
- * Reading, streamed one line at a time (f is not closed).  Before the
+ * Reading, streamed one line at a time (f is not closed).  Every line
+ * ends with a newline: a last line without one is reported as a
+ * truncated file, since a cut can leave a number that still reads.  A
+ * UTF-8 byte-order mark before line 1 is dropped.  Before the
  * header, "# key: value" lines are metadata (at most BS_META_MAX, keys
  * unique) and other '#' lines comments; after it every '#' line is a
  * comment; blank lines are skipped everywhere.  The header maps columns by
@@ -476,6 +479,7 @@ struct bs_dataset {
 	long line;
 	char *buf;          /* the current line */
 	size_t cap;
+	int skip;           /* lines.h state */
 	char *dec;          /* its decoded fields */
 	size_t dcap;
 	field *fld;
@@ -490,23 +494,28 @@ struct bs_dataset {
 	bs_error_set(err, (d)->name, (d)->line, col, __VA_ARGS__)
 
 /*
- * One line into d->buf (lines.h); then a CR inside it is refused and a
- * UTF-8 byte-order mark at the start of the file dropped.
+ * One line into d->buf (lines.h, which drops a UTF-8 byte-order mark at
+ * the start of the file); then a CR inside it is refused, and so is a
+ * last line without its newline: a dataset is written by a program, line
+ * by line, so a missing final newline means the file was cut short (a
+ * full disk, an interrupted copy), and the cut may have left a number
+ * that still reads.
  */
 static int read_line(bs_dataset *d, bs_error *err)
 {
 	size_t n;
 	char *cr;
-	int rc = bs_read_line(d->f, d->name, &d->line, &d->buf, &d->cap, &n,
-			      err);
+	int rc = bs_read_line(d->f, d->name, &d->line, &d->skip, &d->buf,
+			      &d->cap, &n, err);
 
 	if (rc <= 0)
 		return rc;
 	if ((cr = memchr(d->buf, '\r', n)))
 		return FAIL(d, (long)(cr - d->buf) + 1, "carriage return "
 			    "inside a line");
-	if (d->line == 1 && !strncmp(d->buf, "\xef\xbb\xbf", 3))
-		memmove(d->buf, d->buf + 3, n - 2);
+	if (rc == 2)
+		return FAIL(d, 0, "the last line has no newline: the file is "
+			    "truncated");
 	return 1;
 }
 

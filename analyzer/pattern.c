@@ -7,8 +7,18 @@
  * st (load, store); then exactly 32 lane fields, each a byte address in
  * decimal or 0x hex, or '-' for an inactive lane.  Tokens are separated by
  * blanks or tabs; '#' starts a comment; blank lines are skipped; a line
- * holds at most 64 KiB besides its LF or CRLF end.  Every error names the
- * line and the column of the offending token.
+ * holds at most 64 KiB besides its LF or CRLF end, and a NUL byte or a
+ * longer line is an error as soon as it is read (lines.c).  A UTF-8
+ * byte-order mark before line 1 is dropped, as in datasets.  Every error
+ * names the line and the column of the offending token.
+ *
+ * The last line may lack its newline, unlike a dataset's (dataset.c):
+ * pattern files are written by hand, and editors and `printf` often leave
+ * it off, while a dataset is written by a program and a missing newline
+ * there means the file was cut.  A pattern line cut short still fails
+ * when the cut leaves fewer than 32 lane fields or a broken token; only a
+ * cut inside the last address that leaves a valid, aligned number goes
+ * unseen.
  */
 #include <ctype.h>
 #include <stdlib.h>
@@ -23,6 +33,7 @@ struct bs_reader {
 	long line;
 	char *buf;
 	size_t cap;
+	int skip;
 };
 
 bs_reader *bs_reader_new(FILE *f, const char *name)
@@ -60,8 +71,8 @@ int bs_reader_next(bs_reader *r, bs_access *out, bs_error *err)
 {
 	for (;;) {
 		size_t len;
-		int rc = bs_read_line(r->f, r->name, &r->line, &r->buf, &r->cap,
-				      &len, err);
+		int rc = bs_read_line(r->f, r->name, &r->line, &r->skip,
+				      &r->buf, &r->cap, &len, err);
 
 		if (rc <= 0)
 			return rc;

@@ -30,6 +30,9 @@
 	      "88 92 96 100 104 108 112 116 120 124"
 #define S1 "0 4 " TAIL2                     /* 99 characters */
 #define S1_31 "4 " TAIL2                    /* 31 lane fields */
+/* S1 cut inside its last address: "... 120 12", still 32 aligned lanes */
+#define S1_CUT "0 4 8 12 16 20 24 28 32 36 40 44 48 52 56 60 64 68 72 76 " \
+	       "80 84 88 92 96 100 104 108 112 116 120 12"
 #define MISALIGNED "0 2 " TAIL2
 #define BADTOKEN "0 x " TAIL2
 #define HALF8 "0 8 16 24 32 40 48 56 64 72 80 88 96 104 112 120 " \
@@ -530,6 +533,15 @@ static const bad_file bad[] = {
 	  "column 'addresses': 0 lane fields, expected 32" },
 	{ "carriage return", H6 "p,n\r,4,ld,1," S1 "\r\n", 2, 4,
 	  "carriage return inside a line" },
+	{ "last line without its newline", H6 "p,n,4,ld,1," S1, 2, 0,
+	  "the last line has no newline: the file is truncated" },
+	{ "cut inside the last address, which still reads",
+	  H6 "p,n,4,ld,1," S1 "\np,n,4,ld,1," S1_CUT, 3, 0,
+	  "the last line has no newline: the file is truncated" },
+	{ "cut inside the header", "# gpu: x\nprobe,name,width,op,addr", 2, 0,
+	  "the last line has no newline: the file is truncated" },
+	{ "cut after a CR", H6 "p,n,4,ld,1," S1 "\r", 2, 0,
+	  "the last line has no newline: the file is truncated" },
 	{ "active lanes do not match",
 	  "probe,name,width,op,active_lanes,addresses\np,n,4,ld,31," S1 "\n",
 	  2, 10, "column 'active_lanes': 31 does not match the 32 active "
@@ -840,6 +852,10 @@ static const cli_case cli[] = {
 	{ "check " CASES "bad.csv", 2, FIXED, BAD_LINE },
 	{ "check " CASES "agree.csv " CASES "bad.csv --quiet", 2, FIXED,
 	  BAD_LINE },
+	/* cut inside the last address: "... 480 4" is still an aligned lane */
+	{ "check --quiet " CASES "truncated.csv", 2, FIXED,
+	  "bankscope: " CASES "truncated.csv:16: the last line has no "
+	  "newline: the file is truncated\n" },
 	{ "check " CASES "profile.csv", 2, FIXED,
 	  "bankscope: " CASES "profile.csv: metadata 'profile: sm_99' names "
 	  "no known profile (sm_90, textbook; or give --arch)\n" },
