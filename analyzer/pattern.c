@@ -109,16 +109,28 @@ static void copy_token(char *word, size_t size, const char *tok, size_t len)
 	word[len] = '\0';
 }
 
-/* A lane field too long to copy: -1 when junk, -2 when a number (> 32 bits). */
-static int long_field(const char *tok, size_t len)
+/*
+ * A lane field too long to copy: its leading zeros dropped, what is left
+ * parsed (an address of 40 zeros is 0); -1 when junk, -2 when a number
+ * over 32 bits.
+ */
+static int long_field(const char *tok, size_t len, uint64_t *v)
 {
 	int hex = tok[0] == '0' && (tok[1] == 'x' || tok[1] == 'X');
+	size_t i = hex ? 2 : 0, z;
+	char digits[24];
 
-	for (size_t i = hex ? 2 : 0; i < len; i++)
+	for (; i < len; i++)
 		if (!(hex ? isxdigit((unsigned char)tok[i])
 			  : isdigit((unsigned char)tok[i])))
 			return -1;
-	return -2;
+	for (z = hex ? 2 : 0; z + 1 < len && tok[z] == '0'; z++)
+		;
+	if (len - z > 16)
+		return -2;
+	snprintf(digits, sizeof digits, "%s%.*s", hex ? "0x" : "",
+		 (int)(len - z), tok + z);
+	return bs_parse_u64(digits, UINT32_MAX, v);
 }
 
 int bs_parse_line(const char *line, const char *source, long lineno,
@@ -169,7 +181,7 @@ int bs_parse_line(const char *line, const char *source, long lineno,
 			continue;
 		}
 		rc = len < sizeof word ? bs_parse_u64(word, UINT32_MAX, &v)
-				       : long_field(tok, len);
+				       : long_field(tok, len, &v);
 		if (rc == -1)
 			FAIL(tok, "lane %u: '%s' is not an address "
 			     "(decimal, 0x hex, or - for inactive)", lanes, word);

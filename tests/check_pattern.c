@@ -71,6 +71,7 @@ typedef struct {
 } valid_row;
 
 #define NAME63 "n23456789012345678901234567890123456789012345678901234567890123"
+#define ZEROS40 "0000000000000000000000000000000000000000"
 
 static const valid_row valid[] = {
 	{ "decimal", { "a 4 ld", .base = 1024, .step = 4, .lane = -1 },
@@ -114,6 +115,11 @@ static const valid_row valid[] = {
 	  NAME63, 4, BS_LOAD },
 	{ "a name that looks like a number", { "7 4 st", .step = 4,
 					       .lane = -1 }, "7", 4, BS_STORE },
+	{ "an address of 40 zeros", { "z 4 ld", .step = 4, .lane = 0,
+				      .token = ZEROS40 }, "z", 4, BS_LOAD },
+	{ "40 zeros then 4, in hex", { "z 4 ld", .step = 4, .lane = 1,
+				       .token = "0x" ZEROS40 "4" },
+	  "z", 4, BS_LOAD },
 };
 
 static void expect_access(const bs_access *a, const valid_row *v)
