@@ -9,8 +9,8 @@
  * decimals, trailing zeros trimmed; cycles with 2 decimals; throughput with
  * 3.  probe, name and note are quoted (RFC 4180) when they hold a comma, a
  * quote or start with '#'.  A row the reader could not read back (invalid
- * access, empty probe or name, a newline in a string, an infinite number)
- * is refused with -1 and nothing written, as is a write error.
+ * access, empty probe or name, a newline in a string, a number outside
+ * 0..1e15) is refused with -1 and nothing written, as is a write error.
  *
  * Writing a file safely: bs_dataset_create() makes dir (like mkdir -p) and
  * a hidden temporary ".bankscope.tmp-XXXXXX" in it (mkstemp, mode 0644);
@@ -29,8 +29,10 @@
  * name, in any order; unknown columns are ignored, known ones may appear
  * once, and probe, name, width, op and addresses are required.  Each row
  * has exactly the header's field count; quoted fields follow RFC 4180
- * within one line; numbers are plain decimals (empty = NaN; nan, inf, hex
- * and blanks are refused); width, op and the 32 lane fields of addresses
+ * within one line; numbers are plain decimals from 0 to 1e15 (empty =
+ * NaN; nan, inf, hex, blanks, negative and larger values are refused: no
+ * count, time or rate is negative, and 1e308 cycles would turn the fits
+ * into inf and NaN); width, op and the 32 lane fields of addresses
  * are validated as a pattern-file line is; active_lanes, when given, must
  * match the addresses.  Every error names the file, the line and the
  * 1-based column of the offending field's first character.
@@ -96,6 +98,19 @@ static const struct column {
 static double *num_at(bs_row *row, size_t off)
 {
 	return (double *)(void *)((char *)row + off);
+}
+
+/*
+ * Every number column holds a count, a time or a rate: none is negative,
+ * and none comes near 1e15 (a kernel's warp instructions; 1e15 cycles
+ * are days).  Larger values, 1e308 say, are not measurements, and they
+ * turn the fits into inf and NaN.
+ */
+#define NUM_MAX 1e15
+
+static int number_ok(double v)
+{
+	return isnan(v) || (v >= 0 && v <= NUM_MAX);
 }
 
 static double num_of(const bs_row *row, size_t off)
@@ -217,7 +232,7 @@ static int writable(const bs_row *row)
 			return 0;
 	for (int c = 0; c < NCOLUMNS; c++)
 		if (columns[c].kind >= K_COUNT &&
-		    isinf(num_of(row, columns[c].off)))
+		    !number_ok(num_of(row, columns[c].off)))
 			return 0;
 	return bs_access_check(&row->access, NULL) == 0;
 }
@@ -755,9 +770,9 @@ static int parse_number(bs_dataset *d, const field *fl, const char *cname,
 	    (*out = strtod(s, &end), *end))
 		return FAIL(d, fl->col, "column '%s': '%.40s' is not a number",
 			    cname, s);
-	if (!isfinite(*out))
-		return FAIL(d, fl->col, "column '%s': %.40s is out of range",
-			    cname, s);
+	if (!number_ok(*out))
+		return FAIL(d, fl->col, "column '%s': %.40s is out of range "
+			    "(0 to 1e15)", cname, s);
 	return 0;
 }
 

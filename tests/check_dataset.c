@@ -251,7 +251,8 @@ typedef struct {
 
 static const fmt_case fmts[] = {
 	{ 0, 2, "2" }, { 0, 2.5, "2.5" }, { 0, 1.03125, "1.0312" },
-	{ 0, 1.00004, "1" }, { 0, 1.0 / 3, "0.3333" }, { 0, -0.00001, "0" },
+	{ 0, 1.00004, "1" }, { 0, 1.0 / 3, "0.3333" }, { 0, 0.00001, "0" },
+	{ 2, 1e15, "1000000000000000" },
 	{ 1, 31, "31" }, { 1, NAN, "" },
 	{ 2, 64, "64" }, { 2, 123456789, "123456789" }, { 2, 64.5, "64.5" },
 	{ 7, 1, "1" }, { 7, -0.0, "0" },
@@ -306,6 +307,8 @@ START_TEST(test_write_refused)
 	case 4: r.access.addr[3] = 2; break;
 	case 5: r.access.width = 3; break;
 	case 6: r.cycles_per_access_median = INFINITY; break;
+	case 7: r.wavefronts_measured = -1; break;
+	case 8: r.cycles_per_access_min = 1e308; break;
 	}
 	f = capture(&buf, &len);
 	ck_assert_int_eq(bs_dataset_write_row(f, &r), -1);
@@ -501,7 +504,22 @@ static const bad_file bad[] = {
 	NOT_A_NUMBER(" 2"), NOT_A_NUMBER("0x10"), NOT_A_NUMBER("2.5.1"),
 	NOT_A_NUMBER("-"), NOT_A_NUMBER("1e"),
 	{ "number out of range", H6 "p,n,4,ld,1e999," S1 "\n", 2, 10,
-	  "column 'wavefronts_measured': 1e999 is out of range" },
+	  "column 'wavefronts_measured': 1e999 is out of range (0 to 1e15)" },
+	{ "finite but impossible", H6 "p,n,4,ld,1e308," S1 "\n", 2, 10,
+	  "column 'wavefronts_measured': 1e308 is out of range (0 to 1e15)" },
+	{ "just above the bound", H6 "p,n,4,ld,1000000000000001," S1 "\n", 2,
+	  10, "column 'wavefronts_measured': 1000000000000001 is out of range "
+	  "(0 to 1e15)" },
+	{ "negative wavefronts", H6 "p,n,4,ld,-1," S1 "\n", 2, 10,
+	  "column 'wavefronts_measured': -1 is out of range (0 to 1e15)" },
+	{ "negative cycles, a later column",
+	  "probe,name,width,op,addresses,cycles_per_access_median\n"
+	  "p,n,4,ld," S1 ",-0.5\n", 2, 110,
+	  "column 'cycles_per_access_median': -0.5 is out of range (0 to "
+	  "1e15)" },
+	{ "negative active_lanes",
+	  "probe,name,width,op,active_lanes,addresses\np,n,4,ld,-32," S1 "\n",
+	  2, 10, "column 'active_lanes': -32 is out of range (0 to 1e15)" },
 	{ "bad width", H6 "p,n,3,ld,1," S1 "\n", 2, 5,
 	  "column 'width': '3' is not 1, 2, 4, 8 or 16 bytes" },
 	{ "empty width", H6 "p,n,,ld,1," S1 "\n", 2, 5,
@@ -852,6 +870,10 @@ static const cli_case cli[] = {
 	{ "check " CASES "bad.csv", 2, FIXED, BAD_LINE },
 	{ "check " CASES "agree.csv " CASES "bad.csv --quiet", 2, FIXED,
 	  BAD_LINE },
+	/* 1e308 cycles: the fits were -nan, the verdict AGREES */
+	{ "check " CASES "huge.csv", 2, FIXED,
+	  "bankscope: " CASES "huge.csv:8:49: column "
+	  "'cycles_per_access_median': 1e308 is out of range (0 to 1e15)\n" },
 	/* cut inside the last address: "... 480 4" is still an aligned lane */
 	{ "check --quiet " CASES "truncated.csv", 2, FIXED,
 	  "bankscope: " CASES "truncated.csv:16: the last line has no "
@@ -941,7 +963,7 @@ Suite *dataset_suite(void)
 	tcase_add_loop_test(io, test_line_limit, 0, 2);
 	tcase_add_loop_test(io, test_number_format, 0,
 			    sizeof fmts / sizeof *fmts);
-	tcase_add_loop_test(io, test_write_refused, 0, 7);
+	tcase_add_loop_test(io, test_write_refused, 0, 9);
 	tcase_add_test(io, test_write_header_refused);
 	tcase_add_test(io, test_row_init_predict);
 	tcase_add_test(io, test_metadata);
