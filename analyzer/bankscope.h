@@ -312,9 +312,18 @@ int bs_row_predict(const bs_profile *p, bs_row *row, bs_error *err);
 /* A row with every number NaN and empty strings. */
 void bs_row_init(bs_row *row);
 
-/* Writing: the metadata lines and the header, then one line per row. */
-int bs_dataset_write_header(FILE *f, const bs_meta *meta, int nmeta);
-int bs_dataset_write_row(FILE *f, const bs_row *row);
+/*
+ * Writing: the metadata lines and the header, then one line per row.  0,
+ * or -1 with err: metadata or a row the reader could not read back
+ * (nothing written; err->source "metadata", or the row's name as for
+ * bs_access_check), or a write error on f (err->source "dataset"; stdio
+ * may report a failed write only at a later flush, so check
+ * bs_dataset_commit() or fflush/fclose too).  Callers that know the
+ * file's path name it in their own message.
+ */
+int bs_dataset_write_header(FILE *f, const bs_meta *meta, int nmeta,
+			    bs_error *err);
+int bs_dataset_write_row(FILE *f, const bs_row *row, bs_error *err);
 
 /*
  * Writing a whole file safely: bs_dataset_create() opens a temporary file

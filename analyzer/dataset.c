@@ -149,25 +149,47 @@ static int key_char(char c)
 	       (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-';
 }
 
-int bs_dataset_write_header(FILE *f, const bs_meta *meta, int nmeta)
+/* A write error on f, once the writes are done (stdio's flag is sticky). */
+static int write_result(FILE *f, bs_error *err)
+{
+	if (!ferror(f))
+		return 0;
+	return bs_error_set(err, "dataset", 0, 0, "write error%s%s",
+			    errno ? ": " : "", errno ? strerror(errno) : "");
+}
+
+int bs_dataset_write_header(FILE *f, const bs_meta *meta, int nmeta,
+			    bs_error *err)
 {
 	if (nmeta < 0 || nmeta > BS_META_MAX)
-		return -1;
+		return bs_error_set(err, "metadata", 0, 0, "%d lines, not 0 "
+				    "to %d", nmeta, BS_META_MAX);
 	for (int i = 0; i < nmeta; i++) {
 		const char *k = meta[i].key;
 
-		if (!k[0] || memchr(k, '\0', sizeof meta[i].key) == NULL ||
-		    memchr(meta[i].value, '\0', sizeof meta[i].value) == NULL ||
-		    strpbrk(meta[i].value, "\r\n"))
-			return -1;
+		if (!memchr(k, '\0', sizeof meta[i].key) ||
+		    !memchr(meta[i].value, '\0', sizeof meta[i].value))
+			return bs_error_set(err, "metadata", 0, 0, "line %d: "
+					    "key or value not terminated", i);
+		if (!k[0])
+			return bs_error_set(err, "metadata", 0, 0, "line %d: "
+					    "empty key", i);
 		for (; *k; k++)
 			if (!key_char(*k))
-				return -1;
+				return bs_error_set(err, "metadata", 0, 0,
+					"key '%s' holds a character other "
+					"than letters, digits, '_', '.' and "
+					"'-'", meta[i].key);
+		if (strpbrk(meta[i].value, "\r\n"))
+			return bs_error_set(err, "metadata", 0, 0, "the value "
+					    "of '%s' holds a line break",
+					    meta[i].key);
 	}
+	errno = 0;
 	for (int i = 0; i < nmeta; i++)
 		fprintf(f, "# %s: %s\n", meta[i].key, meta[i].value);
 	fputs(BS_DATASET_COLUMNS "\n", f);
-	return ferror(f) ? -1 : 0;
+	return write_result(f, err);
 }
 
 /* "2", "2.5", "1.0312": %.*f with trailing zeros and the point dropped. */
@@ -216,34 +238,46 @@ static void write_string(FILE *f, const char *s)
 	putc('"', f);
 }
 
-/* Can the reader take this row back? */
-static int writable(const bs_row *row)
+/* Can the reader take this row back?  0, or -1 with err saying why. */
+static int writable(const bs_row *row, bs_error *err)
 {
+	static const char *const what[3] = { "probe", "name", "note" };
 	const char *strs[3] = { row->probe, row->access.name, row->note };
+	const size_t sizes[3] = { sizeof row->probe, sizeof row->access.name,
+				  sizeof row->note };
+	const char *src;
 
-	if (!memchr(row->probe, '\0', sizeof row->probe) ||
-	    !memchr(row->access.name, '\0', sizeof row->access.name) ||
-	    !memchr(row->note, '\0', sizeof row->note))
-		return 0;
-	if (!row->probe[0] || !row->access.name[0])
-		return 0;
 	for (int i = 0; i < 3; i++)
+		if (!memchr(strs[i], '\0', sizes[i]))
+			return bs_error_set(err, "row", 0, 0, "%s not "
+					    "terminated", what[i]);
+	src = row->access.name[0] ? row->access.name : "row";
+	for (int i = 0; i < 3; i++) {
+		if (i < 2 && !strs[i][0])
+			return bs_error_set(err, src, 0, 0, "empty %s",
+					    what[i]);
 		if (strpbrk(strs[i], "\r\n"))
-			return 0;
+			return bs_error_set(err, src, 0, 0, "%s holds a line "
+					    "break", what[i]);
+	}
 	for (int c = 0; c < NCOLUMNS; c++)
 		if (columns[c].kind >= K_COUNT &&
 		    !number_ok(num_of(row, columns[c].off)))
-			return 0;
-	return bs_access_check(&row->access, NULL) == 0;
+			return bs_error_set(err, src, 0, 0, "column '%s': %g "
+					    "is out of range (0 to 1e15)",
+					    columns[c].name,
+					    num_of(row, columns[c].off));
+	return bs_access_check(&row->access, err);
 }
 
-int bs_dataset_write_row(FILE *f, const bs_row *row)
+int bs_dataset_write_row(FILE *f, const bs_row *row, bs_error *err)
 {
 	const bs_access *a = &row->access;
 	char buf[64];
 
-	if (!writable(row))
+	if (writable(row, err) < 0)
 		return -1;
+	errno = 0;
 	for (int c = 0; c < NCOLUMNS; c++) {
 		const struct column *col = &columns[c];
 
@@ -286,7 +320,7 @@ int bs_dataset_write_row(FILE *f, const bs_row *row)
 		}
 	}
 	putc('\n', f);
-	return ferror(f) ? -1 : 0;
+	return write_result(f, err);
 }
 
 /* ---- writing a whole file ----------------------------------------------- */

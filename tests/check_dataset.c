@@ -206,10 +206,10 @@ START_TEST(test_write_read_rows)
 	int i;
 
 	f = capture(&buf, &len);
-	ck_assert_int_eq(bs_dataset_write_header(f, meta, 2), 0);
+	ck_assert_int_eq(bs_dataset_write_header(f, meta, 2, &err), 0);
 	for (i = 0; i < n; i++) {
 		build_row(&wrows[i], &want);
-		ck_assert_int_eq(bs_dataset_write_row(f, &want), 0);
+		ck_assert_int_eq(bs_dataset_write_row(f, &want, &err), 0);
 	}
 	fclose(f);
 
@@ -276,7 +276,7 @@ START_TEST(test_number_format)
 	make_access(&r.access, 4, BS_LOAD, ALL, 1);
 	*num(&r, c->column) = c->v;
 	f = capture(&buf, &len);
-	ck_assert_int_eq(bs_dataset_write_row(f, &r), 0);
+	ck_assert_int_eq(bs_dataset_write_row(f, &r, NULL), 0);
 	fclose(f);
 	p = buf;
 	for (field = 0; field < 5 + c->column; field++)
@@ -288,12 +288,28 @@ START_TEST(test_number_format)
 END_TEST
 
 /* Rows the reader could not take back are refused, nothing written. */
+static const char *const refused_why[][2] = {
+	{ "row", "empty name" },
+	{ "n", "empty probe" },
+	{ "n", "note holds a line break" },
+	{ "cr\r", "name holds a line break" },
+	{ "n", "lane 3: address 2 is not aligned to the 4-byte width" },
+	{ "n", "width 3 is not 1, 2, 4, 8 or 16 bytes" },
+	{ "n", "column 'cycles_per_access_median': inf is out of range (0 to "
+	  "1e15)" },
+	{ "n", "column 'wavefronts_measured': -1 is out of range (0 to 1e15)" },
+	{ "n", "column 'cycles_per_access_min': 1e+308 is out of range (0 to "
+	  "1e15)" },
+	{ "row", "probe not terminated" },
+};
+
 START_TEST(test_write_refused)
 {
 	char *buf;
 	size_t len;
 	FILE *f;
 	bs_row r;
+	bs_error err;
 
 	bs_row_init(&r);
 	snprintf(r.probe, sizeof r.probe, "p");
@@ -309,11 +325,16 @@ START_TEST(test_write_refused)
 	case 6: r.cycles_per_access_median = INFINITY; break;
 	case 7: r.wavefronts_measured = -1; break;
 	case 8: r.cycles_per_access_min = 1e308; break;
+	case 9: memset(r.probe, 'p', sizeof r.probe); break;
 	}
 	f = capture(&buf, &len);
-	ck_assert_int_eq(bs_dataset_write_row(f, &r), -1);
+	memset(&err, 0, sizeof err);
+	ck_assert_int_eq(bs_dataset_write_row(f, &r, &err), -1);
+	ck_assert_int_eq(bs_dataset_write_row(f, &r, NULL), -1);
 	fclose(f);
 	ck_assert_uint_eq(len, 0);
+	ck_assert_str_eq(err.source, refused_why[_i][0]);
+	ck_assert_str_eq(err.text, refused_why[_i][1]);
 	free(buf);
 }
 END_TEST
@@ -321,25 +342,71 @@ END_TEST
 START_TEST(test_write_header_refused)
 {
 	static bs_meta many[BS_META_MAX + 1];
-	bs_meta bad_key[] = { { "bad key", "v" } };
-	bs_meta bad_value[] = { { "k", "two\nlines" } };
-	bs_meta empty_key[] = { { "", "v" } };
+	static const struct {
+		bs_meta meta;
+		const char *text;
+	} bad_meta[] = {
+		{ { "bad key", "v" }, "key 'bad key' holds a character other "
+		  "than letters, digits, '_', '.' and '-'" },
+		{ { "k", "two\nlines" }, "the value of 'k' holds a line break" },
+		{ { "replay", "/tmp/a\rb" }, "the value of 'replay' holds a "
+		  "line break" },
+		{ { "", "v" }, "line 0: empty key" },
+	};
 	char *buf;
 	size_t len;
 	FILE *f;
+	bs_error err;
 
 	for (int i = 0; i <= BS_META_MAX; i++)
 		snprintf(many[i].key, sizeof many[i].key, "k%d", i);
 	f = capture(&buf, &len);
-	ck_assert_int_eq(bs_dataset_write_header(f, bad_key, 1), -1);
-	ck_assert_int_eq(bs_dataset_write_header(f, bad_value, 1), -1);
-	ck_assert_int_eq(bs_dataset_write_header(f, empty_key, 1), -1);
-	ck_assert_int_eq(bs_dataset_write_header(f, many, BS_META_MAX + 1),
-			 -1);
-	ck_assert_int_eq(bs_dataset_write_header(f, many, -1), -1);
+	for (size_t i = 0; i < sizeof bad_meta / sizeof *bad_meta; i++) {
+		memset(&err, 0, sizeof err);
+		ck_assert_int_eq(bs_dataset_write_header(f, &bad_meta[i].meta,
+							 1, &err), -1);
+		ck_assert_str_eq(err.source, "metadata");
+		ck_assert_str_eq(err.text, bad_meta[i].text);
+	}
+	ck_assert_int_eq(bs_dataset_write_header(f, many, BS_META_MAX + 1,
+						 &err), -1);
+	ck_assert_str_eq(err.text, "33 lines, not 0 to 32");
+	ck_assert_int_eq(bs_dataset_write_header(f, many, -1, NULL), -1);
+	memset(many[1].key, 'k', sizeof many[1].key);
+	ck_assert_int_eq(bs_dataset_write_header(f, many, 2, &err), -1);
+	ck_assert_str_eq(err.text, "line 1: key or value not terminated");
 	fclose(f);
 	ck_assert_uint_eq(len, 0);
 	free(buf);
+}
+END_TEST
+
+/*
+ * Writes that fail (/dev/full, unbuffered so the first byte fails) are
+ * errors with the reason, for the header and for a row.
+ */
+START_TEST(test_write_error)
+{
+	static const bs_meta meta[] = { { "gpu", "x" } };
+	FILE *f = fopen("/dev/full", "w");
+	bs_error err;
+	bs_row r;
+
+	ck_assert_ptr_nonnull(f);
+	setvbuf(f, NULL, _IONBF, 0);
+	memset(&err, 0, sizeof err);
+	ck_assert_int_eq(bs_dataset_write_header(f, meta, 1, &err), -1);
+	ck_assert_str_eq(err.source, "dataset");
+	ck_assert_str_eq(err.text, "write error: No space left on device");
+	clearerr(f);
+	bs_row_init(&r);
+	snprintf(r.probe, sizeof r.probe, "p");
+	snprintf(r.access.name, sizeof r.access.name, "n");
+	make_access(&r.access, 4, BS_LOAD, ALL, 1);
+	memset(&err, 0, sizeof err);
+	ck_assert_int_eq(bs_dataset_write_row(f, &r, &err), -1);
+	ck_assert_str_eq(err.text, "write error: No space left on device");
+	fclose(f);
 }
 END_TEST
 
@@ -642,9 +709,10 @@ static void write_one(const char *dir, const char *row_name,
 	snprintf(r.probe, sizeof r.probe, "stride");
 	snprintf(r.access.name, sizeof r.access.name, "%s", row_name);
 	make_access(&r.access, 4, BS_LOAD, ALL, 1);
-	ck_assert_int_eq(bs_dataset_write_header(bs_dataset_file(o), NULL, 0),
+	ck_assert_int_eq(bs_dataset_write_header(bs_dataset_file(o), NULL, 0,
+						 &err), 0);
+	ck_assert_int_eq(bs_dataset_write_row(bs_dataset_file(o), &r, &err),
 			 0);
-	ck_assert_int_eq(bs_dataset_write_row(bs_dataset_file(o), &r), 0);
 	ck_assert_msg(bs_dataset_commit(o, name, path, size, &err) == 0, "%s",
 		      err.text);
 }
@@ -963,8 +1031,9 @@ Suite *dataset_suite(void)
 	tcase_add_loop_test(io, test_line_limit, 0, 2);
 	tcase_add_loop_test(io, test_number_format, 0,
 			    sizeof fmts / sizeof *fmts);
-	tcase_add_loop_test(io, test_write_refused, 0, 9);
+	tcase_add_loop_test(io, test_write_refused, 0, 10);
 	tcase_add_test(io, test_write_header_refused);
+	tcase_add_test(io, test_write_error);
 	tcase_add_test(io, test_row_init_predict);
 	tcase_add_test(io, test_metadata);
 	tcase_add_test(io, test_column_order);
