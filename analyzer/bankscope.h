@@ -254,6 +254,13 @@ int bs_struct_access(const bs_struct_spec *s, bs_access *out, bs_error *err);
 int bs_parse_u64(const char *s, uint64_t max, uint64_t *out);
 const char *bs_op_name(bs_op op);          /* "ld" / "st" */
 int bs_parse_op(const char *s, bs_op *out);   /* 0 or -1 */
+/*
+ * Write s as one CSV field, the rule of every CSV bankscope writes:
+ * quoted (RFC 4180, quotes doubled) when it holds a comma, a quote, a CR
+ * or LF, starts with '#' (a comment to the dataset reader), or starts or
+ * ends with a blank; as is otherwise.  Errors are f's (ferror).
+ */
+void bs_csv_field(FILE *f, const char *s);
 
 /* ---- measured datasets -------------------------------------------------
  * A dataset is one tidy CSV file written by one probe run:

@@ -7,8 +7,9 @@
  * predictions, chain_length, repetitions, tp_warps_per_sm) print as
  * integers when they are; measured per-instruction values with up to 4
  * decimals, trailing zeros trimmed; cycles with 2 decimals; throughput with
- * 3.  probe, name and note are quoted (RFC 4180) when they hold a comma, a
- * quote or start with '#'.  A row the reader could not read back (invalid
+ * 3.  probe, name and note are quoted as every bankscope CSV quotes
+ * (bs_csv_field: a comma, a quote, a line break, a leading '#', blanks at
+ * either end).  A row the reader could not read back (invalid
  * access, empty probe or name, a newline in a string, a number outside
  * 0..1e15) is refused with -1 and nothing written, as is a write error.
  *
@@ -223,21 +224,6 @@ static void format_number(char *buf, size_t size, double v, enum kind k)
 		trimmed(buf, size, v, 4);
 }
 
-static void write_string(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\"") && s[0] != '#') {
-		fputs(s, f);
-		return;
-	}
-	putc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			putc('"', f);
-		putc(*s, f);
-	}
-	putc('"', f);
-}
-
 /* Can the reader take this row back?  0, or -1 with err saying why. */
 static int writable(const bs_row *row, bs_error *err)
 {
@@ -285,10 +271,10 @@ int bs_dataset_write_row(FILE *f, const bs_row *row, bs_error *err)
 			putc(',', f);
 		switch (col->kind) {
 		case K_PROBE:
-			write_string(f, row->probe);
+			bs_csv_field(f, row->probe);
 			break;
 		case K_NAME:
-			write_string(f, a->name);
+			bs_csv_field(f, a->name);
 			break;
 		case K_WIDTH:
 			fprintf(f, "%u", a->width);
@@ -300,7 +286,7 @@ int bs_dataset_write_row(FILE *f, const bs_row *row, bs_error *err)
 			fprintf(f, "%d", __builtin_popcount(a->active));
 			break;
 		case K_NOTE:
-			write_string(f, row->note);
+			bs_csv_field(f, row->note);
 			break;
 		case K_ADDR:
 			for (unsigned l = 0; l < BS_LANES; l++) {

@@ -1,5 +1,6 @@
 /*
- * util.c - errors and the small token parsers every reader shares.
+ * util.c - errors, the small token parsers every reader shares, and the
+ * one CSV quoting rule every writer follows.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -86,4 +87,28 @@ int bs_parse_op(const char *s, bs_op *out)
 		return 0;
 	}
 	return -1;
+}
+
+/*
+ * RFC 4180 needs quotes around a comma, a quote (doubled) and a line
+ * break; a leading '#' would make the dataset reader take a row for a
+ * comment, and readers that trim fields would lose a leading or trailing
+ * blank.  Blanks inside a field need nothing.
+ */
+void bs_csv_field(FILE *f, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (!strpbrk(s, ",\"\r\n") && s[0] != '#' &&
+	    !(n && strchr(" \t", s[0])) && !(n && strchr(" \t", s[n - 1]))) {
+		fputs(s, f);
+		return;
+	}
+	putc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			putc('"', f);
+		putc(*s, f);
+	}
+	putc('"', f);
 }

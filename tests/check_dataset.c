@@ -154,6 +154,9 @@ static const wrow wrows[] = {
 	{ "#hash", "x", "", 16, BS_LOAD, ALL, 0,
 	  { NANS3, NANS3, NANS3, NANS3, NANS3, NAN },
 	  "\"#hash\",x,16,ld,32,,,,,,,,,,,,,,,,,," ZERO32 },
+	{ "p", " lead", "trail ", 4, BS_LOAD, ALL, 1,
+	  { NANS3, NANS3, NANS3, NANS3, NANS3, NAN },
+	  "p,\" lead\",4,ld,32,,,,,,,,,,,,,,,,,\"trail \"," S1 },
 	{ "p", "no lanes", "skipped: no lane active", 1, BS_LOAD, 0, 1,
 	  { 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, NANS3 },
 	  "p,no lanes,1,ld,0,0,0,1,0,0,0,0,0,0.00,0.00,0.00,1,1,,,,"
@@ -407,6 +410,28 @@ START_TEST(test_write_error)
 	ck_assert_int_eq(bs_dataset_write_row(f, &r, &err), -1);
 	ck_assert_str_eq(err.text, "write error: No space left on device");
 	fclose(f);
+}
+END_TEST
+
+/* The one CSV quoting rule, for datasets and the command's CSV alike. */
+static const char *const csv_cases[][2] = {
+	{ "plain", "plain" }, { "", "" }, { "a b\tc", "a b\tc" },
+	{ "a,b", "\"a,b\"" }, { "say \"hi\"", "\"say \"\"hi\"\"\"" },
+	{ "two\nlines", "\"two\nlines\"" }, { "cr\r", "\"cr\r\"" },
+	{ "#hash", "\"#hash\"" }, { "a#b", "a#b" }, { " lead", "\" lead\"" },
+	{ "trail\t", "\"trail\t\"" }, { "\"", "\"\"\"\"" },
+};
+
+START_TEST(test_csv_field)
+{
+	char *buf;
+	size_t len;
+	FILE *f = capture(&buf, &len);
+
+	bs_csv_field(f, csv_cases[_i][0]);
+	fclose(f);
+	ck_assert_str_eq(buf, csv_cases[_i][1]);
+	free(buf);
 }
 END_TEST
 
@@ -1034,6 +1059,8 @@ Suite *dataset_suite(void)
 	tcase_add_loop_test(io, test_write_refused, 0, 10);
 	tcase_add_test(io, test_write_header_refused);
 	tcase_add_test(io, test_write_error);
+	tcase_add_loop_test(io, test_csv_field, 0,
+			    sizeof csv_cases / sizeof *csv_cases);
 	tcase_add_test(io, test_row_init_predict);
 	tcase_add_test(io, test_metadata);
 	tcase_add_test(io, test_column_order);

@@ -50,20 +50,10 @@ void lane_list(uint32_t m, char *buf, size_t size)
 	}
 }
 
-/* A CSV field: quoted when it holds a comma, quote or space. */
+/* A CSV field, quoted by the library's one rule (bs_csv_field). */
 void csv_field(FILE *out, const char *s)
 {
-	if (!strpbrk(s, ",\" \t\r\n")) {
-		fputs(s, out);
-		return;
-	}
-	putc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			putc('"', out);
-		putc(*s, out);
-	}
-	putc('"', out);
+	bs_csv_field(out, s);
 }
 
 void json_string(FILE *out, const char *s)
