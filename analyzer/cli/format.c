@@ -4,7 +4,8 @@
  * text: per access, its phases and a bank map a student can read (one row
  *       per wavefront, one column per bank; a cell shows the lowest lane
  *       served, '+' when other lanes share that word, '.' for an idle
- *       bank), the shared words spelled out, then the totals.
+ *       bank), the shared words spelled out, then the totals.  The name
+ *       is escaped for the terminal (bs_escape_text).
  * csv:  a header, then one row per access.
  * json: an array with one object per access carrying everything the text
  *       shows.
@@ -56,18 +57,29 @@ void csv_field(FILE *out, const char *s)
 	bs_csv_field(out, s);
 }
 
+/*
+ * A JSON string.  JSON text is UTF-8, and names come from files and
+ * options as raw bytes: a byte that starts no valid UTF-8 character is
+ * replaced by U+FFFD (one per byte, as the REPLACEMENT CHARACTER is
+ * meant), so the output stays valid JSON; control characters are \u
+ * escapes.
+ */
 void json_string(FILE *out, const char *s)
 {
 	putc('"', out);
-	for (; *s; s++) {
+	while (*s) {
 		unsigned char c = (unsigned char)*s;
+		int k = bs_utf8_next(s);
 
 		if (c == '"' || c == '\\')
 			fprintf(out, "\\%c", c);
 		else if (c < 0x20)
 			fprintf(out, "\\u%04x", c);
+		else if (k == 0)
+			fputs("\\ufffd", out);
 		else
-			putc(c, out);
+			fwrite(s, 1, (size_t)k, out);
+		s += k ? k : 1;
 	}
 	putc('"', out);
 }
@@ -149,9 +161,11 @@ void print_text(FILE *out, const bs_profile *p, const bs_access *a,
 		const bs_detail *d)
 {
 	const bs_summary *s = &d->sum;
+	char name[4 * BS_NAME_MAX];
 
+	bs_escape_text(name, sizeof name, a->name);
 	fprintf(out, "%s: %u-byte %s, %u of 32 lanes active, profile %s%s\n",
-		a->name, a->width, op_word(a->op), s->active_lanes, p->name,
+		name, a->width, op_word(a->op), s->active_lanes, p->name,
 		s->packed ? ", pairwise uniform: packed phases" : "");
 	for (unsigned ph = 0; ph < d->nphases; ph++)
 		text_phase(out, p, d, ph);
