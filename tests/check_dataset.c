@@ -877,6 +877,29 @@ static void latency_line(const char *path, char *buf, size_t size)
 		 "row%s (worst: %s)", max, n, n == 1 ? "" : "s", where);
 }
 
+/* The same as check --format json writes it: the "latency" member. */
+static void latency_json(const char *path, char *buf, size_t size)
+{
+	char line[512], where[256], *w, *sp;
+	double max;
+	unsigned long n;
+
+	latency_line(path, line, sizeof line);
+	ck_assert_int_eq(sscanf(line, "latency model: max deviation %lf "
+				"cycles over %lu", &max, &n), 2);
+	w = strstr(line, "(worst: ");
+	ck_assert_ptr_nonnull(w);
+	snprintf(where, sizeof where, "%s", w + 8);
+	where[strlen(where) - 1] = '\0';          /* the ')' */
+	sp = strrchr(where, ' ');
+	*sp = '\0';
+	w = strrchr(where, ':');
+	*w = '\0';
+	snprintf(buf, size, "{\"rows\":%lu,\"max_deviation_cycles\":%.2f,"
+		 "\"worst\":{\"file\":\"%s\",\"line\":%s,\"name\":\"%s\"}}",
+		 n, max, where, w + 1, sp + 1);
+}
+
 /* sm_90's latency for f32_ld_s3 of disagree.csv: 4-byte stride 3. */
 static void s3_latency(char *buf, size_t size)
 {
@@ -888,7 +911,8 @@ static void s3_latency(char *buf, size_t size)
 	trim4(buf, size, s.latency_cycles);
 }
 
-typedef enum { FIXED, PREFIX, AGREE_LAT, DISAGREE_LAT, S3_LAT } fill;
+typedef enum { FIXED, PREFIX, AGREE_LAT, DISAGREE_LAT, S3_LAT,
+	       TIMING_JSON } fill;
 
 typedef struct {
 	const char *args;
@@ -898,7 +922,8 @@ typedef struct {
 	 * The whole output, stdout and stderr (PREFIX: how it begins); a
 	 * "%s" stands for the latency line of agree.csv (AGREE_LAT), for the
 	 * recomputed latency of disagree.csv's f32_ld_s3 (S3_LAT), or for
-	 * both (DISAGREE_LAT).
+	 * both (DISAGREE_LAT), or for the JSON latency member of
+	 * timing.csv (TIMING_JSON).
 	 */
 	const char *output;
 } cli_case;
@@ -922,6 +947,38 @@ typedef struct {
 	"recomputed 32\n" \
 	file ":9: f32_ld_s3 (probe stride, 4-byte ld): stale prediction " \
 	"(sm_90): latency_cycles_predicted 1, recomputed %s\n"
+#define CSV_HEAD \
+	"file,line,name,probe,width,op,kind,column,value,predicted,profile\n"
+#define DISAGREE_CSV(file) \
+	file ",7,f32_ld_s2,stride,4,ld,measured,wavefronts_measured,1,2," \
+	"sm_90\n" \
+	file ",7,f32_ld_s2,stride,4,ld,measured,bank_conflicts_measured,0,1," \
+	"sm_90\n" \
+	file ",8,f32_ld_s32,stride,4,ld,stale,wavefronts_predicted,1,32," \
+	"sm_90\n" \
+	file ",8,f32_ld_s32,stride,4,ld,stale,bank_conflicts_predicted,0,31," \
+	"sm_90\n" \
+	file ",8,f32_ld_s32,stride,4,ld,stale,max_way_predicted,1,32,sm_90\n" \
+	file ",9,f32_ld_s3,stride,4,ld,stale,latency_cycles_predicted,1,%s," \
+	"sm_90\n"
+#define JSON_ITEM(file, line, name, kind, column, value, predicted) \
+	"{\"file\":\"" file "\",\"line\":" #line ",\"name\":\"" name "\"," \
+	"\"probe\":\"stride\",\"width\":4,\"op\":\"ld\",\"kind\":\"" kind \
+	"\",\"column\":\"" column "\",\"value\":" value ",\"predicted\":" \
+	predicted ",\"profile\":\"sm_90\"}"
+#define DISAGREE_JSON(file) \
+	JSON_ITEM(file, 7, "f32_ld_s2", "measured", "wavefronts_measured", \
+		  "1", "2") ",\n" \
+	JSON_ITEM(file, 7, "f32_ld_s2", "measured", \
+		  "bank_conflicts_measured", "0", "1") ",\n" \
+	JSON_ITEM(file, 8, "f32_ld_s32", "stale", "wavefronts_predicted", \
+		  "1", "32") ",\n" \
+	JSON_ITEM(file, 8, "f32_ld_s32", "stale", "bank_conflicts_predicted", \
+		  "0", "31") ",\n" \
+	JSON_ITEM(file, 8, "f32_ld_s32", "stale", "max_way_predicted", "1", \
+		  "32") ",\n" \
+	JSON_ITEM(file, 9, "f32_ld_s3", "stale", "latency_cycles_predicted", \
+		  "1", "%s")
 #define BAD_LINE \
 	"bankscope: " CASES "bad.csv:7:26: column 'wavefronts_measured': " \
 	"'abc' is not a number\n"
@@ -988,7 +1045,46 @@ static const cli_case cli[] = {
 	{ "check --arch", 2, FIXED,
 	  "bankscope: option --arch needs a value\n" },
 	{ "check --help", 0, PREFIX,
-	  "usage: bankscope check [--arch NAME] [--quiet] FILE.csv...\n" },
+	  "usage: bankscope check [--arch NAME] [--format text|csv|json] "
+	  "[--quiet]\n" },
+	/* --format csv: one row per disagreeing column, then the verdict */
+	{ "check --format csv " CASES "disagree.csv " CASES "agree.csv", 1,
+	  S3_LAT, CSV_HEAD DISAGREE_CSV(CASES "disagree.csv")
+	  "# verdict: DISAGREES: 13 rows, 11 measured, 8 agree, 3 disagree, "
+	  "1 skipped, 1 timing only (profile sm_90)\n" },
+	{ "check --format=csv --quiet " CASES "agree.csv", 0, FIXED,
+	  CSV_HEAD "# " AGREE_VERDICT },
+	{ "check --format csv --arch textbook " CASES "agree.csv", 1, FIXED,
+	  CSV_HEAD CASES "agree.csv,13,f128_ld_s0,broadcast,16,ld,measured,"
+	  "wavefronts_measured,2,1,textbook\n"
+	  "# verdict: DISAGREES: 9 rows, 7 measured, 6 agree, 1 disagree, "
+	  "1 skipped, 1 timing only (profile textbook)\n" },
+	{ "check --format csv " CASES "timing.csv", 0, FIXED, CSV_HEAD
+	  "# verdict: NOT CHECKED: no counters in these files\n" },
+	/* --format json --quiet: the disagreements and the verdict */
+	{ "check --format json --quiet - < " CASES "disagree.csv", 1, S3_LAT,
+	  "{\"disagreements\":[\n" DISAGREE_JSON("<stdin>") "\n],\n"
+	  "\"verdict\":{\"result\":\"DISAGREES\",\"rows\":4,\"measured\":4,"
+	  "\"agree\":1,\"disagree\":3,\"skipped\":0,\"timing_only\":0,"
+	  "\"profiles\":[\"sm_90\"]}}\n" },
+	{ "check --format json --quiet " CASES "timing.csv", 0, FIXED,
+	  "{\"disagreements\":[\n],\n\"verdict\":{\"result\":\"NOT CHECKED\","
+	  "\"rows\":2,\"measured\":0,\"agree\":0,\"disagree\":0,"
+	  "\"skipped\":0,\"timing_only\":2,\"profiles\":[\"sm_90\"]}}\n" },
+	/* --format json: the fits and the latency line as members */
+	{ "check --format json " CASES "timing.csv", 0, TIMING_JSON,
+	  "{\"disagreements\":[\n],\n\"fits\":[\n{\"width\":4,\"op\":\"ld\","
+	  "\"packed\":false,\"n\":2,\"slope_cycles_per_wavefront\":2.000,"
+	  "\"intercept_cycles\":30.89,\"r2\":1.0000}],\n\"latency\":%s,\n"
+	  "\"verdict\":{\"result\":\"NOT CHECKED\",\"rows\":2,\"measured\":0,"
+	  "\"agree\":0,\"disagree\":0,\"skipped\":0,\"timing_only\":2,"
+	  "\"profiles\":[\"sm_90\"]}}\n" },
+	/* nothing before a bad file, in any format */
+	{ "check --format json " CASES "bad.csv", 2, FIXED, BAD_LINE },
+	{ "check --format csv " CASES "bad.csv " CASES "agree.csv", 2, FIXED,
+	  BAD_LINE },
+	{ "check --format xml " CASES "agree.csv", 2, FIXED,
+	  "bankscope: option --format: 'xml' is not text, csv or json\n" },
 };
 
 static void expected_output(const cli_case *c, char *buf, size_t size)
@@ -1011,7 +1107,11 @@ static void expected_output(const cli_case *c, char *buf, size_t size)
 		break;
 	case S3_LAT:
 		s3_latency(s3, sizeof s3);
-		snprintf(buf, size, c->output, s3);
+		snprintf(buf, size, c->output, s3, s3);
+		break;
+	case TIMING_JSON:
+		latency_json(CASES "timing.csv", lat, sizeof lat);
+		snprintf(buf, size, c->output, lat);
 		break;
 	}
 }
@@ -1045,6 +1145,151 @@ START_TEST(test_check_command)
 }
 END_TEST
 
+/*
+ * A file's output is held until the file has been read: in memory up to
+ * 1 MiB, then in a temporary file in $TMPDIR.  15000 disagreeing rows
+ * (about 1.3 MB of lines) go through the temporary file and come out
+ * whole; with a bad last row nothing but the error comes out; with an
+ * unusable TMPDIR a small output still needs no temporary file.
+ */
+#define HOLD_ROWS 15000
+
+static void hold_file(const char *path, int rows, int bad_last)
+{
+	FILE *f = fopen(path, "w");
+
+	ck_assert_ptr_nonnull(f);
+	fputs("probe,name,width,op,wavefronts_measured,addresses\n", f);
+	for (int i = 0; i < rows; i++)
+		fprintf(f, "p,r%d,4,ld,9," S1 "\n", i);
+	if (bad_last)
+		fputs("p,bad,3,ld,9," S1 "\n", f);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+/* Run check on path with TMPDIR set to tmpdir; output and exit status. */
+static int hold_run(const char *tmpdir, const char *path, char **out,
+		    size_t *len)
+{
+	char cmd[512];
+	FILE *p, *o = open_memstream(out, len);
+	char buf[65536];
+	size_t n;
+	int st;
+
+	ck_assert_ptr_nonnull(o);
+	snprintf(cmd, sizeof cmd, "TMPDIR=%s \"$BANKSCOPE\" check --quiet %s "
+		 "2>&1", tmpdir, path);
+	p = popen(cmd, "r");
+	ck_assert_ptr_nonnull(p);
+	while ((n = fread(buf, 1, sizeof buf, p)) > 0)
+		fwrite(buf, 1, n, o);
+	st = pclose(p);
+	fclose(o);
+	ck_assert(WIFEXITED(st));
+	return WEXITSTATUS(st);
+}
+
+START_TEST(test_check_holds_output)
+{
+	char dir[] = "/tmp/bankscope-hold-XXXXXX", path[64], line[512];
+	char *out, *p;
+	size_t len, lines = 0;
+
+	ck_assert_ptr_nonnull(getenv("BANKSCOPE"));
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/many.csv", dir);
+
+	hold_file(path, HOLD_ROWS, 0);
+	ck_assert_int_eq(hold_run(dir, path, &out, &len), 1);
+	ck_assert_uint_gt(len, 1 << 20);
+	for (p = out; (p = strchr(p, '\n')); p++)
+		lines++;
+	ck_assert_uint_eq(lines, HOLD_ROWS + 1);
+	snprintf(line, sizeof line, "%s:2: r0 (probe p, 4-byte ld): measured "
+		 "9 wavefronts; predicted 1 (sm_90)\n", path);
+	ck_assert(!strncmp(out, line, strlen(line)));
+	snprintf(line, sizeof line, "%s:%d: r%d (probe p, 4-byte ld): "
+		 "measured 9 wavefronts; predicted 1 (sm_90)\nverdict: "
+		 "DISAGREES: %d rows, %d measured, 0 agree, %d disagree, 0 "
+		 "skipped, 0 timing only (profile sm_90)\n", path,
+		 HOLD_ROWS + 1, HOLD_ROWS - 1, HOLD_ROWS, HOLD_ROWS,
+		 HOLD_ROWS);
+	ck_assert_str_eq(out + len - strlen(line), line);
+	free(out);
+	/* no temporary file may be left in dir: only many.csv is there */
+	ck_assert_int_eq(count_entries(dir), 1);
+
+	hold_file(path, HOLD_ROWS, 1);
+	ck_assert_int_eq(hold_run(dir, path, &out, &len), 2);
+	snprintf(line, sizeof line, "bankscope: %s:%d:7: column 'width': '3' "
+		 "is not 1, 2, 4, 8 or 16 bytes\n", path, HOLD_ROWS + 2);
+	ck_assert_str_eq(out, line);
+	free(out);
+
+	ck_assert_int_eq(hold_run("/nonexistent", path, &out, &len), 2);
+	ck_assert_str_eq(out, "bankscope: /nonexistent: cannot create a "
+			 "temporary file to hold the disagreements: No such "
+			 "file or directory\n");
+	free(out);
+	hold_file(path, 10, 0);
+	ck_assert_int_eq(hold_run("/nonexistent", path, &out, &len), 1);
+	ck_assert(strstr(out, "verdict: DISAGREES: 10 rows") != NULL);
+	free(out);
+
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
+/*
+ * Every timed row exactly on the latency model: the deviation is 0 and
+ * the worst row is still named (the first), in text and in JSON.
+ */
+START_TEST(test_check_zero_deviation)
+{
+	char dir[] = "/tmp/bankscope-zero-XXXXXX", path[64], cmd[256];
+	char out[4096], want[512];
+	bs_access a;
+	bs_summary s;
+	FILE *f, *p;
+	size_t n;
+
+	ck_assert_ptr_nonnull(getenv("BANKSCOPE"));
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/zero.csv", dir);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("probe,name,width,op,cycles_per_access_median,addresses\n", f);
+	for (unsigned stride = 1; stride <= 2; stride++) {
+		make_access(&a, 4, BS_LOAD, ALL, stride);
+		ck_assert_int_eq(bs_predict(bs_profile_default(), &a, &s, NULL),
+				 0);
+		fprintf(f, "p,s%u,4,ld,%.2f,", stride, s.latency_cycles);
+		for (unsigned l = 0; l < BS_LANES; l++)
+			fprintf(f, "%s%u", l ? " " : "", (unsigned)a.addr[l]);
+		putc('\n', f);
+	}
+	ck_assert_int_eq(fclose(f), 0);
+
+	snprintf(cmd, sizeof cmd, "\"$BANKSCOPE\" check %s 2>&1 | grep latency; "
+		 "\"$BANKSCOPE\" check --format json %s 2>&1 | grep latency",
+		 path, path);
+	p = popen(cmd, "r");
+	ck_assert_ptr_nonnull(p);
+	n = fread(out, 1, sizeof out - 1, p);
+	out[n] = '\0';
+	pclose(p);
+	snprintf(want, sizeof want, "latency model: max deviation 0.00 cycles "
+		 "over 2 rows (worst: %s:2 s1)\n\"latency\":{\"rows\":2,"
+		 "\"max_deviation_cycles\":0.00,\"worst\":{\"file\":\"%s\","
+		 "\"line\":2,\"name\":\"s1\"}},\n", path, path);
+	ck_assert_str_eq(out, want);
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
 Suite *dataset_suite(void)
 {
 	Suite *s = suite_create("dataset");
@@ -1070,6 +1315,8 @@ Suite *dataset_suite(void)
 	tcase_add_test(files, test_create_fails);
 	tcase_add_loop_test(cmd, test_check_command, 0,
 			    sizeof cli / sizeof *cli);
+	tcase_add_test(cmd, test_check_holds_output);
+	tcase_add_test(cmd, test_check_zero_deviation);
 	suite_add_tcase(s, io);
 	suite_add_tcase(s, files);
 	suite_add_tcase(s, cmd);

@@ -89,6 +89,9 @@ typedef struct {
 
 void verdict_num(char *buf, size_t size, double v);   /* 4 decimals, trimmed */
 int verdict_counters_agree(const bs_row *r, const bs_summary *s);
+/* The measured counters that disagree: "stored" is the measured value. */
+size_t verdict_counters(const bs_row *r, const bs_summary *s,
+			verdict_field out[2]);
 size_t verdict_stale(const bs_row *r, const bs_summary *s,
 		     verdict_field out[VERDICT_FIELDS]);
 
