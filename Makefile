@@ -5,7 +5,8 @@
 #   make              build/bankscope (the CLI) and build/libbankscope.a
 #   make check        build and run the Check test suite and the report test
 #                     (exits non-zero on any failure); SANITIZE=1 builds the
-#                     suite with ASan + UBSan under build/san/
+#                     suite with ASan + UBSan under build/san/, MSAN=1 with
+#                     clang's MemorySanitizer under build/msan/
 #   make check-report build the report from the committed H100 dataset and
 #                     load it in headless Chromium
 #   make bench        prediction speed: 10 million random accesses per width
@@ -45,6 +46,17 @@ B := build/san
 ALL_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer \
 	      -fno-sanitize-recover=all
 SAN_LDFLAGS := -fsanitize=address,undefined
+else ifdef MSAN
+# Check is not instrumented: tests/runner.c turns off MemorySanitizer's
+# heap poisoning in the runner only; the commands it runs keep it.
+ifeq ($(shell command -v $(CLANG)),)
+$(error MSAN=1 needs clang and its runtime: make deps-fuzz)
+endif
+B := build/msan
+CC := $(CLANG)
+ALL_CFLAGS += -fsanitize=memory -fsanitize-memory-track-origins=2 \
+	      -fno-omit-frame-pointer
+SAN_LDFLAGS := -fsanitize=memory
 else
 B := build
 endif
@@ -103,11 +115,11 @@ deps-check:
 	@$(DEPS) check pkg-config
 
 # make check also compiles the GPU probes (nvcc is needed, a GPU is not).
-# Without SANITIZE it also builds the report from the committed H100
+# Without SANITIZE or MSAN it also builds the report from the committed H100
 # dataset and opens it in headless Chromium (tests/report_test.sh).
 check: $(B)/check_bankscope $(CLI) $(PROBE) $(INJECT)
 	BANKSCOPE=$(CLI) PROBE=$(PROBE) CK_FORK=yes $(B)/check_bankscope
-ifndef SANITIZE
+ifeq ($(SANITIZE)$(MSAN),)
 	$(MAKE) --no-print-directory check-report
 endif
 

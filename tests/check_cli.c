@@ -334,6 +334,36 @@ START_TEST(test_file_size_limit)
 }
 END_TEST
 
+/*
+ * profile --dataset whose rows cannot be written (a 1 KiB file-size
+ * limit): one message saying why, never what the stack held (issue 13:
+ * MemorySanitizer saw the message built from an unset bs_error).
+ */
+START_TEST(test_dataset_write_error)
+{
+	char dir[] = "/tmp/bankscope-cli-XXXXXX", path[64], *err;
+	const char *args[] = { "profile", "--replay",
+			       "tests/cases/profile/tutorial", "--patterns",
+			       "tests/cases/profile/tutorial/patterns",
+			       "--dataset", NULL, NULL };
+	int out = open("/dev/null", O_WRONLY), rc;
+
+	ck_assert_int_ge(out, 0);
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/big.csv", dir);
+	args[6] = path;
+	rc = run_out(args, out, 1024, &err);
+	close(out);
+	ck_assert_msg(rc == 2, "exit %d, stderr:\n%s", rc, err);
+	ck_assert_msg(!strncmp(err, "bankscope: ", 11) &&
+		      strstr(err, "File too large\n") &&
+		      strchr(err, '\n') == err + strlen(err) - 1,
+		      "stderr:\n%s", err);
+	free(err);
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
 START_TEST(test_cases_found)
 {
 	ck_abort_msg("no case folders in %s", cases_dir());
@@ -355,6 +385,7 @@ Suite *cli_suite(void)
 	tc = tcase_create("write errors");
 	tcase_add_loop_test(tc, test_dev_full, 0, NFULL);
 	tcase_add_test(tc, test_file_size_limit);
+	tcase_add_test(tc, test_dataset_write_error);
 	suite_add_tcase(s, tc);
 	return s;
 }
