@@ -120,8 +120,9 @@ int bs_utf8_next(const char *s)
 
 	if (c < 0x80)
 		return c ? 1 : 0;
+	/* a continuation byte, an overlong lead, a lead beyond U+10FFFF */
 	if (c < 0xc2 || c > 0xf4)
-		return 0;       /* a continuation byte, an overlong lead, > U+10FFFF */
+		return 0;
 	n = c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
 	cp = c & (0x3fu >> (n - 1));
 	for (unsigned i = 1; i < n; i++) {

@@ -40,7 +40,8 @@
 #define HOLD_MEMORY (1 << 20)
 
 static const char check_usage[] =
-	"usage: bankscope check [--arch NAME] [--format text|csv|json] [--quiet]\n"
+	"usage: bankscope check [--arch NAME] [--format text|csv|json] "
+	"[--quiet]\n"
 	"                       FILE.csv...\n"
 	"\n"
 	"Compare datasets measured on a GPU (bankscope-probe) with the\n"
@@ -55,8 +56,8 @@ static const char check_usage[] =
 	"                '# profile:' metadata, else sm_90)\n"
 	"  --format FMT  text (default); csv: one row per disagreeing column\n"
 	"                (file,line,name,probe,width,op,kind,column,value,\n"
-	"                predicted,profile), then '# verdict: ...'; json: the\n"
-	"                disagreements, fits, latency and verdict as one object\n"
+	"                predicted,profile), then '# verdict: ...'; json: one\n"
+	"                object: disagreements, fits, latency, verdict\n"
 	"  --quiet       print only the disagreements and the verdict\n"
 	"\n"
 	"FILE '-' reads stdin.  Rows with a note are skipped; rows without\n"

@@ -175,8 +175,8 @@ static int close_stdout(int rc)
 	if (!bad)
 		return 0;
 	if (rc != EXIT_BADINPUT)
-		fprintf(stderr, "bankscope: cannot write to standard output%s%s\n",
-			e ? ": " : "", e ? strerror(e) : "");
+		fprintf(stderr, "bankscope: cannot write to standard "
+			"output%s%s\n", e ? ": " : "", e ? strerror(e) : "");
 	return -1;
 }
 
