@@ -184,8 +184,10 @@ int bs_pairwise_uniform(const bs_access *a, unsigned m);
 /* ---- pattern files ----------------------------------------------------
  * One access a line: NAME WIDTH OP A0 A1 ... A31.  Addresses in decimal or
  * 0x hex, '-' for an inactive lane; OP is ld|st (load|store also taken);
- * '#' starts a comment; blank lines are skipped.  Streaming: one line in
- * memory at a time.
+ * '#' starts a comment; blank lines are skipped; a UTF-8 byte-order mark
+ * is ignored and the last line may lack its newline.  Streaming: one line
+ * in memory at a time; a NUL byte or a line over 64 KiB is an error as
+ * soon as it is read.
  */
 typedef struct bs_reader bs_reader;
 
@@ -291,7 +293,9 @@ void bs_csv_field(FILE *f, const char *s);
  * `addresses` holds the 32 lane fields of the pattern format separated by
  * single spaces, so every prediction can be recomputed from the row.  The
  * reader maps columns by name (any order, unknown columns ignored) and
- * requires probe, name, width, op and addresses.
+ * requires probe, name, width, op and addresses.  Every line ends with a
+ * newline (a last line without one is reported: the file was cut), and
+ * every number lies in 0..1e15.
  */
 #define BS_DATASET_COLUMNS \
 	"probe,name,width,op,active_lanes," \
