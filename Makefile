@@ -7,7 +7,8 @@
 #   make check        build and run the Check test suite, the report test
 #                     and the build test (exits non-zero on any failure);
 #                     SANITIZE=1 builds the suite with ASan + UBSan under
-#                     build/san/.  Without the CUDA toolkit it runs every
+#                     build/san/, MSAN=1 with clang's MemorySanitizer under
+#                     build/msan/.  Without the CUDA toolkit it runs every
 #                     test that needs none and says what it skipped.
 #   make check-report build the report from the committed H100 dataset and
 #                     load it in headless Chromium
@@ -77,9 +78,22 @@ B := build/san
 ALL_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer \
 	      -fno-sanitize-recover=all
 SAN_LDFLAGS := -fsanitize=address,undefined
+else ifdef MSAN
+# Check is not instrumented: tests/runner.c turns off MemorySanitizer's
+# heap poisoning in the runner only; the commands it runs keep it.
+ifeq ($(shell command -v $(CLANG)),)
+$(error MSAN=1 needs clang and its runtime: make deps-fuzz)
+endif
+B := build/msan
+CC := $(CLANG)
+ALL_CFLAGS += -fsanitize=memory -fsanitize-memory-track-origins=2 \
+	      -fno-omit-frame-pointer
+SAN_LDFLAGS := -fsanitize=memory
 else
 B := build
 endif
+# Any sanitizer build: the CUDA side and the report test stay out of it.
+SANITIZED := $(SANITIZE)$(MSAN)
 
 # The library: the analyzer, the probe families' point lists, and the
 # built-in profiles (analyzer/profiles/*.profile compiled in as text).
@@ -225,18 +239,18 @@ deps-check:
 # sample, the injection library, the counters' smoke test, and the probe
 # kernels for CHECK_NVCC_ARCH besides the default target.  What the
 # toolkit here cannot build is skipped, and the last lines say what.
-# The CUDA side is built without sanitizers (a sub-make without SANITIZE:
-# nvcc links it).  Without SANITIZE, make check also builds the report
+# The CUDA side is built without sanitizers (a sub-make without SANITIZE
+# or MSAN: nvcc links it).  Without either, make check also builds the report
 # from the committed H100 dataset and opens it in headless Chromium
 # (tests/report_test.sh), and runs the build test (tests/build_test.sh).
-check: $(B)/check_bankscope $(CLI) $(if $(SANITIZE),,$(CUDA_CHECK_BUILDS) \
+check: $(B)/check_bankscope $(CLI) $(if $(SANITIZED),,$(CUDA_CHECK_BUILDS) \
 		$(MAN_PAGE))
-ifdef SANITIZE
-	$(if $(CUDA_CHECK_BUILDS),$(MAKE) --no-print-directory SANITIZE= $(CUDA_CHECK_BUILDS))
+ifneq ($(SANITIZED),)
+	$(if $(CUDA_CHECK_BUILDS),$(MAKE) --no-print-directory SANITIZE= MSAN= $(CUDA_CHECK_BUILDS))
 endif
 	BANKSCOPE=$(CLI) PROBE=$(if $(filter $(PROBE),$(CUDA_CHECK_BUILDS)),$(PROBE)) \
 		BS_VERSION='$(GIT_DESCRIBE)' CK_FORK=yes $(B)/check_bankscope
-ifndef SANITIZE
+ifeq ($(SANITIZED),)
 	$(MAKE) --no-print-directory check-report
 	MAKE='$(MAKE)' $(BUILD_TEST)
 endif

@@ -17,8 +17,10 @@ extern "C" {
  * One access a line: NAME WIDTH KIND A0 A1 ... A31.  Addresses in decimal
  * or 0x hex, '-' for an inactive lane; KIND is a name of the kinds table
  * (ld, st, ldsm.x4, atom.add.u32, ...; load and store also taken); '#'
- * starts a comment; blank lines are skipped.  Streaming: one line in
- * memory at a time.
+ * starts a comment; blank lines are skipped; a UTF-8 byte-order mark is
+ * ignored and the last line may lack its newline.  Streaming: one line in
+ * memory at a time; a NUL byte or a line over 64 KiB is an error as soon
+ * as it is read.
  */
 typedef struct bs_reader bs_reader;
 
@@ -102,6 +104,13 @@ int bs_struct_access(const bs_struct_spec *s, bs_access *out, bs_error *err);
 
 /* Parse a whole unsigned decimal or 0x-hex token: 0, -1 on junk, -2 when > max. */
 int bs_parse_u64(const char *s, uint64_t max, uint64_t *out);
+/*
+ * Write s as one CSV field, the rule of every CSV bankscope writes:
+ * quoted (RFC 4180, quotes doubled) when it holds a comma, a quote, a CR
+ * or LF, starts with '#' (a comment to the dataset reader), or starts or
+ * ends with a blank; as is otherwise.  Errors are f's (ferror).
+ */
+void bs_csv_field(FILE *f, const char *s);
 
 /* ---- measured datasets -------------------------------------------------
  * A dataset is one tidy CSV file written by one probe run:
@@ -115,7 +124,9 @@ int bs_parse_u64(const char *s, uint64_t max, uint64_t *out);
  * `addresses` holds the 32 lane fields of the pattern format separated by
  * single spaces, so every prediction can be recomputed from the row.  The
  * reader maps columns by name (any order, unknown columns ignored) and
- * requires probe, name, width, op and addresses.
+ * requires probe, name, width, op and addresses.  Every line ends with a
+ * newline (a last line without one is reported: the file was cut), and
+ * every number lies in 0..1e15.
  */
 #define BS_DATASET_COLUMNS \
 	"probe,name,width,op,active_lanes," \
@@ -160,9 +171,18 @@ int bs_row_predict(const bs_profile *p, bs_row *row, bs_error *err);
 /* A row with every number NaN and empty strings. */
 void bs_row_init(bs_row *row);
 
-/* Writing: the metadata lines and the header, then one line per row. */
-int bs_dataset_write_header(FILE *f, const bs_meta *meta, int nmeta);
-int bs_dataset_write_row(FILE *f, const bs_row *row);
+/*
+ * Writing: the metadata lines and the header, then one line per row.  0,
+ * or -1 with err: metadata or a row the reader could not read back
+ * (nothing written; err->source "metadata", or the row's name as for
+ * bs_access_check), or a write error on f (err->source "dataset"; stdio
+ * may report a failed write only at a later flush, so check
+ * bs_dataset_commit() or fflush/fclose too).  Callers that know the
+ * file's path name it in their own message.
+ */
+int bs_dataset_write_header(FILE *f, const bs_meta *meta, int nmeta,
+			    bs_error *err);
+int bs_dataset_write_row(FILE *f, const bs_row *row, bs_error *err);
 
 /*
  * Writing a whole file safely: bs_dataset_create() opens a temporary file

@@ -65,9 +65,26 @@ int bs_error_set(bs_error *err, const char *source, long line, long column,
 	__attribute__((format(printf, 5, 6)));
 /*
  * "source:line:column: text", "source:line: text", "source: column C: text"
- * (an option's text has columns but no lines) or "source: text".
+ * (an option's text has columns but no lines) or "source: text".  source
+ * and text may hold the bytes of the input they quote: pass the line
+ * through bs_escape_text() before it reaches a terminal.
  */
 void bs_error_format(const bs_error *err, char *buf, size_t size);
+
+/*
+ * The length of the UTF-8 character s starts with (1 for ASCII, 2..4), or
+ * 0 for NUL and for a byte that starts no valid character (a stray
+ * continuation byte, an overlong form, a surrogate, beyond U+10FFFF, a
+ * sequence cut short).
+ */
+int bs_utf8_next(const char *s);
+/*
+ * s made safe to print on a terminal: control bytes (C0, DEL, and the C1
+ * controls U+0080..U+009F) and bytes that are no valid UTF-8 as \xHH, a
+ * backslash as two; valid printable UTF-8 as is.  Cut at a whole
+ * character or escape to fit size (NUL included).
+ */
+void bs_escape_text(char *buf, size_t size, const char *s);
 
 /* This build's version: `git describe --always --dirty` where it was
  * built (e.g. "32abdea-dirty"), "unknown" outside a git checkout. */

@@ -7,10 +7,11 @@
  * predictions, chain_length, repetitions, tp_warps_per_sm) print as
  * integers when they are; measured per-instruction values with up to 4
  * decimals, trailing zeros trimmed; cycles with 2 decimals; throughput with
- * 3.  probe, name and note are quoted (RFC 4180) when they hold a comma, a
- * quote or start with '#'.  A row the reader could not read back (invalid
- * access, empty probe or name, a newline in a string, an infinite number)
- * is refused with -1 and nothing written, as is a write error.
+ * 3.  probe, name and note are quoted as every bankscope CSV quotes
+ * (bs_csv_field: a comma, a quote, a line break, a leading '#', blanks at
+ * either end).  A row the reader could not read back (invalid
+ * access, empty probe or name, a newline in a string, a number outside
+ * 0..1e15) is refused with -1 and nothing written, as is a write error.
  *
  * Writing a file safely: bs_dataset_create() makes dir (like mkdir -p) and
  * a hidden temporary ".bankscope.tmp-XXXXXX" in it (mkstemp, mode 0644);
@@ -19,7 +20,10 @@
  * never overwrites), removes the temporary name and fsyncs dir.  Commit
  * always consumes the handle: on failure nothing is left behind.
  *
- * Reading, streamed one line at a time (f is not closed).  Before the
+ * Reading, streamed one line at a time (f is not closed).  Every line
+ * ends with a newline: a last line without one is reported as a
+ * truncated file, since a cut can leave a number that still reads.  A
+ * UTF-8 byte-order mark before line 1 is dropped.  Before the
  * header, "# key: value" lines are metadata (at most BS_META_MAX, keys
  * unique) and other '#' lines comments; after it every '#' line is a
  * comment; blank lines are skipped everywhere.  The header maps columns by
@@ -27,8 +31,10 @@
  * once, and probe, name, width, op (the access kind: ld, st, ldsm.x4,
  * ...) and addresses are required.  Each row
  * has exactly the header's field count; quoted fields follow RFC 4180
- * within one line; numbers are plain decimals (empty = NaN; nan, inf, hex
- * and blanks are refused); width, op and the 32 lane fields of addresses
+ * within one line; numbers are plain decimals from 0 to 1e15 (empty =
+ * NaN; nan, inf, hex, blanks, negative and larger values are refused: no
+ * count, time or rate is negative, and 1e308 cycles would turn the fits
+ * into inf and NaN); width, op and the 32 lane fields of addresses
  * are validated as a pattern-file line is; active_lanes, when given, must
  * match the addresses.  Every error names the file, the line and the
  * 1-based column of the offending field's first character.
@@ -96,6 +102,19 @@ static double *num_at(bs_row *row, size_t off)
 	return (double *)(void *)((char *)row + off);
 }
 
+/*
+ * Every number column holds a count, a time or a rate: none is negative,
+ * and none comes near 1e15 (a kernel's warp instructions; 1e15 cycles
+ * are days).  Larger values, 1e308 say, are not measurements, and they
+ * turn the fits into inf and NaN.
+ */
+#define NUM_MAX 1e15
+
+static int number_ok(double v)
+{
+	return isnan(v) || (v >= 0 && v <= NUM_MAX);
+}
+
 static double num_of(const bs_row *row, size_t off)
 {
 	return *(const double *)(const void *)((const char *)row + off);
@@ -132,25 +151,47 @@ static int key_char(char c)
 	       (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-';
 }
 
-int bs_dataset_write_header(FILE *f, const bs_meta *meta, int nmeta)
+/* A write error on f, once the writes are done (stdio's flag is sticky). */
+static int write_result(FILE *f, bs_error *err)
+{
+	if (!ferror(f))
+		return 0;
+	return bs_error_set(err, "dataset", 0, 0, "write error%s%s",
+			    errno ? ": " : "", errno ? strerror(errno) : "");
+}
+
+int bs_dataset_write_header(FILE *f, const bs_meta *meta, int nmeta,
+			    bs_error *err)
 {
 	if (nmeta < 0 || nmeta > BS_META_MAX)
-		return -1;
+		return bs_error_set(err, "metadata", 0, 0, "%d lines, not 0 "
+				    "to %d", nmeta, BS_META_MAX);
 	for (int i = 0; i < nmeta; i++) {
 		const char *k = meta[i].key;
 
-		if (!k[0] || memchr(k, '\0', sizeof meta[i].key) == NULL ||
-		    memchr(meta[i].value, '\0', sizeof meta[i].value) == NULL ||
-		    strpbrk(meta[i].value, "\r\n"))
-			return -1;
+		if (!memchr(k, '\0', sizeof meta[i].key) ||
+		    !memchr(meta[i].value, '\0', sizeof meta[i].value))
+			return bs_error_set(err, "metadata", 0, 0, "line %d: "
+					    "key or value not terminated", i);
+		if (!k[0])
+			return bs_error_set(err, "metadata", 0, 0, "line %d: "
+					    "empty key", i);
 		for (; *k; k++)
 			if (!key_char(*k))
-				return -1;
+				return bs_error_set(err, "metadata", 0, 0,
+					"key '%s' holds a character other "
+					"than letters, digits, '_', '.' and "
+					"'-'", meta[i].key);
+		if (strpbrk(meta[i].value, "\r\n"))
+			return bs_error_set(err, "metadata", 0, 0, "the value "
+					    "of '%s' holds a line break",
+					    meta[i].key);
 	}
+	errno = 0;
 	for (int i = 0; i < nmeta; i++)
 		fprintf(f, "# %s: %s\n", meta[i].key, meta[i].value);
 	fputs(BS_DATASET_COLUMNS "\n", f);
-	return ferror(f) ? -1 : 0;
+	return write_result(f, err);
 }
 
 /* "2", "2.5", "1.0312": %.*f with trailing zeros and the point dropped. */
@@ -184,49 +225,46 @@ static void format_number(char *buf, size_t size, double v, enum kind k)
 		trimmed(buf, size, v, 4);
 }
 
-static void write_string(FILE *f, const char *s)
+/* Can the reader take this row back?  0, or -1 with err saying why. */
+static int writable(const bs_row *row, bs_error *err)
 {
-	if (!strpbrk(s, ",\"") && s[0] != '#') {
-		fputs(s, f);
-		return;
-	}
-	putc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			putc('"', f);
-		putc(*s, f);
-	}
-	putc('"', f);
-}
-
-/* Can the reader take this row back? */
-static int writable(const bs_row *row)
-{
+	static const char *const what[3] = { "probe", "name", "note" };
 	const char *strs[3] = { row->probe, row->access.name, row->note };
+	const size_t sizes[3] = { sizeof row->probe, sizeof row->access.name,
+				  sizeof row->note };
+	const char *src;
 
-	if (!memchr(row->probe, '\0', sizeof row->probe) ||
-	    !memchr(row->access.name, '\0', sizeof row->access.name) ||
-	    !memchr(row->note, '\0', sizeof row->note))
-		return 0;
-	if (!row->probe[0] || !row->access.name[0])
-		return 0;
 	for (int i = 0; i < 3; i++)
+		if (!memchr(strs[i], '\0', sizes[i]))
+			return bs_error_set(err, "row", 0, 0, "%s not "
+					    "terminated", what[i]);
+	src = row->access.name[0] ? row->access.name : "row";
+	for (int i = 0; i < 3; i++) {
+		if (i < 2 && !strs[i][0])
+			return bs_error_set(err, src, 0, 0, "empty %s",
+					    what[i]);
 		if (strpbrk(strs[i], "\r\n"))
-			return 0;
+			return bs_error_set(err, src, 0, 0, "%s holds a line "
+					    "break", what[i]);
+	}
 	for (int c = 0; c < NCOLUMNS; c++)
 		if (columns[c].kind >= K_COUNT &&
-		    isinf(num_of(row, columns[c].off)))
-			return 0;
-	return bs_access_check(&row->access, NULL) == 0;
+		    !number_ok(num_of(row, columns[c].off)))
+			return bs_error_set(err, src, 0, 0, "column '%s': %g "
+					    "is out of range (0 to 1e15)",
+					    columns[c].name,
+					    num_of(row, columns[c].off));
+	return bs_access_check(&row->access, err);
 }
 
-int bs_dataset_write_row(FILE *f, const bs_row *row)
+int bs_dataset_write_row(FILE *f, const bs_row *row, bs_error *err)
 {
 	const bs_access *a = &row->access;
 	char buf[64];
 
-	if (!writable(row))
+	if (writable(row, err) < 0)
 		return -1;
+	errno = 0;
 	for (int c = 0; c < NCOLUMNS; c++) {
 		const struct column *col = &columns[c];
 
@@ -234,10 +272,10 @@ int bs_dataset_write_row(FILE *f, const bs_row *row)
 			putc(',', f);
 		switch (col->kind) {
 		case K_PROBE:
-			write_string(f, row->probe);
+			bs_csv_field(f, row->probe);
 			break;
 		case K_NAME:
-			write_string(f, a->name);
+			bs_csv_field(f, a->name);
 			break;
 		case K_WIDTH:
 			fprintf(f, "%u", a->width);
@@ -249,7 +287,7 @@ int bs_dataset_write_row(FILE *f, const bs_row *row)
 			fprintf(f, "%d", __builtin_popcount(a->active));
 			break;
 		case K_NOTE:
-			write_string(f, row->note);
+			bs_csv_field(f, row->note);
 			break;
 		case K_ADDR:
 			for (unsigned l = 0; l < BS_LANES; l++) {
@@ -269,7 +307,7 @@ int bs_dataset_write_row(FILE *f, const bs_row *row)
 		}
 	}
 	putc('\n', f);
-	return ferror(f) ? -1 : 0;
+	return write_result(f, err);
 }
 
 /* ---- writing a whole file ----------------------------------------------- */
@@ -477,6 +515,7 @@ struct bs_dataset {
 	long line;
 	char *buf;          /* the current line */
 	size_t cap;
+	int skip;           /* lines.h state */
 	char *dec;          /* its decoded fields */
 	size_t dcap;
 	field *fld;
@@ -491,23 +530,28 @@ struct bs_dataset {
 	bs_error_set(err, (d)->name, (d)->line, col, __VA_ARGS__)
 
 /*
- * One line into d->buf (lines.h); then a CR inside it is refused and a
- * UTF-8 byte-order mark at the start of the file dropped.
+ * One line into d->buf (lines.h, which drops a UTF-8 byte-order mark at
+ * the start of the file); then a CR inside it is refused, and so is a
+ * last line without its newline: a dataset is written by a program, line
+ * by line, so a missing final newline means the file was cut short (a
+ * full disk, an interrupted copy), and the cut may have left a number
+ * that still reads.
  */
 static int read_line(bs_dataset *d, bs_error *err)
 {
 	size_t n;
 	char *cr;
-	int rc = bs_read_line(d->f, d->name, &d->line, &d->buf, &d->cap, &n,
-			      err);
+	int rc = bs_read_line(d->f, d->name, &d->line, &d->skip, &d->buf,
+			      &d->cap, &n, err);
 
 	if (rc <= 0)
 		return rc;
 	if ((cr = memchr(d->buf, '\r', n)))
 		return FAIL(d, (long)(cr - d->buf) + 1, "carriage return "
 			    "inside a line");
-	if (d->line == 1 && !strncmp(d->buf, "\xef\xbb\xbf", 3))
-		memmove(d->buf, d->buf + 3, n - 2);
+	if (rc == 2)
+		return FAIL(d, 0, "the last line has no newline: the file is "
+			    "truncated");
 	return 1;
 }
 
@@ -747,9 +791,9 @@ static int parse_number(bs_dataset *d, const field *fl, const char *cname,
 	    (*out = strtod(s, &end), *end))
 		return FAIL(d, fl->col, "column '%s': '%.40s' is not a number",
 			    cname, s);
-	if (!isfinite(*out))
-		return FAIL(d, fl->col, "column '%s': %.40s is out of range",
-			    cname, s);
+	if (!number_ok(*out))
+		return FAIL(d, fl->col, "column '%s': %.40s is out of range "
+			    "(0 to 1e15)", cname, s);
 	return 0;
 }
 

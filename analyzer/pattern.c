@@ -10,8 +10,18 @@
  * do not supply an address for the kind (lanes 8-31 of ldsm.x1) must be
  * '-'.  Tokens are separated by
  * blanks or tabs; '#' starts a comment; blank lines are skipped; a line
- * holds at most 64 KiB besides its LF or CRLF end.  Every error names the
- * line and the column of the offending token.
+ * holds at most 64 KiB besides its LF or CRLF end, and a NUL byte or a
+ * longer line is an error as soon as it is read (lines.c).  A UTF-8
+ * byte-order mark before line 1 is dropped, as in datasets.  Every error
+ * names the line and the column of the offending token.
+ *
+ * The last line may lack its newline, unlike a dataset's (dataset.c):
+ * pattern files are written by hand, and editors and `printf` often leave
+ * it off, while a dataset is written by a program and a missing newline
+ * there means the file was cut.  A pattern line cut short still fails
+ * when the cut leaves fewer than 32 lane fields or a broken token; only a
+ * cut inside the last address that leaves a valid, aligned number goes
+ * unseen.
  */
 #include <ctype.h>
 #include <stdlib.h>
@@ -26,6 +36,7 @@ struct bs_reader {
 	long line;
 	char *buf;
 	size_t cap;
+	int skip;
 };
 
 bs_reader *bs_reader_new(FILE *f, const char *name)
@@ -63,8 +74,8 @@ int bs_reader_next(bs_reader *r, bs_access *out, bs_error *err)
 {
 	for (;;) {
 		size_t len;
-		int rc = bs_read_line(r->f, r->name, &r->line, &r->buf, &r->cap,
-				      &len, err);
+		int rc = bs_read_line(r->f, r->name, &r->line, &r->skip,
+				      &r->buf, &r->cap, &len, err);
 
 		if (rc <= 0)
 			return rc;
@@ -101,16 +112,28 @@ static void copy_token(char *word, size_t size, const char *tok, size_t len)
 	word[len] = '\0';
 }
 
-/* A lane field too long to copy: -1 when junk, -2 when a number (> 32 bits). */
-static int long_field(const char *tok, size_t len)
+/*
+ * A lane field too long to copy: its leading zeros dropped, what is left
+ * parsed (an address of 40 zeros is 0); -1 when junk, -2 when a number
+ * over 32 bits.
+ */
+static int long_field(const char *tok, size_t len, uint64_t *v)
 {
 	int hex = tok[0] == '0' && (tok[1] == 'x' || tok[1] == 'X');
+	size_t i = hex ? 2 : 0, z;
+	char digits[24];
 
-	for (size_t i = hex ? 2 : 0; i < len; i++)
+	for (; i < len; i++)
 		if (!(hex ? isxdigit((unsigned char)tok[i])
 			  : isdigit((unsigned char)tok[i])))
 			return -1;
-	return -2;
+	for (z = hex ? 2 : 0; z + 1 < len && tok[z] == '0'; z++)
+		;
+	if (len - z > 16)
+		return -2;
+	snprintf(digits, sizeof digits, "%s%.*s", hex ? "0x" : "",
+		 (int)(len - z), tok + z);
+	return bs_parse_u64(digits, UINT32_MAX, v);
 }
 
 int bs_parse_line(const char *line, const char *source, long lineno,
@@ -177,7 +200,7 @@ int bs_parse_line(const char *line, const char *source, long lineno,
 			     "only ('-' for the others)", lanes,
 			     bs_kind_name(a.kind), 31 - __builtin_clz(lane_ok));
 		rc = len < sizeof word ? bs_parse_u64(word, UINT32_MAX, &v)
-				       : long_field(tok, len);
+				       : long_field(tok, len, &v);
 		if (rc == -1)
 			FAIL(tok, "lane %u: '%s' is not an address "
 			     "(decimal, 0x hex, or - for inactive)", lanes, word);

@@ -580,13 +580,14 @@ int bs_profile_read(FILE *f, const char *name, bs_profile *out, bs_error *err)
 	reader rd;
 	size_t cap = 256, len;
 	char *buf = malloc(cap);
-	int rc;
+	int rc, skip = 0;
 
 	reader_init(&rd, name, out, err);
 	if (!buf)
 		return bs_error_set(err, rd.name, 0, 0, "out of memory");
-	while ((rc = bs_read_line(f, rd.name, &rd.line, &buf, &cap, &len,
-				  err)) > 0)
+	/* a hand-written file may lack its final newline (rc 2) */
+	while ((rc = bs_read_line(f, rd.name, &rd.line, &skip, &buf, &cap,
+				  &len, err)) > 0)
 		if (one_line(&rd, buf) < 0) {
 			rc = -1;
 			break;

@@ -1,5 +1,6 @@
 /*
- * util.c - errors and the small token parsers every reader shares.
+ * util.c - errors, the small token parsers every reader shares, and the
+ * one CSV quoting rule every writer follows.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -68,4 +69,90 @@ int bs_parse_u64(const char *s, uint64_t max, uint64_t *out)
 	}
 	*out = v;
 	return 0;
+}
+
+/*
+ * RFC 4180 needs quotes around a comma, a quote (doubled) and a line
+ * break; a leading '#' would make the dataset reader take a row for a
+ * comment, and readers that trim fields would lose a leading or trailing
+ * blank.  Blanks inside a field need nothing.
+ */
+void bs_csv_field(FILE *f, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (!strpbrk(s, ",\"\r\n") && s[0] != '#' &&
+	    !(n && strchr(" \t", s[0])) && !(n && strchr(" \t", s[n - 1]))) {
+		fputs(s, f);
+		return;
+	}
+	putc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			putc('"', f);
+		putc(*s, f);
+	}
+	putc('"', f);
+}
+
+int bs_utf8_next(const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	unsigned c = u[0], n, cp;
+
+	if (c < 0x80)
+		return c ? 1 : 0;
+	/* a continuation byte, an overlong lead, a lead beyond U+10FFFF */
+	if (c < 0xc2 || c > 0xf4)
+		return 0;
+	n = c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
+	cp = c & (0x3fu >> (n - 1));
+	for (unsigned i = 1; i < n; i++) {
+		if ((u[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (u[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+	    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return (int)n;
+}
+
+/*
+ * Escaped: C0 controls and DEL (ESC starts a terminal's escape sequences,
+ * CR and BS rewrite what is shown), the C1 controls U+0080..U+009F (CSI
+ * among them), and bytes that are no valid UTF-8; a backslash is doubled
+ * so that the escapes stay unambiguous.
+ */
+void bs_escape_text(char *buf, size_t size, const char *s)
+{
+	size_t n = 0;
+
+	if (!size)
+		return;
+	while (*s) {
+		unsigned char c = (unsigned char)*s;
+		int k = bs_utf8_next(s);
+		char esc[8];
+		const char *out = s;
+		size_t len = (size_t)k;
+
+		if (c == '\\') {
+			out = "\\\\";
+			len = 2;
+			k = 1;
+		} else if (k == 0 || (k == 1 && (c < 0x20 || c == 0x7f)) ||
+			   (c == 0xc2 && (unsigned char)s[1] < 0xa0)) {
+			snprintf(esc, sizeof esc, "\\x%02x", c);
+			out = esc;
+			len = 4;
+			k = 1;
+		}
+		if (n + len >= size)
+			break;
+		memcpy(buf + n, out, len);
+		n += len;
+		s += k;
+	}
+	buf[n] = '\0';
 }

@@ -418,9 +418,16 @@ static int write_dataset(const char *dir, const char *probe,
 		return 1;
 	}
 	f = bs_dataset_file(out);
-	bs_dataset_write_header(f, ml->m, ml->n);
-	for (size_t i = 0; i < n; i++)
-		bs_dataset_write_row(f, &rows[i]);
+	bool ok = bs_dataset_write_header(f, ml->m, ml->n, &err) == 0;
+	for (size_t i = 0; ok && i < n; i++)
+		ok = bs_dataset_write_row(f, &rows[i], &err) == 0;
+	if (!ok) {
+		bs_dataset_abort(out);
+		bs_error_format(&err, msg, sizeof msg);
+		fprintf(stderr, "bankscope-probe: %s: nothing written to "
+			"%s\n", msg, dir);
+		return 1;
+	}
 	strftime(date, sizeof date, "%Y%m%d-%H%M%S", gmtime(&now));
 	snprintf(name, sizeof name, "%.40s-%s", probe, date);
 	if (bs_dataset_commit(out, name, path, sizeof path, &err) < 0) {

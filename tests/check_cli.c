@@ -16,6 +16,11 @@
  * posix_spawn, no shell in between; its outputs go to temporary files.
  * $BANKSCOPE_CASES overrides the cases folder.  A mismatch names the case,
  * the stream and its first differing line.  A new case needs no code.
+ *
+ * The "write errors" cases run commands whose standard output cannot be
+ * written (/dev/full; a file-size limit with SIGXFSZ ignored, as `ulimit
+ * -f` in a shell that traps it leaves it): each must exit 2 with the one
+ * line naming standard output, never 0.
  */
 #include <check.h>
 #include <dirent.h>
@@ -24,7 +29,9 @@
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -204,6 +211,159 @@ START_TEST(test_case)
 }
 END_TEST
 
+/* ---- write errors on standard output ----------------------------------- */
+
+static const char *const full_cmds[][8] = {
+	{ "--help" },
+	{ "profiles" },
+	{ "predict", "--expr", "lane" },
+	{ "predict", "--format", "csv", "--expr", "lane" },
+	{ "predict", "--format", "json", "--tile", "32x32" },
+	{ "predict", "--help" },
+	{ "check", "tests/cases/check/agree.csv" },
+	{ "check", "--quiet", "tests/cases/check/disagree.csv" },
+	{ "fix", "--tile", "32x32" },
+	{ "profile", "--replay", "tests/cases/profile/tutorial" },
+};
+#define NFULL (int)(sizeof full_cmds / sizeof *full_cmds)
+
+/*
+ * Run $BANKSCOPE with args, stdout on out_fd; fsize > 0: under that file
+ * size limit, SIGXFSZ ignored.  Its exit status; its stderr in *err.
+ */
+static int run_out(const char *const *args, int out_fd, rlim_t fsize,
+		   char **err)
+{
+	const char *prog = getenv("BANKSCOPE");
+	char errpath[256];
+	char *argv[10];
+	int efd, n = 0, status;
+	pid_t pid;
+
+	ck_assert_msg(prog && *prog, "BANKSCOPE is not set: run make check");
+	argv[n++] = (char *)prog;
+	for (int i = 0; i < 8 && args[i]; i++)
+		argv[n++] = (char *)args[i];
+	argv[n] = NULL;
+	efd = temp_file(errpath, sizeof errpath);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		int in = open("/dev/null", O_RDONLY);
+
+		if (fsize) {
+			struct rlimit rl = { fsize, fsize };
+
+			signal(SIGXFSZ, SIG_IGN);
+			setrlimit(RLIMIT_FSIZE, &rl);
+		}
+		dup2(in, 0);
+		dup2(out_fd, 1);
+		dup2(efd, 2);
+		execv(prog, argv);
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		ck_assert_int_eq(errno, EINTR);
+	close(efd);
+	*err = tu_slurp(errpath, NULL);
+	unlink(errpath);
+	ck_assert_ptr_nonnull(*err);
+	ck_assert_msg(WIFEXITED(status), "%s: killed by signal %d", args[0],
+		      WTERMSIG(status));
+	return WEXITSTATUS(status);
+}
+
+START_TEST(test_dev_full)
+{
+	int out = open("/dev/full", O_WRONLY);
+	char *err;
+	int rc;
+
+	ck_assert_int_ge(out, 0);
+	rc = run_out(full_cmds[_i], out, 0, &err);
+	close(out);
+	ck_assert_msg(rc == 2, "bankscope %s %s > /dev/full: exit %d, "
+		      "stderr:\n%s", full_cmds[_i][0],
+		      full_cmds[_i][1] ? full_cmds[_i][1] : "", rc, err);
+	/* the reason is lost when a command flushed (and failed) itself */
+	ck_assert_msg(!strcmp(err, "bankscope: cannot write to standard "
+			      "output: No space left on device\n") ||
+		      !strcmp(err, "bankscope: cannot write to standard "
+			      "output\n"), "stderr:\n%s", err);
+	free(err);
+}
+END_TEST
+
+/*
+ * A CSV cut by a 4 KiB file-size limit (500 accesses, about 15 KiB):
+ * exit 2 and the one line, the file holding exactly 4 KiB.
+ */
+START_TEST(test_file_size_limit)
+{
+	const char *args[] = { "predict", "--format", "csv", NULL, NULL };
+	char pat[256], path[256], *err, *out;
+	size_t len;
+	FILE *f;
+	int fd, rc;
+
+	fd = temp_file(pat, sizeof pat);
+	f = fdopen(fd, "w");
+	ck_assert_ptr_nonnull(f);
+	for (int i = 0; i < 500; i++) {
+		fprintf(f, "r%d 4 ld", i);
+		for (int l = 0; l < 32; l++)
+			fprintf(f, " %d", 4 * l * (i % 33));
+		putc('\n', f);
+	}
+	ck_assert_int_eq(fclose(f), 0);
+	args[3] = pat;
+	fd = temp_file(path, sizeof path);
+	rc = run_out(args, fd, 4096, &err);
+	close(fd);
+	out = tu_slurp(path, &len);
+	unlink(path);
+	unlink(pat);
+	ck_assert_ptr_nonnull(out);
+	ck_assert_msg(rc == 2, "exit %d, stderr:\n%s", rc, err);
+	ck_assert_str_eq(err, "bankscope: cannot write to standard output: "
+			 "File too large\n");
+	ck_assert_uint_eq(len, 4096);
+	free(out);
+	free(err);
+}
+END_TEST
+
+/*
+ * profile --dataset whose rows cannot be written (a 1 KiB file-size
+ * limit): one message saying why, never what the stack held (issue 13:
+ * MemorySanitizer saw the message built from an unset bs_error).
+ */
+START_TEST(test_dataset_write_error)
+{
+	char dir[] = "/tmp/bankscope-cli-XXXXXX", path[64], *err;
+	const char *args[] = { "profile", "--replay",
+			       "tests/cases/profile/tutorial", "--patterns",
+			       "tests/cases/profile/tutorial/patterns",
+			       "--dataset", NULL, NULL };
+	int out = open("/dev/null", O_WRONLY), rc;
+
+	ck_assert_int_ge(out, 0);
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/big.csv", dir);
+	args[6] = path;
+	rc = run_out(args, out, 1024, &err);
+	close(out);
+	ck_assert_msg(rc == 2, "exit %d, stderr:\n%s", rc, err);
+	ck_assert_msg(!strncmp(err, "bankscope: ", 11) &&
+		      strstr(err, "File too large\n") &&
+		      strchr(err, '\n') == err + strlen(err) - 1,
+		      "stderr:\n%s", err);
+	free(err);
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
 START_TEST(test_cases_found)
 {
 	ck_abort_msg("no case folders in %s", cases_dir());
@@ -223,6 +383,11 @@ Suite *cli_suite(void)
 		tcase_add_loop_test(tc, test_case, 0, ncases);
 	else
 		tcase_add_test(tc, test_cases_found);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("write errors");
+	tcase_add_loop_test(tc, test_dev_full, 0, NFULL);
+	tcase_add_test(tc, test_file_size_limit);
+	tcase_add_test(tc, test_dataset_write_error);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -30,6 +30,9 @@
 	      "88 92 96 100 104 108 112 116 120 124"
 #define S1 "0 4 " TAIL2                     /* 99 characters */
 #define S1_31 "4 " TAIL2                    /* 31 lane fields */
+/* S1 cut inside its last address: "... 120 12", still 32 aligned lanes */
+#define S1_CUT "0 4 8 12 16 20 24 28 32 36 40 44 48 52 56 60 64 68 72 76 " \
+	       "80 84 88 92 96 100 104 108 112 116 120 12"
 #define MISALIGNED "0 2 " TAIL2
 #define BADTOKEN "0 x " TAIL2
 #define HALF8 "0 8 16 24 32 40 48 56 64 72 80 88 96 104 112 120 " \
@@ -151,6 +154,9 @@ static const wrow wrows[] = {
 	{ "#hash", "x", "", 16, BS_KIND_LD, ALL, 0,
 	  { NANS3, NANS3, NANS3, NANS3, NANS3, NAN },
 	  "\"#hash\",x,16,ld,32,,,,,,,,,,,,,,,,,," ZERO32 },
+	{ "p", " lead", "trail ", 4, BS_KIND_LD, ALL, 1,
+	  { NANS3, NANS3, NANS3, NANS3, NANS3, NAN },
+	  "p,\" lead\",4,ld,32,,,,,,,,,,,,,,,,,\"trail \"," S1 },
 	{ "p", "no lanes", "skipped: no lane active", 1, BS_KIND_LD, 0, 1,
 	  { 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, NANS3 },
 	  "p,no lanes,1,ld,0,0,0,1,0,0,0,0,0,0.00,0.00,0.00,1,1,,,,"
@@ -203,10 +209,10 @@ START_TEST(test_write_read_rows)
 	int i;
 
 	f = capture(&buf, &len);
-	ck_assert_int_eq(bs_dataset_write_header(f, meta, 2), 0);
+	ck_assert_int_eq(bs_dataset_write_header(f, meta, 2, &err), 0);
 	for (i = 0; i < n; i++) {
 		build_row(&wrows[i], &want);
-		ck_assert_int_eq(bs_dataset_write_row(f, &want), 0);
+		ck_assert_int_eq(bs_dataset_write_row(f, &want, &err), 0);
 	}
 	fclose(f);
 
@@ -248,7 +254,8 @@ typedef struct {
 
 static const fmt_case fmts[] = {
 	{ 0, 2, "2" }, { 0, 2.5, "2.5" }, { 0, 1.03125, "1.0312" },
-	{ 0, 1.00004, "1" }, { 0, 1.0 / 3, "0.3333" }, { 0, -0.00001, "0" },
+	{ 0, 1.00004, "1" }, { 0, 1.0 / 3, "0.3333" }, { 0, 0.00001, "0" },
+	{ 2, 1e15, "1000000000000000" },
 	{ 1, 31, "31" }, { 1, NAN, "" },
 	{ 2, 64, "64" }, { 2, 123456789, "123456789" }, { 2, 64.5, "64.5" },
 	{ 7, 1, "1" }, { 7, -0.0, "0" },
@@ -272,7 +279,7 @@ START_TEST(test_number_format)
 	make_access(&r.access, 4, BS_KIND_LD, ALL, 1);
 	*num(&r, c->column) = c->v;
 	f = capture(&buf, &len);
-	ck_assert_int_eq(bs_dataset_write_row(f, &r), 0);
+	ck_assert_int_eq(bs_dataset_write_row(f, &r, NULL), 0);
 	fclose(f);
 	p = buf;
 	for (field = 0; field < 5 + c->column; field++)
@@ -284,12 +291,28 @@ START_TEST(test_number_format)
 END_TEST
 
 /* Rows the reader could not take back are refused, nothing written. */
+static const char *const refused_why[][2] = {
+	{ "row", "empty name" },
+	{ "n", "empty probe" },
+	{ "n", "note holds a line break" },
+	{ "cr\r", "name holds a line break" },
+	{ "n", "lane 3: address 2 is not aligned to the 4-byte width" },
+	{ "n", "width 3 is not 1, 2, 4, 8 or 16 bytes" },
+	{ "n", "column 'cycles_per_access_median': inf is out of range (0 to "
+	  "1e15)" },
+	{ "n", "column 'wavefronts_measured': -1 is out of range (0 to 1e15)" },
+	{ "n", "column 'cycles_per_access_min': 1e+308 is out of range (0 to "
+	  "1e15)" },
+	{ "row", "probe not terminated" },
+};
+
 START_TEST(test_write_refused)
 {
 	char *buf;
 	size_t len;
 	FILE *f;
 	bs_row r;
+	bs_error err;
 
 	bs_row_init(&r);
 	snprintf(r.probe, sizeof r.probe, "p");
@@ -303,11 +326,18 @@ START_TEST(test_write_refused)
 	case 4: r.access.addr[3] = 2; break;
 	case 5: r.access.width = 3; break;
 	case 6: r.cycles_per_access_median = INFINITY; break;
+	case 7: r.wavefronts_measured = -1; break;
+	case 8: r.cycles_per_access_min = 1e308; break;
+	case 9: memset(r.probe, 'p', sizeof r.probe); break;
 	}
 	f = capture(&buf, &len);
-	ck_assert_int_eq(bs_dataset_write_row(f, &r), -1);
+	memset(&err, 0, sizeof err);
+	ck_assert_int_eq(bs_dataset_write_row(f, &r, &err), -1);
+	ck_assert_int_eq(bs_dataset_write_row(f, &r, NULL), -1);
 	fclose(f);
 	ck_assert_uint_eq(len, 0);
+	ck_assert_str_eq(err.source, refused_why[_i][0]);
+	ck_assert_str_eq(err.text, refused_why[_i][1]);
 	free(buf);
 }
 END_TEST
@@ -315,24 +345,92 @@ END_TEST
 START_TEST(test_write_header_refused)
 {
 	static bs_meta many[BS_META_MAX + 1];
-	bs_meta bad_key[] = { { "bad key", "v" } };
-	bs_meta bad_value[] = { { "k", "two\nlines" } };
-	bs_meta empty_key[] = { { "", "v" } };
+	static const struct {
+		bs_meta meta;
+		const char *text;
+	} bad_meta[] = {
+		{ { "bad key", "v" }, "key 'bad key' holds a character other "
+		  "than letters, digits, '_', '.' and '-'" },
+		{ { "k", "two\nlines" }, "the value of 'k' holds a line break" },
+		{ { "replay", "/tmp/a\rb" }, "the value of 'replay' holds a "
+		  "line break" },
+		{ { "", "v" }, "line 0: empty key" },
+	};
 	char *buf;
 	size_t len;
 	FILE *f;
+	bs_error err;
 
 	for (int i = 0; i <= BS_META_MAX; i++)
 		snprintf(many[i].key, sizeof many[i].key, "k%d", i);
 	f = capture(&buf, &len);
-	ck_assert_int_eq(bs_dataset_write_header(f, bad_key, 1), -1);
-	ck_assert_int_eq(bs_dataset_write_header(f, bad_value, 1), -1);
-	ck_assert_int_eq(bs_dataset_write_header(f, empty_key, 1), -1);
-	ck_assert_int_eq(bs_dataset_write_header(f, many, BS_META_MAX + 1),
-			 -1);
-	ck_assert_int_eq(bs_dataset_write_header(f, many, -1), -1);
+	for (size_t i = 0; i < sizeof bad_meta / sizeof *bad_meta; i++) {
+		memset(&err, 0, sizeof err);
+		ck_assert_int_eq(bs_dataset_write_header(f, &bad_meta[i].meta,
+							 1, &err), -1);
+		ck_assert_str_eq(err.source, "metadata");
+		ck_assert_str_eq(err.text, bad_meta[i].text);
+	}
+	ck_assert_int_eq(bs_dataset_write_header(f, many, BS_META_MAX + 1,
+						 &err), -1);
+	ck_assert_str_eq(err.text, "33 lines, not 0 to 32");
+	ck_assert_int_eq(bs_dataset_write_header(f, many, -1, NULL), -1);
+	memset(many[1].key, 'k', sizeof many[1].key);
+	ck_assert_int_eq(bs_dataset_write_header(f, many, 2, &err), -1);
+	ck_assert_str_eq(err.text, "line 1: key or value not terminated");
 	fclose(f);
 	ck_assert_uint_eq(len, 0);
+	free(buf);
+}
+END_TEST
+
+/*
+ * Writes that fail (/dev/full, unbuffered so the first byte fails) are
+ * errors with the reason, for the header and for a row.
+ */
+START_TEST(test_write_error)
+{
+	static const bs_meta meta[] = { { "gpu", "x" } };
+	FILE *f = fopen("/dev/full", "w");
+	bs_error err;
+	bs_row r;
+
+	ck_assert_ptr_nonnull(f);
+	setvbuf(f, NULL, _IONBF, 0);
+	memset(&err, 0, sizeof err);
+	ck_assert_int_eq(bs_dataset_write_header(f, meta, 1, &err), -1);
+	ck_assert_str_eq(err.source, "dataset");
+	ck_assert_str_eq(err.text, "write error: No space left on device");
+	clearerr(f);
+	bs_row_init(&r);
+	snprintf(r.probe, sizeof r.probe, "p");
+	snprintf(r.access.name, sizeof r.access.name, "n");
+	make_access(&r.access, 4, BS_KIND_LD, ALL, 1);
+	memset(&err, 0, sizeof err);
+	ck_assert_int_eq(bs_dataset_write_row(f, &r, &err), -1);
+	ck_assert_str_eq(err.text, "write error: No space left on device");
+	fclose(f);
+}
+END_TEST
+
+/* The one CSV quoting rule, for datasets and the command's CSV alike. */
+static const char *const csv_cases[][2] = {
+	{ "plain", "plain" }, { "", "" }, { "a b\tc", "a b\tc" },
+	{ "a,b", "\"a,b\"" }, { "say \"hi\"", "\"say \"\"hi\"\"\"" },
+	{ "two\nlines", "\"two\nlines\"" }, { "cr\r", "\"cr\r\"" },
+	{ "#hash", "\"#hash\"" }, { "a#b", "a#b" }, { " lead", "\" lead\"" },
+	{ "trail\t", "\"trail\t\"" }, { "\"", "\"\"\"\"" },
+};
+
+START_TEST(test_csv_field)
+{
+	char *buf;
+	size_t len;
+	FILE *f = capture(&buf, &len);
+
+	bs_csv_field(f, csv_cases[_i][0]);
+	fclose(f);
+	ck_assert_str_eq(buf, csv_cases[_i][1]);
 	free(buf);
 }
 END_TEST
@@ -498,7 +596,22 @@ static const bad_file bad[] = {
 	NOT_A_NUMBER(" 2"), NOT_A_NUMBER("0x10"), NOT_A_NUMBER("2.5.1"),
 	NOT_A_NUMBER("-"), NOT_A_NUMBER("1e"),
 	{ "number out of range", H6 "p,n,4,ld,1e999," S1 "\n", 2, 10,
-	  "column 'wavefronts_measured': 1e999 is out of range" },
+	  "column 'wavefronts_measured': 1e999 is out of range (0 to 1e15)" },
+	{ "finite but impossible", H6 "p,n,4,ld,1e308," S1 "\n", 2, 10,
+	  "column 'wavefronts_measured': 1e308 is out of range (0 to 1e15)" },
+	{ "just above the bound", H6 "p,n,4,ld,1000000000000001," S1 "\n", 2,
+	  10, "column 'wavefronts_measured': 1000000000000001 is out of range "
+	  "(0 to 1e15)" },
+	{ "negative wavefronts", H6 "p,n,4,ld,-1," S1 "\n", 2, 10,
+	  "column 'wavefronts_measured': -1 is out of range (0 to 1e15)" },
+	{ "negative cycles, a later column",
+	  "probe,name,width,op,addresses,cycles_per_access_median\n"
+	  "p,n,4,ld," S1 ",-0.5\n", 2, 110,
+	  "column 'cycles_per_access_median': -0.5 is out of range (0 to "
+	  "1e15)" },
+	{ "negative active_lanes",
+	  "probe,name,width,op,active_lanes,addresses\np,n,4,ld,-32," S1 "\n",
+	  2, 10, "column 'active_lanes': -32 is out of range (0 to 1e15)" },
 	{ "bad width", H6 "p,n,3,ld,1," S1 "\n", 2, 5,
 	  "column 'width': '3' is not 1, 2, 4, 8 or 16 bytes" },
 	{ "empty width", H6 "p,n,,ld,1," S1 "\n", 2, 5,
@@ -531,6 +644,15 @@ static const bad_file bad[] = {
 	  "column 'addresses': 0 lane fields, expected 32" },
 	{ "carriage return", H6 "p,n\r,4,ld,1," S1 "\r\n", 2, 4,
 	  "carriage return inside a line" },
+	{ "last line without its newline", H6 "p,n,4,ld,1," S1, 2, 0,
+	  "the last line has no newline: the file is truncated" },
+	{ "cut inside the last address, which still reads",
+	  H6 "p,n,4,ld,1," S1 "\np,n,4,ld,1," S1_CUT, 3, 0,
+	  "the last line has no newline: the file is truncated" },
+	{ "cut inside the header", "# gpu: x\nprobe,name,width,op,addr", 2, 0,
+	  "the last line has no newline: the file is truncated" },
+	{ "cut after a CR", H6 "p,n,4,ld,1," S1 "\r", 2, 0,
+	  "the last line has no newline: the file is truncated" },
 	{ "active lanes do not match",
 	  "probe,name,width,op,active_lanes,addresses\np,n,4,ld,31," S1 "\n",
 	  2, 10, "column 'active_lanes': 31 does not match the 32 active "
@@ -613,9 +735,10 @@ static void write_one(const char *dir, const char *row_name,
 	snprintf(r.probe, sizeof r.probe, "stride");
 	snprintf(r.access.name, sizeof r.access.name, "%s", row_name);
 	make_access(&r.access, 4, BS_KIND_LD, ALL, 1);
-	ck_assert_int_eq(bs_dataset_write_header(bs_dataset_file(o), NULL, 0),
+	ck_assert_int_eq(bs_dataset_write_header(bs_dataset_file(o), NULL, 0,
+						 &err), 0);
+	ck_assert_int_eq(bs_dataset_write_row(bs_dataset_file(o), &r, &err),
 			 0);
-	ck_assert_int_eq(bs_dataset_write_row(bs_dataset_file(o), &r), 0);
 	ck_assert_msg(bs_dataset_commit(o, name, path, size, &err) == 0, "%s",
 		      err.text);
 }
@@ -755,6 +878,29 @@ static void latency_line(const char *path, char *buf, size_t size)
 		 "row%s (worst: %s)", max, n, n == 1 ? "" : "s", where);
 }
 
+/* The same as check --format json writes it: the "latency" member. */
+static void latency_json(const char *path, char *buf, size_t size)
+{
+	char line[512], where[256], *w, *sp;
+	double max;
+	unsigned long n;
+
+	latency_line(path, line, sizeof line);
+	ck_assert_int_eq(sscanf(line, "latency model: max deviation %lf "
+				"cycles over %lu", &max, &n), 2);
+	w = strstr(line, "(worst: ");
+	ck_assert_ptr_nonnull(w);
+	snprintf(where, sizeof where, "%s", w + 8);
+	where[strlen(where) - 1] = '\0';          /* the ')' */
+	sp = strrchr(where, ' ');
+	*sp = '\0';
+	w = strrchr(where, ':');
+	*w = '\0';
+	snprintf(buf, size, "{\"rows\":%lu,\"max_deviation_cycles\":%.2f,"
+		 "\"worst\":{\"file\":\"%s\",\"line\":%s,\"name\":\"%s\"}}",
+		 n, max, where, w + 1, sp + 1);
+}
+
 /* sm_90's latency for f32_ld_s3 of disagree.csv: 4-byte stride 3. */
 static void s3_latency(char *buf, size_t size)
 {
@@ -766,7 +912,8 @@ static void s3_latency(char *buf, size_t size)
 	trim4(buf, size, s.latency_cycles);
 }
 
-typedef enum { FIXED, PREFIX, AGREE_LAT, DISAGREE_LAT, S3_LAT } fill;
+typedef enum { FIXED, PREFIX, AGREE_LAT, DISAGREE_LAT, S3_LAT,
+	       TIMING_JSON } fill;
 
 typedef struct {
 	const char *args;
@@ -776,7 +923,8 @@ typedef struct {
 	 * The whole output, stdout and stderr (PREFIX: how it begins); a
 	 * "%s" stands for the latency line of agree.csv (AGREE_LAT), for the
 	 * recomputed latency of disagree.csv's f32_ld_s3 (S3_LAT), or for
-	 * both (DISAGREE_LAT).
+	 * both (DISAGREE_LAT), or for the JSON latency member of
+	 * timing.csv (TIMING_JSON).
 	 */
 	const char *output;
 } cli_case;
@@ -800,6 +948,38 @@ typedef struct {
 	"recomputed 32\n" \
 	file ":9: f32_ld_s3 (probe stride, 4-byte ld): stale prediction " \
 	"(sm_90): latency_cycles_predicted 1, recomputed %s\n"
+#define CSV_HEAD \
+	"file,line,name,probe,width,op,kind,column,value,predicted,profile\n"
+#define DISAGREE_CSV(file) \
+	file ",7,f32_ld_s2,stride,4,ld,measured,wavefronts_measured,1,2," \
+	"sm_90\n" \
+	file ",7,f32_ld_s2,stride,4,ld,measured,bank_conflicts_measured,0,1," \
+	"sm_90\n" \
+	file ",8,f32_ld_s32,stride,4,ld,stale,wavefronts_predicted,1,32," \
+	"sm_90\n" \
+	file ",8,f32_ld_s32,stride,4,ld,stale,bank_conflicts_predicted,0,31," \
+	"sm_90\n" \
+	file ",8,f32_ld_s32,stride,4,ld,stale,max_way_predicted,1,32,sm_90\n" \
+	file ",9,f32_ld_s3,stride,4,ld,stale,latency_cycles_predicted,1,%s," \
+	"sm_90\n"
+#define JSON_ITEM(file, line, name, kind, column, value, predicted) \
+	"{\"file\":\"" file "\",\"line\":" #line ",\"name\":\"" name "\"," \
+	"\"probe\":\"stride\",\"width\":4,\"op\":\"ld\",\"kind\":\"" kind \
+	"\",\"column\":\"" column "\",\"value\":" value ",\"predicted\":" \
+	predicted ",\"profile\":\"sm_90\"}"
+#define DISAGREE_JSON(file) \
+	JSON_ITEM(file, 7, "f32_ld_s2", "measured", "wavefronts_measured", \
+		  "1", "2") ",\n" \
+	JSON_ITEM(file, 7, "f32_ld_s2", "measured", \
+		  "bank_conflicts_measured", "0", "1") ",\n" \
+	JSON_ITEM(file, 8, "f32_ld_s32", "stale", "wavefronts_predicted", \
+		  "1", "32") ",\n" \
+	JSON_ITEM(file, 8, "f32_ld_s32", "stale", "bank_conflicts_predicted", \
+		  "0", "31") ",\n" \
+	JSON_ITEM(file, 8, "f32_ld_s32", "stale", "max_way_predicted", "1", \
+		  "32") ",\n" \
+	JSON_ITEM(file, 9, "f32_ld_s3", "stale", "latency_cycles_predicted", \
+		  "1", "%s")
 #define BAD_LINE \
 	"bankscope: " CASES "bad.csv:7:26: column 'wavefronts_measured': " \
 	"'abc' is not a number\n"
@@ -841,6 +1021,14 @@ static const cli_case cli[] = {
 	{ "check " CASES "bad.csv", 2, FIXED, BAD_LINE },
 	{ "check " CASES "agree.csv " CASES "bad.csv --quiet", 2, FIXED,
 	  BAD_LINE },
+	/* 1e308 cycles: the fits were -nan, the verdict AGREES */
+	{ "check " CASES "huge.csv", 2, FIXED,
+	  "bankscope: " CASES "huge.csv:8:49: column "
+	  "'cycles_per_access_median': 1e308 is out of range (0 to 1e15)\n" },
+	/* cut inside the last address: "... 480 4" is still an aligned lane */
+	{ "check --quiet " CASES "truncated.csv", 2, FIXED,
+	  "bankscope: " CASES "truncated.csv:16: the last line has no "
+	  "newline: the file is truncated\n" },
 	{ "check " CASES "profile.csv", 2, FIXED,
 	  "bankscope: " CASES "profile.csv: metadata 'profile: sm_99' names "
 	  "no known profile (sm_90, textbook; or give --arch with a profile "
@@ -860,7 +1048,46 @@ static const cli_case cli[] = {
 	{ "check --arch", 2, FIXED,
 	  "bankscope: option --arch needs a value\n" },
 	{ "check --help", 0, PREFIX,
-	  "usage: bankscope check [--arch NAME|FILE] [--quiet] [--strict]\n" },
+	  "usage: bankscope check [--arch NAME|FILE] [--format text|csv|json]\n" },
+	/* --format csv: one row per disagreeing column, then the verdict */
+	{ "check --format csv " CASES "disagree.csv " CASES "agree.csv", 1,
+	  S3_LAT, CSV_HEAD DISAGREE_CSV(CASES "disagree.csv")
+	  "# verdict: DISAGREES: 13 rows, 11 measured, 8 agree, 3 disagree, "
+	  "1 skipped, 1 timing only (profile sm_90)\n" },
+	{ "check --format=csv --quiet " CASES "agree.csv", 0, FIXED,
+	  CSV_HEAD "# " AGREE_VERDICT },
+	{ "check --format csv --arch textbook " CASES "agree.csv", 1, FIXED,
+	  CSV_HEAD CASES "agree.csv,13,f128_ld_s0,broadcast,16,ld,measured,"
+	  "wavefronts_measured,2,1,textbook\n"
+	  "# verdict: DISAGREES: 9 rows, 7 measured, 6 agree, 1 disagree, "
+	  "1 skipped, 1 timing only (profile textbook)\n" },
+	{ "check --format csv " CASES "timing.csv", 0, FIXED, CSV_HEAD
+	  "# verdict: NOT CHECKED: no counters in these files\n" },
+	/* --format json --quiet: the disagreements and the verdict */
+	{ "check --format json --quiet - < " CASES "disagree.csv", 1, S3_LAT,
+	  "{\"disagreements\":[\n" DISAGREE_JSON("<stdin>") "\n],\n"
+	  "\"verdict\":{\"result\":\"DISAGREES\",\"rows\":4,\"measured\":4,"
+	  "\"agree\":1,\"disagree\":3,\"skipped\":0,\"timing_only\":0,"
+	  "\"files_without_profile\":0,\"profiles\":[\"sm_90\"]}}\n" },
+	{ "check --format json --quiet " CASES "timing.csv", 0, FIXED,
+	  "{\"disagreements\":[\n],\n\"verdict\":{\"result\":\"NOT CHECKED\","
+	  "\"rows\":2,\"measured\":0,\"agree\":0,\"disagree\":0,"
+	  "\"skipped\":0,\"timing_only\":2,\"files_without_profile\":0,"
+	  "\"profiles\":[\"sm_90\"]}}\n" },
+	/* --format json: the fits and the latency line as members */
+	{ "check --format json " CASES "timing.csv", 0, TIMING_JSON,
+	  "{\"disagreements\":[\n],\n\"fits\":[\n{\"width\":4,\"op\":\"ld\","
+	  "\"packed\":false,\"n\":2,\"slope_cycles_per_wavefront\":2.000,"
+	  "\"intercept_cycles\":30.89,\"r2\":1.0000}],\n\"latency\":%s,\n"
+	  "\"verdict\":{\"result\":\"NOT CHECKED\",\"rows\":2,\"measured\":0,"
+	  "\"agree\":0,\"disagree\":0,\"skipped\":0,\"timing_only\":2,"
+	  "\"files_without_profile\":0,\"profiles\":[\"sm_90\"]}}\n" },
+	/* nothing before a bad file, in any format */
+	{ "check --format json " CASES "bad.csv", 2, FIXED, BAD_LINE },
+	{ "check --format csv " CASES "bad.csv " CASES "agree.csv", 2, FIXED,
+	  BAD_LINE },
+	{ "check --format xml " CASES "agree.csv", 2, FIXED,
+	  "bankscope: option --format: 'xml' is not text, csv or json\n" },
 };
 
 static void expected_output(const cli_case *c, char *buf, size_t size)
@@ -883,7 +1110,11 @@ static void expected_output(const cli_case *c, char *buf, size_t size)
 		break;
 	case S3_LAT:
 		s3_latency(s3, sizeof s3);
-		snprintf(buf, size, c->output, s3);
+		snprintf(buf, size, c->output, s3, s3);
+		break;
+	case TIMING_JSON:
+		latency_json(CASES "timing.csv", lat, sizeof lat);
+		snprintf(buf, size, c->output, lat);
 		break;
 	}
 }
@@ -917,6 +1148,151 @@ START_TEST(test_check_command)
 }
 END_TEST
 
+/*
+ * A file's output is held until the file has been read: in memory up to
+ * 1 MiB, then in a temporary file in $TMPDIR.  15000 disagreeing rows
+ * (about 1.3 MB of lines) go through the temporary file and come out
+ * whole; with a bad last row nothing but the error comes out; with an
+ * unusable TMPDIR a small output still needs no temporary file.
+ */
+#define HOLD_ROWS 15000
+
+static void hold_file(const char *path, int rows, int bad_last)
+{
+	FILE *f = fopen(path, "w");
+
+	ck_assert_ptr_nonnull(f);
+	fputs("probe,name,width,op,wavefronts_measured,addresses\n", f);
+	for (int i = 0; i < rows; i++)
+		fprintf(f, "p,r%d,4,ld,9," S1 "\n", i);
+	if (bad_last)
+		fputs("p,bad,3,ld,9," S1 "\n", f);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+/* Run check on path with TMPDIR set to tmpdir; output and exit status. */
+static int hold_run(const char *tmpdir, const char *path, char **out,
+		    size_t *len)
+{
+	char cmd[512];
+	FILE *p, *o = open_memstream(out, len);
+	char buf[65536];
+	size_t n;
+	int st;
+
+	ck_assert_ptr_nonnull(o);
+	snprintf(cmd, sizeof cmd, "TMPDIR=%s \"$BANKSCOPE\" check --quiet %s "
+		 "2>&1", tmpdir, path);
+	p = popen(cmd, "r");
+	ck_assert_ptr_nonnull(p);
+	while ((n = fread(buf, 1, sizeof buf, p)) > 0)
+		fwrite(buf, 1, n, o);
+	st = pclose(p);
+	fclose(o);
+	ck_assert(WIFEXITED(st));
+	return WEXITSTATUS(st);
+}
+
+START_TEST(test_check_holds_output)
+{
+	char dir[] = "/tmp/bankscope-hold-XXXXXX", path[64], line[512];
+	char *out, *p;
+	size_t len, lines = 0;
+
+	ck_assert_ptr_nonnull(getenv("BANKSCOPE"));
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/many.csv", dir);
+
+	hold_file(path, HOLD_ROWS, 0);
+	ck_assert_int_eq(hold_run(dir, path, &out, &len), 1);
+	ck_assert_uint_gt(len, 1 << 20);
+	for (p = out; (p = strchr(p, '\n')); p++)
+		lines++;
+	ck_assert_uint_eq(lines, HOLD_ROWS + 1);
+	snprintf(line, sizeof line, "%s:2: r0 (probe p, 4-byte ld): measured "
+		 "9 wavefronts; predicted 1 (sm_90)\n", path);
+	ck_assert(!strncmp(out, line, strlen(line)));
+	snprintf(line, sizeof line, "%s:%d: r%d (probe p, 4-byte ld): "
+		 "measured 9 wavefronts; predicted 1 (sm_90)\nverdict: "
+		 "DISAGREES: %d rows, %d measured, 0 agree, %d disagree, 0 "
+		 "skipped, 0 timing only (profile sm_90)\n", path,
+		 HOLD_ROWS + 1, HOLD_ROWS - 1, HOLD_ROWS, HOLD_ROWS,
+		 HOLD_ROWS);
+	ck_assert_str_eq(out + len - strlen(line), line);
+	free(out);
+	/* no temporary file may be left in dir: only many.csv is there */
+	ck_assert_int_eq(count_entries(dir), 1);
+
+	hold_file(path, HOLD_ROWS, 1);
+	ck_assert_int_eq(hold_run(dir, path, &out, &len), 2);
+	snprintf(line, sizeof line, "bankscope: %s:%d:7: column 'width': '3' "
+		 "is not 1, 2, 4, 8 or 16 bytes\n", path, HOLD_ROWS + 2);
+	ck_assert_str_eq(out, line);
+	free(out);
+
+	ck_assert_int_eq(hold_run("/nonexistent", path, &out, &len), 2);
+	ck_assert_str_eq(out, "bankscope: /nonexistent: cannot create a "
+			 "temporary file to hold the disagreements: No such "
+			 "file or directory\n");
+	free(out);
+	hold_file(path, 10, 0);
+	ck_assert_int_eq(hold_run("/nonexistent", path, &out, &len), 1);
+	ck_assert(strstr(out, "verdict: DISAGREES: 10 rows") != NULL);
+	free(out);
+
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
+/*
+ * Every timed row exactly on the latency model: the deviation is 0 and
+ * the worst row is still named (the first), in text and in JSON.
+ */
+START_TEST(test_check_zero_deviation)
+{
+	char dir[] = "/tmp/bankscope-zero-XXXXXX", path[64], cmd[256];
+	char out[4096], want[512];
+	bs_access a;
+	bs_summary s;
+	FILE *f, *p;
+	size_t n;
+
+	ck_assert_ptr_nonnull(getenv("BANKSCOPE"));
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/zero.csv", dir);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("probe,name,width,op,cycles_per_access_median,addresses\n", f);
+	for (unsigned stride = 1; stride <= 2; stride++) {
+		make_access(&a, 4, BS_KIND_LD, ALL, stride);
+		ck_assert_int_eq(bs_predict(bs_profile_default(), &a, &s, NULL),
+				 0);
+		fprintf(f, "p,s%u,4,ld,%.2f,", stride, s.latency_cycles);
+		for (unsigned l = 0; l < BS_LANES; l++)
+			fprintf(f, "%s%u", l ? " " : "", (unsigned)a.addr[l]);
+		putc('\n', f);
+	}
+	ck_assert_int_eq(fclose(f), 0);
+
+	snprintf(cmd, sizeof cmd, "\"$BANKSCOPE\" check %s 2>&1 | grep latency; "
+		 "\"$BANKSCOPE\" check --format json %s 2>&1 | grep latency",
+		 path, path);
+	p = popen(cmd, "r");
+	ck_assert_ptr_nonnull(p);
+	n = fread(out, 1, sizeof out - 1, p);
+	out[n] = '\0';
+	pclose(p);
+	snprintf(want, sizeof want, "latency model: max deviation 0.00 cycles "
+		 "over 2 rows (worst: %s:2 s1)\n\"latency\":{\"rows\":2,"
+		 "\"max_deviation_cycles\":0.00,\"worst\":{\"file\":\"%s\","
+		 "\"line\":2,\"name\":\"s1\"}},\n", path, path);
+	ck_assert_str_eq(out, want);
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
 Suite *dataset_suite(void)
 {
 	Suite *s = suite_create("dataset");
@@ -928,8 +1304,11 @@ Suite *dataset_suite(void)
 	tcase_add_loop_test(io, test_line_limit, 0, 2);
 	tcase_add_loop_test(io, test_number_format, 0,
 			    sizeof fmts / sizeof *fmts);
-	tcase_add_loop_test(io, test_write_refused, 0, 7);
+	tcase_add_loop_test(io, test_write_refused, 0, 10);
 	tcase_add_test(io, test_write_header_refused);
+	tcase_add_test(io, test_write_error);
+	tcase_add_loop_test(io, test_csv_field, 0,
+			    sizeof csv_cases / sizeof *csv_cases);
 	tcase_add_test(io, test_row_init_predict);
 	tcase_add_test(io, test_metadata);
 	tcase_add_test(io, test_column_order);
@@ -939,6 +1318,8 @@ Suite *dataset_suite(void)
 	tcase_add_test(files, test_create_fails);
 	tcase_add_loop_test(cmd, test_check_command, 0,
 			    sizeof cli / sizeof *cli);
+	tcase_add_test(cmd, test_check_holds_output);
+	tcase_add_test(cmd, test_check_zero_deviation);
 	suite_add_tcase(s, io);
 	suite_add_tcase(s, files);
 	suite_add_tcase(s, cmd);

@@ -12,9 +12,12 @@
  * on after a bad line.
  */
 #include <check.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "bankscope.h"
 
@@ -68,6 +71,7 @@ typedef struct {
 } valid_row;
 
 #define NAME63 "n23456789012345678901234567890123456789012345678901234567890123"
+#define ZEROS40 "0000000000000000000000000000000000000000"
 
 static const valid_row valid[] = {
 	{ "decimal", { "a 4 ld", .base = 1024, .step = 4, .lane = -1 },
@@ -120,6 +124,11 @@ static const valid_row valid[] = {
 	  "a", 4, "atom.add.u32" },
 	{ "cp.async of 8 bytes", { "c 8 cp.async.ca", .step = 8, .lane = -1 },
 	  "c", 8, "cp.async.ca" },
+	{ "an address of 40 zeros", { "z 4 ld", .step = 4, .lane = 0,
+				      .token = ZEROS40 }, "z", 4, "ld" },
+	{ "40 zeros then 4, in hex", { "z 4 ld", .step = 4, .lane = 1,
+				       .token = "0x" ZEROS40 "4" },
+	  "z", 4, "ld" },
 };
 
 static void expect_access(const bs_access *a, const valid_row *v)
@@ -371,6 +380,10 @@ static const stream_row streams[] = {
 	  "NUL byte in a text line", 3 },
 	{ "NUL byte first", "\0" LINE32 "\n", 1 + sizeof LINE32, "E0", 1, 1,
 	  "NUL byte", 1 },
+	{ "UTF-8 byte-order mark", "\xef\xbb\xbf" LINE32 "\n" LINE32 "\n", 0,
+	  "AA0", 0, 0, NULL, 2 },
+	{ "byte-order mark, then a bad width", "\xef\xbb\xbf" BAD3 "\n", 0,
+	  "E0", 1, 3, "unknown width '3'", 1 },
 };
 
 static void run_stream(const stream_row *s, const char *text, size_t size)
@@ -471,6 +484,56 @@ START_TEST(test_line_limit)
 }
 END_TEST
 
+/*
+ * A line that never ends: a child writes byte c into a pipe forever.  The
+ * reader must fail on line 1 once the line is known to be bad (at the
+ * first NUL, or past 64 KiB), not wait for a newline that never comes.
+ */
+START_TEST(test_endless_line)
+{
+	static const struct {
+		char c;
+		long column;
+		const char *text;
+	} cases[] = {
+		{ 'x', LIMIT + 1, "line longer than 65536 bytes" },
+		{ '\0', 1, "NUL byte in a text line" },
+	};
+	int fd[2], status;
+	pid_t pid;
+	FILE *f;
+	bs_reader *r;
+	bs_access a;
+	bs_error err;
+
+	ck_assert_int_eq(pipe(fd), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		char buf[4096];
+
+		close(fd[0]);
+		memset(buf, cases[_i].c, sizeof buf);
+		while (write(fd[1], buf, sizeof buf) > 0)
+			;
+		_exit(0);
+	}
+	close(fd[1]);
+	f = fdopen(fd[0], "r");
+	ck_assert_ptr_nonnull(f);
+	r = bs_reader_new(f, "endless");
+	ck_assert_ptr_nonnull(r);
+	ck_assert_int_eq(bs_reader_next(r, &a, &err), -1);
+	ck_assert_int_eq(err.line, 1);
+	ck_assert_int_eq(err.column, cases[_i].column);
+	ck_assert_str_eq(err.text, cases[_i].text);
+	bs_reader_free(r);
+	fclose(f);
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+}
+END_TEST
+
 START_TEST(test_reader_name)
 {
 	FILE *f = fmemopen((void *)"x 4 ld\n", 7, "r");
@@ -507,6 +570,7 @@ Suite *pattern_suite(void)
 	tcase_add_loop_test(st, test_stream, 0,
 			    sizeof streams / sizeof *streams);
 	tcase_add_test(st, test_line_limit);
+	tcase_add_loop_test(st, test_endless_line, 0, 2);
 	tcase_add_test(st, test_reader_name);
 	suite_add_tcase(s, st);
 	return s;

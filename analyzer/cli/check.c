@@ -13,39 +13,54 @@
  * stale prediction.  Rows with a note are skipped; rows without counters
  * are timing only and, like measured rows, feed the fit of
  * cycles_per_access_median against wavefronts (measured, else predicted)
- * per width, op and packing, and the latency model's deviation.
+ * per width, kind and packing, and the latency model's deviation.
  *
- * Output: one line per disagreement as found, then (unless --quiet) the fit
- * table and the latency line, then the verdict.  Exit status 0: every
- * measured row agrees (or none was measured); 1: some disagree; 2: bad
- * input, reported as one message on stderr, and nothing of the file that
- * holds it printed: each file's lines are held until it has been read to
- * the end, and a bad file stops the run.
+ * Output, --format text (default): one line per disagreeing row as found
+ * (names escaped for the terminal), then (unless --quiet) the fit table
+ * and the latency line, then the verdict.  csv: a header, one row per
+ * disagreeing column (file, line, name, probe, width, op, kind: measured
+ * or stale, the column, its value, the prediction, the profile), then
+ * the verdict as a "# verdict: ..." line.  json: one object holding the
+ * same disagreements, the fits and the latency deviation (unless --quiet)
+ * and the verdict.  Exit status 0: every measured row agrees (or none was
+ * measured); 1: some disagree; 2: bad input, reported as one message on
+ * stderr, and nothing of the file that holds it printed: each file's
+ * output is held until it has been read to the end (in memory up to
+ * HOLD_MEMORY bytes, then in an unlinked temporary file, so that memory
+ * stays flat however many rows disagree), and a bad file stops the run.
+ * Nothing is printed before the first file has been read.  The datasets
+ * are streamed: the fits keep running sums, not rows.
  */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
 #define MAX_PROFILES 8
+#define HOLD_MEMORY (1 << 20)
 
 static const char check_usage[] =
-	"usage: bankscope check [--arch NAME|FILE] [--quiet] [--strict]\n"
-	"                       FILE.csv...\n"
+	"usage: bankscope check [--arch NAME|FILE] [--format text|csv|json]\n"
+	"                       [--quiet] [--strict] FILE.csv...\n"
 	"\n"
 	"Compare datasets measured on a GPU (bankscope-probe) with the\n"
 	"predictions.  Each row's access is predicted again from its\n"
 	"addresses; a row disagrees when its measured wavefronts or bank\n"
 	"conflicts per instruction differ from the prediction, or when a\n"
 	"prediction stored in the row is stale.  Then the median cycles per\n"
-	"access are fitted against wavefronts per width, op and packing, and\n"
+	"access are fitted against wavefronts per width, kind and packing, and\n"
 	"the latency model's largest deviation is shown.\n"
 	"\n"
 	"  --arch NAME|FILE  predict with this profile, built-in or a file\n"
 	"                (default: the file's '# profile:' metadata, else\n"
 	"                sm_90)\n"
+	"  --format FMT  text (default); csv: one row per disagreeing column\n"
+	"                (file,line,name,probe,width,op,kind,column,value,\n"
+	"                predicted,profile), then '# verdict: ...'; json: one\n"
+	"                object: disagreements, fits, latency, verdict\n"
 	"  --quiet       print only the disagreements and the verdict\n"
 	"  --strict      exit 1 when a file cannot be judged because no\n"
 	"                profile covers its GPU ('# profile: none (sm_89)')\n"
@@ -60,16 +75,34 @@ static const char check_usage[] =
 	"1 some disagree (or, with --strict, a file could not be judged), 2\n"
 	"bad input (message names file, line and column).\n";
 
+static const char csv_header[] =
+	"file,line,name,probe,width,op,kind,column,value,predicted,profile";
+
+enum { FMT_TEXT, FMT_CSV, FMT_JSON };
+
+/* One file's output until it has been read to the end. */
+typedef struct {
+	FILE *f;
+	char *text;         /* the memory stream's buffer */
+	size_t len;
+	int spilled;        /* f is a temporary file */
+} hold;
+
 typedef struct {
 	const bs_profile *arch;
-	int quiet;
+	int quiet, format;
 	unsigned long rows, measured, agree, disagree, skipped, timing;
+	unsigned long items;        /* disagreeing columns written */
+	int started;                /* the CSV header or JSON head is out */
 	latency_fits fits;
-	char lat_where[320];
+	char lat_file[1024];        /* the worst latency row */
+	long lat_line;
+	char lat_name[BS_NAME_MAX];
 	const bs_profile *used[MAX_PROFILES];
 	int nused;
 	int strict;
 	unsigned long unjudged;     /* files without a profile */
+	hold h;
 } check;
 
 /* Up to 4 decimals, trailing zeros dropped. */
@@ -92,24 +125,172 @@ static void note_profile(check *c, const bs_profile *p)
 		c->used[c->nused++] = p;
 }
 
+/* ---- holding a file's output -------------------------------------------- */
+
+static int hold_open(hold *h)
+{
+	memset(h, 0, sizeof *h);
+	h->f = open_memstream(&h->text, &h->len);
+	return h->f ? 0 : usage_error("out of memory");
+}
+
+/* After each row: past HOLD_MEMORY, move what is held to a temporary file. */
+static int hold_check(hold *h)
+{
+	const char *dir = getenv("TMPDIR");
+	char path[4096];
+	FILE *t;
+	int fd;
+
+	if (h->spilled || fflush(h->f) || h->len <= HOLD_MEMORY)
+		return 0;
+	if (!dir || !*dir)
+		dir = "/tmp";
+	snprintf(path, sizeof path, "%s/bankscope-check-XXXXXX", dir);
+	fd = mkstemp(path);
+	if (fd < 0)
+		return usage_error("%s: cannot create a temporary file to "
+				   "hold the disagreements: %s", dir,
+				   strerror(errno));
+	unlink(path);
+	t = fdopen(fd, "w+");
+	if (!t) {
+		close(fd);
+		return usage_error("out of memory");
+	}
+	if (fwrite(h->text, 1, h->len, t) != h->len) {
+		fclose(t);
+		return usage_error("cannot write a temporary file: %s",
+				   strerror(errno));
+	}
+	fclose(h->f);
+	free(h->text);
+	h->text = NULL;
+	h->f = t;
+	h->spilled = 1;
+	return 0;
+}
+
+/* Copy what is held to stdout (print 0) or drop it; either way close it. */
+static int hold_close(hold *h, int print)
+{
+	int rc = 0;
+
+	if (!h->f)
+		return 0;
+	if (!h->spilled) {
+		fclose(h->f);
+		if (print)
+			fwrite(h->text, 1, h->len, stdout);
+	} else if (print) {
+		char buf[1 << 16];
+		size_t n;
+
+		fflush(h->f);
+		rewind(h->f);
+		while ((n = fread(buf, 1, sizeof buf, h->f)) > 0)
+			fwrite(buf, 1, n, stdout);
+		if (ferror(h->f))
+			rc = usage_error("cannot read back a temporary file");
+		fclose(h->f);
+	} else {
+		fclose(h->f);
+	}
+	free(h->text);
+	memset(h, 0, sizeof *h);
+	return rc;
+}
+
+/* ---- one disagreement, in each format ------------------------------------ */
+
+/* The CSV header or the JSON head, before the first output. */
+static void start(check *c)
+{
+	if (c->started)
+		return;
+	c->started = 1;
+	if (c->format == FMT_CSV)
+		printf("%s\n", csv_header);
+	else if (c->format == FMT_JSON)
+		printf("{\"disagreements\":[");
+}
+
 static void row_label(FILE *out, const char *file, long line,
 		      const bs_row *r)
 {
-	fprintf(out, "%s:%ld: %s (probe %s, %u-byte %s): ", file, line,
-		r->access.name, r->probe, r->access.width,
-		bs_kind_name(r->access.kind));
+	char f[4096], n[4 * BS_NAME_MAX], p[4 * sizeof r->probe];
+
+	bs_escape_text(f, sizeof f, file);
+	bs_escape_text(n, sizeof n, r->access.name);
+	bs_escape_text(p, sizeof p, r->probe);
+	fprintf(out, "%s:%ld: %s (probe %s, %u-byte %s): ", f, line, n, p,
+		r->access.width, bs_kind_name(r->access.kind));
+}
+
+/* A value as verdict_num writes it; NaN (not modeled) as empty. */
+static void value(char *buf, size_t size, double v)
+{
+	if (isnan(v))
+		buf[0] = '\0';
+	else
+		verdict_num(buf, size, v);
+}
+
+/* csv and json: one item per disagreeing column. */
+static void put_items(check *c, const char *file, long line,
+		      const bs_row *r, const char *kind,
+		      const verdict_field *f, size_t n, const bs_profile *p)
+{
+	FILE *out = c->h.f;
+
+	for (size_t i = 0; i < n; i++) {
+		char a[32], b[32];
+
+		value(a, sizeof a, f[i].stored);
+		value(b, sizeof b, f[i].now);
+		if (c->format == FMT_CSV) {
+			bs_csv_field(out, file);
+			fprintf(out, ",%ld,", line);
+			bs_csv_field(out, r->access.name);
+			putc(',', out);
+			bs_csv_field(out, r->probe);
+			fprintf(out, ",%u,%s,%s,%s,%s,%s,%s\n",
+				r->access.width, bs_kind_name(r->access.kind),
+				kind, f[i].name, a, b, p->name);
+			continue;
+		}
+		fputs(c->items ? ",\n{\"file\":" : "\n{\"file\":", out);
+		json_string(out, file);
+		fprintf(out, ",\"line\":%ld,\"name\":", line);
+		json_string(out, r->access.name);
+		fputs(",\"probe\":", out);
+		json_string(out, r->probe);
+		fprintf(out, ",\"width\":%u,\"op\":\"%s\",\"kind\":\"%s\","
+			"\"column\":\"%s\",\"value\":%s,\"predicted\":%s,"
+			"\"profile\":\"%s\"}", r->access.width,
+			bs_kind_name(r->access.kind), kind, f[i].name, a,
+			b[0] ? b : "null", p->name);
+		c->items++;
+	}
 }
 
 /* Measured counters against the prediction; 1 when they disagree. */
-static int check_counters(FILE *out, const char *file, long line,
+static int check_counters(check *c, const char *file, long line,
 			  const bs_row *r, const bs_summary *s,
 			  const bs_profile *p)
 {
+	FILE *out = c->h.f;
 	double wm = r->wavefronts_measured, cm = r->bank_conflicts_measured;
+	verdict_field f[2];
+	size_t n = verdict_counters(r, s, f);
 	char a[32], b[32];
 
-	if (verdict_counters_agree(r, s))
+	if (!n)
 		return 0;
+	if (c->format != FMT_TEXT) {
+		put_items(c, file, line, r, "measured", f, n, p);
+		return 1;
+	}
 	row_label(out, file, line, r);
 	verdict_num(a, sizeof a, wm);
 	fprintf(out, "measured %s wavefront%s", a, wm == 1 ? "" : "s");
@@ -125,13 +306,18 @@ static int check_counters(FILE *out, const char *file, long line,
 }
 
 /* Stored predictions against today's under the file's profile. */
-static int check_stale(FILE *out, const char *file, long line,
+static int check_stale(check *c, const char *file, long line,
 		       const bs_row *r, const bs_summary *s,
 		       const bs_profile *p)
 {
+	FILE *out = c->h.f;
 	verdict_field f[VERDICT_FIELDS];
 	size_t n = verdict_stale(r, s, f);
 
+	if (n && c->format != FMT_TEXT) {
+		put_items(c, file, line, r, "stale", f, n, p);
+		return 1;
+	}
 	for (size_t i = 0; i < n; i++) {
 		char a[32], b[32];
 
@@ -180,23 +366,29 @@ static int file_profiles(check *c, const bs_dataset *d, const char *name,
 	return report_error(&err);
 }
 
-/* A file no profile covers, and what to do about it. */
+/*
+ * A file no profile covers, and what to do about it: a line in text, a
+ * comment line in csv, counted in json's verdict.
+ */
 static void no_profile(check *c, const bs_dataset *d, const char *name)
 {
 	const char *cc = bs_dataset_meta(d, "compute_capability");
-	char sm[16] = "its GPU";
+	char sm[16] = "its GPU", f[4096];
 
+	c->unjudged++;
+	if (c->format == FMT_JSON)
+		return;
 	if (cc && strlen(cc) < 6 && strchr(cc, '.'))
 		snprintf(sm, sizeof sm, "sm_%.*s%s", (int)strcspn(cc, "."), cc,
 			 strchr(cc, '.') + 1);
-	printf("%s: no profile for %s; run bankscope calibrate %s > %s.profile, "
-	       "then bankscope check --arch %s.profile %s\n", name, sm, name,
-	       sm, sm, name);
-	c->unjudged++;
+	bs_escape_text(f, sizeof f, name);
+	printf("%s%s: no profile for %s; run bankscope calibrate %s > "
+	       "%s.profile, then bankscope check --arch %s.profile %s\n",
+	       c->format == FMT_CSV ? "# " : "", f, sm, f, sm, sm, f);
 }
 
 /* One row; -1 with err on a prediction error. */
-static int check_row(check *c, FILE *out, const char *name, long line,
+static int check_row(check *c, const char *name, long line,
 		     const bs_row *r, const bs_profile *p,
 		     const bs_profile *fp, bs_error *err)
 {
@@ -212,11 +404,11 @@ static int check_row(check *c, FILE *out, const char *name, long line,
 		return -1;
 	if (!isnan(r->wavefronts_measured)) {
 		c->measured++;
-		bad = check_counters(out, name, line, r, &s, p);
+		bad = check_counters(c, name, line, r, &s, p);
 		if (fp && fp != p && bs_predict(fp, &r->access, &fs, err) < 0)
 			return -1;
 		if (fp)
-			bad |= check_stale(out, name, line, r,
+			bad |= check_stale(c, name, line, r,
 					   fp == p ? &s : &fs, fp);
 		if (bad)
 			c->disagree++;
@@ -227,9 +419,12 @@ static int check_row(check *c, FILE *out, const char *name, long line,
 	}
 	if ((rc = fits_add(&c->fits, r, &s)) < 0)
 		return bs_error_set(err, name, line, 0, "out of memory");
-	if (rc)
-		snprintf(c->lat_where, sizeof c->lat_where, "%s:%ld %s", name,
-			 line, r->access.name);
+	if (rc) {
+		snprintf(c->lat_file, sizeof c->lat_file, "%s", name);
+		c->lat_line = line;
+		snprintf(c->lat_name, sizeof c->lat_name, "%s",
+			 r->access.name);
+	}
 	return 0;
 }
 
@@ -237,10 +432,8 @@ static int check_file(check *c, const char *path)
 {
 	int is_stdin = !strcmp(path, "-");
 	const char *name = is_stdin ? "<stdin>" : path;
-	FILE *f = is_stdin ? stdin : fopen(path, "r"), *out;
+	FILE *f = is_stdin ? stdin : fopen(path, "r");
 	const bs_profile *p, *fp;
-	char *text = NULL;
-	size_t len = 0;
 	bs_dataset *d;
 	bs_row r;
 	bs_error err;
@@ -260,32 +453,36 @@ static int check_file(check *c, const char *path)
 		/* not judged, but read whole: bad input is still bad */
 		while ((rc = bs_dataset_next(d, &r, &err)) > 0)
 			;
-		if (rc < 0)
+		if (rc < 0) {
 			rc = report_error(&err);
-		else
+		} else {
+			start(c);
 			no_profile(c, d, name);
+		}
 		bs_dataset_close(d);
 		if (!is_stdin)
 			fclose(f);
 		return rc;
 	}
-	out = rc ? NULL : open_memstream(&text, &len);
-	if (!rc && !out)
-		rc = usage_error("out of memory");
+	if (!rc)
+		rc = hold_open(&c->h);
 	if (!rc) {
 		note_profile(c, p);
-		while ((rc = bs_dataset_next(d, &r, &err)) > 0)
-			if (check_row(c, out, name, bs_dataset_line(d), &r, p,
-				      fp, &err) < 0) {
-				rc = -1;
+		while ((rc = bs_dataset_next(d, &r, &err)) > 0) {
+			if (check_row(c, name, bs_dataset_line(d), &r, p, fp,
+				      &err) < 0) {
+				rc = report_error(&err);
 				break;
 			}
-		fclose(out);
+			if ((rc = hold_check(&c->h)) != 0)
+				break;
+		}
 		if (rc < 0)
 			rc = report_error(&err);
-		else
-			fwrite(text, 1, len, stdout);
-		free(text);
+		if (!rc)
+			start(c);
+		if (hold_close(&c->h, !rc) && !rc)
+			rc = EXIT_BADINPUT;
 	}
 	bs_dataset_close(d);
 	if (!is_stdin)
@@ -293,6 +490,15 @@ static int check_file(check *c, const char *path)
 	return rc;
 }
 
+/* The worst latency row: "file:line name", escaped for the terminal. */
+static void worst_text(const check *c, char *buf, size_t size)
+{
+	char where[sizeof c->lat_file + sizeof c->lat_name + 32];
+
+	snprintf(where, sizeof where, "%s:%ld %s", c->lat_file, c->lat_line,
+		 c->lat_name);
+	bs_escape_text(buf, size, where);
+}
 
 static void print_fits(const check *c)
 {
@@ -325,17 +531,83 @@ static void print_fits(const check *c)
 	if (!any)
 		puts("fit: no width, op and packing with 2 or more timed "
 		     "rows");
-	if (c->fits.lat_n)
+	if (c->fits.lat_n) {
+		char where[4 * sizeof c->lat_file];
+
+		worst_text(c, where, sizeof where);
 		printf("latency model: max deviation %.2f cycles over %lu "
 		       "row%s (worst: %s)\n", c->fits.lat_max, c->fits.lat_n,
-		       c->fits.lat_n == 1 ? "" : "s", c->lat_where);
-	else
+		       c->fits.lat_n == 1 ? "" : "s", where);
+	} else {
 		puts("latency model: no row has both "
 		     "cycles_per_access_median and a latency prediction");
+	}
+}
+
+/* The same as JSON members: "fits":[...],"latency":{...} or null. */
+static void json_fits(const check *c)
+{
+	int any = 0;
+
+	printf("\"fits\":[");
+	for (int w = 0; w < BS_NWIDTHS; w++)
+		for (int o = 0; o < (int)bs_kind_count(); o++)
+			for (int k = 0; k < 2; k++) {
+				const fit_series *s = fits_group(&c->fits, w, o, k);
+				bs_fit fit;
+
+				if (s->n < 2)
+					continue;
+				printf("%s\n{\"width\":%u,\"op\":\"%s\","
+				       "\"packed\":%s,\"n\":%zu,",
+				       any++ ? "," : "", bs_widths[w],
+				       bs_kind_name((bs_kind)o),
+				       k ? "true" : "false", s->n);
+				if (fits_line(s, &fit) < 0)
+					printf("\"slope_cycles_per_wavefront\":"
+					       "null,\"intercept_cycles\":null,"
+					       "\"r2\":null}");
+				else
+					printf("\"slope_cycles_per_wavefront\":"
+					       "%.3f,\"intercept_cycles\":%.2f,"
+					       "\"r2\":%.4f}", fit.slope,
+					       fit.intercept, fit.r2);
+			}
+	printf("],\n\"latency\":");
+	if (!c->fits.lat_n) {
+		printf("null,\n");
+		return;
+	}
+	printf("{\"rows\":%zu,\"max_deviation_cycles\":%.2f,\"worst\":"
+	       "{\"file\":", c->fits.lat_n, c->fits.lat_max);
+	json_string(stdout, c->lat_file);
+	printf(",\"line\":%ld,\"name\":", c->lat_line);
+	json_string(stdout, c->lat_name);
+	printf("}},\n");
+}
+
+static const char *verdict_word(const check *c)
+{
+	return !c->measured ? "NOT CHECKED"
+	       : c->disagree ? "DISAGREES" : "AGREES";
 }
 
 static void print_verdict(const check *c)
 {
+	if (c->format == FMT_JSON) {
+		printf("\"verdict\":{\"result\":\"%s\",\"rows\":%lu,"
+		       "\"measured\":%lu,\"agree\":%lu,\"disagree\":%lu,"
+		       "\"skipped\":%lu,\"timing_only\":%lu,"
+		       "\"files_without_profile\":%lu,\"profiles\":[",
+		       verdict_word(c), c->rows, c->measured, c->agree,
+		       c->disagree, c->skipped, c->timing, c->unjudged);
+		for (int i = 0; i < c->nused; i++)
+			printf("%s\"%s\"", i ? "," : "", c->used[i]->name);
+		printf("]}}\n");
+		return;
+	}
+	if (c->format == FMT_CSV)
+		printf("# ");
 	if (!c->measured) {
 		puts(c->unjudged ? "verdict: NOT CHECKED: no profile to judge "
 				   "these files by"
@@ -345,7 +617,7 @@ static void print_verdict(const check *c)
 	}
 	printf("verdict: %s: %lu rows, %lu measured, %lu agree, %lu disagree, "
 	       "%lu skipped, %lu timing only (profile%s ",
-	       c->disagree ? "DISAGREES" : "AGREES", c->rows, c->measured,
+	       verdict_word(c), c->rows, c->measured,
 	       c->agree, c->disagree, c->skipped, c->timing,
 	       c->nused > 1 ? "s" : "");
 	for (int i = 0; i < c->nused; i++)
@@ -355,16 +627,17 @@ static void print_verdict(const check *c)
 
 static void check_free(check *c)
 {
+	hold_close(&c->h, 0);
 	fits_free(&c->fits);
 }
 
 int cmd_check(int argc, char **argv)
 {
 	static check c;
-	const char *arch = NULL;
+	const char *arch = NULL, *format = NULL;
 	const cli_option own[] = {
-		{ "--arch", &arch, NULL }, { "--quiet", NULL, &c.quiet },
-		{ "--strict", NULL, &c.strict },
+		{ "--arch", &arch, NULL }, { "--format", &format, NULL },
+		{ "--quiet", NULL, &c.quiet }, { "--strict", NULL, &c.strict },
 	};
 	char **files;
 	int nfiles, rc;
@@ -373,6 +646,15 @@ int cmd_check(int argc, char **argv)
 		       sizeof own / sizeof *own, NULL, &files, &nfiles);
 	if (!rc && arch)
 		rc = arch_option(arch, &c.arch);
+	if (rc)
+		;
+	else if (format && !strcmp(format, "csv"))
+		c.format = FMT_CSV;
+	else if (format && !strcmp(format, "json"))
+		c.format = FMT_JSON;
+	else if (format && strcmp(format, "text"))
+		rc = usage_error("option --format: '%s' is not text, csv or "
+				 "json", format);
 	if (!rc && !nfiles)
 		rc = usage_error("check: no dataset given (try bankscope "
 				 "check --help)");
@@ -383,8 +665,14 @@ int cmd_check(int argc, char **argv)
 	for (int i = 0; i < nfiles && !rc; i++)
 		rc = check_file(&c, files[i]);
 	if (!rc) {
-		if (!c.quiet && (c.rows || !c.unjudged))
+		if (c.format == FMT_JSON) {
+			printf("\n],\n");
+			if (!c.quiet)
+				json_fits(&c);
+		} else if (c.format == FMT_TEXT && !c.quiet &&
+			   (c.rows || !c.unjudged)) {
 			print_fits(&c);
+		}
 		print_verdict(&c);
 		rc = c.disagree || (c.strict && c.unjudged) ? EXIT_DISAGREE : 0;
 	}

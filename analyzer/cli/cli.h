@@ -2,7 +2,8 @@
  * cli.h - what the bankscope command's source files share.
  *
  * Exit status of every command: 0 success, 1 a check found disagreements,
- * 2 bad input or usage (one message on stderr naming where).
+ * 2 bad input or usage (one message on stderr naming where), or standard
+ * output could not be written (main.c checks it once, after the command).
  */
 #ifndef BANKSCOPE_CLI_H
 #define BANKSCOPE_CLI_H
@@ -127,6 +128,9 @@ typedef struct {
 
 void verdict_num(char *buf, size_t size, double v);   /* 4 decimals, trimmed */
 int verdict_counters_agree(const bs_row *r, const bs_summary *s);
+/* The measured counters that disagree: "stored" is the measured value. */
+size_t verdict_counters(const bs_row *r, const bs_summary *s,
+			verdict_field out[2]);
 size_t verdict_stale(const bs_row *r, const bs_summary *s,
 		     verdict_field out[VERDICT_FIELDS]);
 

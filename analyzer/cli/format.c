@@ -4,7 +4,8 @@
  * text: per access, its phases and a bank map a student can read (one row
  *       per wavefront, one column per bank; a cell shows the lowest lane
  *       served, '+' when other lanes share that word, '.' for an idle
- *       bank), the shared words spelled out, then the totals.
+ *       bank), the shared words spelled out, then the totals.  The name
+ *       is escaped for the terminal (bs_escape_text).
  * csv:  a header, then one row per access.
  * json: an array with one object per access carrying everything the text
  *       shows.
@@ -50,34 +51,35 @@ void lane_list(uint32_t m, char *buf, size_t size)
 	}
 }
 
-/* A CSV field: quoted when it holds a comma, quote or space. */
+/* A CSV field, quoted by the library's one rule (bs_csv_field). */
 void csv_field(FILE *out, const char *s)
 {
-	if (!strpbrk(s, ",\" \t\r\n")) {
-		fputs(s, out);
-		return;
-	}
-	putc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			putc('"', out);
-		putc(*s, out);
-	}
-	putc('"', out);
+	bs_csv_field(out, s);
 }
 
+/*
+ * A JSON string.  JSON text is UTF-8, and names come from files and
+ * options as raw bytes: a byte that starts no valid UTF-8 character is
+ * replaced by U+FFFD (one per byte, as the REPLACEMENT CHARACTER is
+ * meant), so the output stays valid JSON; control characters are \u
+ * escapes.
+ */
 void json_string(FILE *out, const char *s)
 {
 	putc('"', out);
-	for (; *s; s++) {
+	while (*s) {
 		unsigned char c = (unsigned char)*s;
+		int k = bs_utf8_next(s);
 
 		if (c == '"' || c == '\\')
 			fprintf(out, "\\%c", c);
 		else if (c < 0x20)
 			fprintf(out, "\\u%04x", c);
+		else if (k == 0)
+			fputs("\\ufffd", out);
 		else
-			putc(c, out);
+			fwrite(s, 1, (size_t)k, out);
+		s += k ? k : 1;
 	}
 	putc('"', out);
 }
@@ -161,9 +163,11 @@ void print_text(FILE *out, const bs_profile *p, const bs_access *a,
 		const bs_detail *d)
 {
 	const bs_summary *s = &d->sum;
+	char name[4 * BS_NAME_MAX];
 
+	bs_escape_text(name, sizeof name, a->name);
 	fprintf(out, "%s: %u-byte %s, %u of 32 lanes active, profile %s%s\n",
-		a->name, a->width, kind_word(a->kind), s->active_lanes, p->name,
+		name, a->width, kind_word(a->kind), s->active_lanes, p->name,
 		s->packed ? ", pairwise uniform: packed phases" : "");
 	for (unsigned ph = 0; ph < d->nphases; ph++)
 		text_phase(out, p, d, ph);

@@ -204,7 +204,7 @@ int join_write_dataset(const join *j, const bs_sassprof *sp, size_t n,
 #undef META
 	if (!(o = bs_dataset_create(dir, err)))
 		return -1;
-	bs_dataset_write_header(bs_dataset_file(o), meta, nm);
+	bs_dataset_write_header(bs_dataset_file(o), meta, nm, err);
 	for (size_t i = 0; i < n; i++) {
 		const bs_sass_insn *in = bs_sassprof_get(sp, i);
 		bs_row row;
@@ -226,7 +226,7 @@ int join_write_dataset(const join *j, const bs_sassprof *sp, size_t n,
 		row.wavefronts_measured = (double)in->wavefronts / in->executions;
 		row.bank_conflicts_measured = (double)in->excess / in->executions;
 		if (bs_row_predict(bs_profile_default(), &row, err) < 0 ||
-		    bs_dataset_write_row(bs_dataset_file(o), &row) < 0) {
+		    bs_dataset_write_row(bs_dataset_file(o), &row, err) < 0) {
 			bs_dataset_abort(o);
 			return -1;
 		}

@@ -1,6 +1,7 @@
 /*
  * main.c - the bankscope command: one table of commands, and dispatch.
  */
+#include <errno.h>
 #include <string.h>
 
 #include "cli.h"
@@ -59,10 +60,38 @@ static void usage(FILE *out)
 		}
 	}
 	fputs("\nExit status: 0 success, 1 a check found disagreements, 2 bad "
-	      "input.\nSee docs/bankscope.md.\n", out);
+	      "input\nor standard output could not be written.\n"
+	      "See docs/bankscope.md.\n", out);
 }
 
-int main(int argc, char **argv)
+/*
+ * Flush and close standard output, once, after the command: a full disk,
+ * /dev/full, a file-size limit or a closed descriptor must not look like
+ * success.  The commands print with plain stdio and never check each
+ * write; the stream's error flag is sticky, so this one check sees every
+ * failure.  -1 (after one message, unless the command has already
+ * failed with its own) when anything written was lost.
+ */
+static int close_stdout(int rc)
+{
+	int bad, e;
+
+	errno = 0;
+	bad = fflush(stdout) != 0 || ferror(stdout);
+	e = errno;
+	if (fclose(stdout) != 0 && !bad) {
+		bad = 1;
+		e = errno;
+	}
+	if (!bad)
+		return 0;
+	if (rc != EXIT_BADINPUT)
+		fprintf(stderr, "bankscope: cannot write to standard "
+			"output%s%s\n", e ? ": " : "", e ? strerror(e) : "");
+	return -1;
+}
+
+static int run(int argc, char **argv)
 {
 	const cli_command *c;
 
@@ -84,4 +113,11 @@ int main(int argc, char **argv)
 		return usage_error("unknown command '%s' (try bankscope "
 				   "--help)", argv[1]);
 	return c->run(argc - 1, argv + 1);
+}
+
+int main(int argc, char **argv)
+{
+	int rc = run(argc, argv);
+
+	return close_stdout(rc) < 0 ? EXIT_BADINPUT : rc;
 }

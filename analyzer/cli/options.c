@@ -10,24 +10,37 @@
 
 #include "cli.h"
 
+/*
+ * Every message quotes input (file names, tokens, option values), so it
+ * goes out through bs_escape_text: an escape sequence planted in a
+ * pattern file is shown as \x1b[..., never run by the terminal.
+ */
+static void message(const char *text)
+{
+	char safe[4096];
+
+	bs_escape_text(safe, sizeof safe, text);
+	fprintf(stderr, "bankscope: %s\n", safe);
+}
+
 int report_error(const bs_error *err)
 {
 	char buf[1024];
 
 	bs_error_format(err, buf, sizeof buf);
-	fprintf(stderr, "bankscope: %s\n", buf);
+	message(buf);
 	return EXIT_BADINPUT;
 }
 
 int usage_error(const char *fmt, ...)
 {
+	char buf[1024];
 	va_list ap;
 
-	fputs("bankscope: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	message(buf);
 	return EXIT_BADINPUT;
 }
 

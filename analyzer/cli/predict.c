@@ -3,7 +3,8 @@
  * accesses given as pattern files, an index expression, a 2-D tile or an
  * array of structs.  Pattern files are streamed: one line in memory at a
  * time, whatever their length.  A bad line stops the run with one message
- * naming file, line and column, before anything of that line is printed.
+ * naming file, line and column, before anything of that line is printed;
+ * nothing at all is printed before the first access is predicted.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -59,10 +60,29 @@ typedef struct {
 	unsigned long count;
 	unsigned long wavefronts, ideal, conflicts;
 	int first_json;
+	int started;    /* the CSV header or JSON '[' is out */
 } run;
+
+/*
+ * The CSV header and the JSON '[' go out with the first access (or at the
+ * end of a run that had none), so that an error found before it, in an
+ * option, a file that cannot be opened or the first line, leaves standard
+ * output empty.
+ */
+static void start(run *r)
+{
+	if (r->started)
+		return;
+	r->started = 1;
+	if (r->format == FMT_CSV)
+		printf("%s\n", predict_csv_header);
+	else if (r->format == FMT_JSON)
+		printf("[\n");
+}
 
 static void emit(run *r, const bs_access *a, const bs_detail *d)
 {
+	start(r);
 	switch (r->format) {
 	case FMT_TEXT:
 		print_text(stdout, r->profile, a, d);
@@ -107,7 +127,7 @@ static int predict_file(run *r, const char *path)
 	bs_reader *rd;
 	bs_access a;
 	bs_error err;
-	int rc;
+	int rc = 0;
 
 	if (!f)
 		return usage_error("%s: cannot open: %s", path,
@@ -118,7 +138,8 @@ static int predict_file(run *r, const char *path)
 			fclose(f);
 		return usage_error("out of memory");
 	}
-	while ((rc = bs_reader_next(rd, &a, &err)) > 0) {
+	/* stdout failing (main.c reports it) ends a long stream early */
+	while (!ferror(stdout) && (rc = bs_reader_next(rd, &a, &err)) > 0) {
 		if (predict_one(r, &a, &err) < 0) {
 			/* the access passed the reader, so name its line */
 			snprintf(err.source, sizeof err.source, "%s", name);
@@ -230,10 +251,6 @@ int cmd_predict(int argc, char **argv)
 		return rc;
 	}
 
-	if (r.format == FMT_CSV)
-		printf("%s\n", predict_csv_header);
-	else if (r.format == FMT_JSON)
-		printf("[\n");
 	if (shape_count(&o.s)) {
 		bs_access a;
 		bs_error err;
@@ -245,7 +262,9 @@ int cmd_predict(int argc, char **argv)
 	for (i = 0; !rc && i < nfiles; i++)
 		rc = predict_file(&r, files[i]);
 	free(files);
-	if (r.format == FMT_JSON)
+	if (!rc)
+		start(&r);
+	if (r.format == FMT_JSON && r.started)
 		printf("\n]\n");
 	else if (r.format == FMT_TEXT && !rc && r.count > 1)
 		printf("total: %lu accesses, %lu wavefronts, ideal %lu, "

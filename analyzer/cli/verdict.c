@@ -36,6 +36,21 @@ int verdict_counters_agree(const bs_row *r, const bs_summary *s)
 	       (isnan(cm) || fabs(cm - s->bank_conflicts) <= TOL_COUNT);
 }
 
+size_t verdict_counters(const bs_row *r, const bs_summary *s,
+			verdict_field out[2])
+{
+	double wm = r->wavefronts_measured, cm = r->bank_conflicts_measured;
+	size_t n = 0;
+
+	if (!(fabs(wm - s->wavefronts) <= TOL_COUNT))
+		out[n++] = (verdict_field){ "wavefronts_measured", wm,
+					    s->wavefronts };
+	if (!isnan(cm) && !(fabs(cm - s->bank_conflicts) <= TOL_COUNT))
+		out[n++] = (verdict_field){ "bank_conflicts_measured", cm,
+					    s->bank_conflicts };
+	return n;
+}
+
 size_t verdict_stale(const bs_row *r, const bs_summary *s,
 		     verdict_field out[VERDICT_FIELDS])
 {

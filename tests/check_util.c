@@ -1,0 +1,103 @@
+/*
+ * check_util.c - the helpers every reader and writer shares: UTF-8
+ * decoding and the escaping of input bytes before they reach a terminal.
+ *
+ * Every row is a byte string and exactly what must come out.
+ */
+#include <check.h>
+#include <string.h>
+
+#include "bankscope.h"
+
+static const struct {
+	const char *s;
+	int len;
+} utf8[] = {
+	{ "a", 1 }, { "", 0 }, { "\x7f", 1 },
+	{ "\xc3\xa9", 2 },              /* é */
+	{ "\xc2\x80", 2 },              /* U+0080, the first 2-byte form */
+	{ "\xe2\x82\xac", 3 },          /* € */
+	{ "\xef\xbf\xbd", 3 },          /* U+FFFD */
+	{ "\xf0\x9f\x98\x80", 4 },      /* U+1F600 */
+	{ "\xf4\x8f\xbf\xbf", 4 },      /* U+10FFFF, the last */
+	{ "\x80", 0 },                  /* a continuation byte alone */
+	{ "\xc0\xaf", 0 },              /* overlong '/' */
+	{ "\xc1\xbf", 0 },
+	{ "\xe0\x80\xaf", 0 },          /* overlong, 3 bytes */
+	{ "\xf0\x80\x80\xaf", 0 },      /* overlong, 4 bytes */
+	{ "\xed\xa0\x80", 0 },          /* U+D800, a surrogate */
+	{ "\xf4\x90\x80\x80", 0 },      /* U+110000 */
+	{ "\xf5\x80\x80\x80", 0 },
+	{ "\xff", 0 },
+	{ "\xc3", 0 },                  /* cut short */
+	{ "\xe2\x82", 0 },
+	{ "\xe2\x82x", 0 },
+};
+
+START_TEST(test_utf8_next)
+{
+	ck_assert_msg(bs_utf8_next(utf8[_i].s) == utf8[_i].len,
+		      "row %d: %d, expected %d", _i, bs_utf8_next(utf8[_i].s),
+		      utf8[_i].len);
+}
+END_TEST
+
+static const struct {
+	const char *in, *out;
+} escapes[] = {
+	{ "plain text, 'quoted' #1", "plain text, 'quoted' #1" },
+	{ "", "" },
+	{ "a\x1b[2Jb", "a\\x1b[2Jb" },
+	{ "\x1b]0;title\x07", "\\x1b]0;title\\x07" },
+	{ "tab\there\r\n", "tab\\x09here\\x0d\\x0a" },
+	{ "del\x7f", "del\\x7f" },
+	{ "back\\slash", "back\\\\slash" },
+	{ "\xc3\xa9t\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80",
+	  "\xc3\xa9t\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80" },
+	{ "csi\xc2\x9b" "31m", "csi\\xc2\\x9b31m" },   /* U+009B */
+	{ "nbsp\xc2\xa0", "nbsp\xc2\xa0" },            /* U+00A0 prints */
+	{ "\xff\xfe", "\\xff\\xfe" },
+	{ "\xed\xa0\x80", "\\xed\\xa0\\x80" },
+	{ "cut \xe2\x82", "cut \\xe2\\x82" },
+};
+
+START_TEST(test_escape)
+{
+	char buf[256];
+
+	bs_escape_text(buf, sizeof buf, escapes[_i].in);
+	ck_assert_str_eq(buf, escapes[_i].out);
+}
+END_TEST
+
+/* Cut to fit, never inside an escape or a character. */
+START_TEST(test_escape_cut)
+{
+	char buf[8];
+
+	bs_escape_text(buf, 6, "ab\x1b" "cd");
+	ck_assert_str_eq(buf, "ab");
+	bs_escape_text(buf, 7, "ab\x1b" "cd");
+	ck_assert_str_eq(buf, "ab\\x1b");
+	bs_escape_text(buf, 4, "ab\xe2\x82\xac");
+	ck_assert_str_eq(buf, "ab");
+	bs_escape_text(buf, 1, "abc");
+	ck_assert_str_eq(buf, "");
+	memset(buf, 'x', sizeof buf);
+	bs_escape_text(buf, 0, "abc");
+	ck_assert_int_eq(buf[0], 'x');
+}
+END_TEST
+
+Suite *util_suite(void)
+{
+	Suite *s = suite_create("util");
+	TCase *tc = tcase_create("text");
+
+	tcase_add_loop_test(tc, test_utf8_next, 0, sizeof utf8 / sizeof *utf8);
+	tcase_add_loop_test(tc, test_escape, 0,
+			    sizeof escapes / sizeof *escapes);
+	tcase_add_test(tc, test_escape_cut);
+	suite_add_tcase(s, tc);
+	return s;
+}
