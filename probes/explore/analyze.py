@@ -100,6 +100,42 @@ def model(addr, width, multicast=True, packed=False):
     return wf, ideal
 
 
+def casloop(addr, width):
+    """The retry loop atom.add.f32 / atom.add.u64 compile to (LDS, then
+    ATOMS.CAST.SPIN until it succeeds), as the data suggest it runs:
+    every pending lane loads (LDS, counted by the lds model, packed if
+    pairwise uniform); then in each phase (one of 32 lanes for 4 bytes,
+    two of 16 for 8) the lowest pending lane of every bank group is tried,
+    costing 2 wavefronts per phase that tries one; a tried lane succeeds
+    unless a lower phase's lane succeeded on the same address in this
+    pass.  Returns (LDS wavefronts, CAS wavefronts, passes)."""
+    pending = [l for l in range(32) if addr[l] is not None]
+    ld = at = passes = 0
+    while pending:
+        passes += 1
+        pa = [addr[l] if l in pending else None for l in range(32)]
+        ld += model(pa, width, packed=pairwise_uniform(pa))[0]
+        done, written = set(), set()
+        for ph in phase_groups(width):
+            taken, tried = set(), []
+            for l in ph:
+                if l not in pending:
+                    continue
+                banks = {w % 32 for w in words(addr[l], width)}
+                if banks & taken:
+                    continue
+                taken |= banks
+                tried.append(l)
+            if tried:
+                at += 2
+            for l in tried:
+                if addr[l] not in written:
+                    done.add(l)
+            written |= {addr[l] for l in tried}
+        pending = [l for l in pending if l not in done]
+    return ld, at, passes
+
+
 def predictions(r):
     """Candidate models for a row: {name: (wavefronts, ideal)}."""
     kind, width = r["kind"], int(r["width"])
@@ -113,10 +149,25 @@ def predictions(r):
     lds = model(addr, width, packed=packed)
     ser = model(addr, width, multicast=False)
     out = {"lds": lds, "serial": ser}
-    if cls == "cpasync" or kind == "atom.cas.b32":
+    if kind == "atom.cas.b32":
         out["2xserial"] = (2 * ser[0], 2 * ser[1])
-        out["2xlds"] = (2 * lds[0], 2 * lds[1])
+    if kind in ("atom.add.f32", "atom.add.u64"):
+        ld, at, passes = casloop(addr, width)
+        out["casloop"] = (ld + at, passes)
     return out
+
+
+def cupti_ideal_guess(r):
+    """What CUPTI's ideal looks like per kind (checked against ncu below):
+    ceil(bytes / 128) over the active lanes for LDGSTS (cache access),
+    over the distinct 16-byte destinations for LDGSTS.BYPASS."""
+    addr = [a for a in lanes_of(r) if a is not None]
+    width = int(r["width"])
+    if r["kind"] == "cp.async.ca":
+        return math.ceil(len(addr) * width / 128)
+    if r["kind"] == "cp.async.cg":
+        return math.ceil(len(set(addr)) * width / 128)
+    return None
 
 
 def num(r, c):
@@ -183,6 +234,14 @@ def main():
                 exact.append(c[6:])
         print("counters that see it:", ", ".join(seen))
         print("equal to the SASS wavefront count on every row:", ", ".join(exact) or "none")
+        # instruction counters per operation, and the per-launch extras
+        for c in cupti:
+            if "inst_executed" not in c and "op_misc" not in c and "lsuin" not in c:
+                continue
+            vals = collections.Counter(f"{(num(r, c) or 0):g}" for r in rs)
+            if set(vals) != {"0"}:
+                print(f"  {c[6:]}: {dict(vals.most_common(4))}{' ...' if len(vals) > 4 else ''}"
+                      " (sum over the launch; its values and how many rows)")
         # models
         preds = {id(r): predictions(r) for r in rs}
         for m in preds[id(rs[0])]:
@@ -198,8 +257,26 @@ def main():
             agree = sum(1 for r, i, w in ideal_rows if i == preds[id(r)]["lds"][1])
             vals = collections.Counter(f"{i:g}" for r, i, w in ideal_rows)
             wfa = sum(1 for r, i, w in ideal_rows if abs(w - wf[id(r)]) < 1e-9)
+            guess = sum(1 for r, i, w in ideal_rows if cupti_ideal_guess(r) == i)
             print(f"ncu: {len(ideal_rows)} rows; source-page wavefronts = in-process SASS count on {wfa}; "
-                  f"ideal per instruction values {dict(vals)}; = lds-model ideal on {agree}")
+                  f"ideal per instruction values {dict(vals)}; = lds-model ideal on {agree}"
+                  + (f"; = ceil(bytes/128) guess on {guess}" if cupti_ideal_guess(rs[0]) is not None else ""))
+        # the bank-conflict counters against wavefronts - ideal
+        for c in cupti:
+            if "bank_conflicts" not in c:
+                continue
+            vals = [num(r, c) for r in rs]
+            if not any(vals):
+                continue
+            cands = {"lds-ideal": lambda r: preds[id(r)]["lds"][1],
+                     "cupti-ideal-guess": lambda r: cupti_ideal_guess(r),
+                     "1": lambda r: 1}
+            res = []
+            for nm, f in cands.items():
+                ok = sum(1 for v, r in zip(vals, rs) if f(r) is not None
+                         and v / OPS == wf[id(r)] - f(r))
+                res.append(f"{nm} {ok}")
+            print(f"  {c[6:]} / 64 = wavefronts - X on: " + ", ".join(res) + f" of {len(rs)}")
         # latency
         pts = [(wf[id(r)], num(r, "lat_cycles_median")) for r in rs
                if num(r, "lat_cycles_median") is not None]
@@ -207,6 +284,23 @@ def main():
             b, a, dev = fit([p[0] for p in pts], [p[1] for p in pts])
             print(f"cycles per op vs wavefronts: {a:.2f} + {b:.3f} x wf, max deviation {dev:.2f} "
                   f"({len(pts)} rows, wf {min(p[0] for p in pts):g}..{max(p[0] for p in pts):g})")
+        # throughput: SM cycles per operation against wavefronts
+        tp = [(wf[id(r)], 1 / num(r, "tp_ops_per_clk_per_sm")) for r in rs
+              if num(r, "tp_ops_per_clk_per_sm")]
+        if tp:
+            b, a, dev = fit([p[0] for p in tp], [p[1] for p in tp])
+            print(f"throughput, SM cycles per op vs wavefronts: {a:.2f} + {b:.3f} x wf, "
+                  f"max deviation {dev:.2f} ({len(tp)} rows)")
+        if rs[0]["kind"] in ("atom.add.f32", "atom.add.u64"):
+            pp = [(casloop(lanes_of(r), int(r["width"]))[2], num(r, "lat_cycles_median")) for r in rs]
+            b, a, dev = fit([p[0] for p in pp], [p[1] for p in pp])
+            print(f"cycles per op vs passes of the loop: {a:.2f} + {b:.3f} x passes, "
+                  f"max deviation {dev:.2f} (passes {min(p[0] for p in pp)}..{max(p[0] for p in pp)})")
+            for comp, col in (("LDS", "cupti:smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"),
+                              ("ATOMS", "cupti:smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_atom.sum")):
+                i = 0 if comp == "LDS" else 1
+                ok = sum(1 for r in rs if casloop(lanes_of(r), int(r["width"]))[i] == (num(r, col) or 0) / OPS)
+                print(f"casloop {comp} part: {ok}/{len(rs)} rows agree")
         # throughput, conflict-free
         cf = [r for r in rs if preds[id(r)]["lds"][0] == preds[id(r)]["lds"][1]
               and wf[id(r)] == preds[id(r)]["lds"][1] and num(r, "tp_bytes_per_clk_per_sm")]

@@ -31,7 +31,8 @@ aligned: the program must refuse them (and does not run them).
 Random families are seeded (random.Random(seed)), so the file is the same
 on every run.  --smoke writes a few accesses of each kind, to catch
 mistakes before the full run; --ncu only the subset Nsight Compute
-measures as well (with --smoke: of the smoke set).
+measures as well (with --smoke: of the smoke set); --ncu-byp the byp.*
+accesses of cp.async.cg, every other one (what the second run gave ncu).
 """
 import random
 import re
@@ -227,6 +228,64 @@ CPASYNC = [("cp.async.ca", 4), ("cp.async.ca", 8), ("cp.async.ca", 16),
            ("cp.async.cg", 16)]
 
 
+def bypass_patterns():
+    """Seeded 16-byte destinations in chunk units (16 B) of kinds the
+    smaller families do not cover, to pin down how LDGSTS.BYPASS counts
+    (byp.*): permuted full lines, lane pairs on 32-byte sectors in order,
+    reversed or split, duplicates from small windows, per-group strides,
+    half-line runs, shuffled k-lane groups."""
+    pats = []
+    for s in range(10):
+        r = random.Random(5000 + s)
+        ch = []
+        for g in range(4):
+            line = r.randrange(32)
+            perm = list(range(8))
+            r.shuffle(perm)
+            ch += [line * 8 + c for c in perm]
+        pats.append((f"byp.permline.s{s}", ch))
+    for mode in ("inorder", "reversed", "mixed"):
+        for s in range(8):
+            r = random.Random(5100 + 10 * len(mode) + s)
+            ch = []
+            for i in range(16):
+                sec = r.randrange(64)
+                m = mode if mode != "mixed" else r.choice(("inorder", "reversed", "split"))
+                if m == "inorder":
+                    ch += [2 * sec, 2 * sec + 1]
+                elif m == "reversed":
+                    ch += [2 * sec + 1, 2 * sec]
+                else:
+                    ch += [r.randrange(128), r.randrange(128)]
+            pats.append((f"byp.pairs_{mode}.s{s}", ch))
+    for w in (2, 4, 8, 16, 32, 64):
+        for s in range(5):
+            r = random.Random(5200 + 10 * w + s)
+            ch = [r.randrange(w) for _ in range(32)]
+            pats.append((f"byp.window{w}.s{s}", ch))
+    for st in (1, 2, 3, 4):
+        for s in range(3):
+            r = random.Random(5300 + 10 * st + s)
+            bases = [r.randrange(0, 256) for _ in range(4)]
+            pats.append((f"byp.groupstride{st}.s{s}",
+                         [bases[l // 8] + (l % 8) * st for l in range(32)]))
+    for aligned in (1, 0):
+        for s in range(6):
+            r = random.Random(5400 + 10 * aligned + s)
+            ch = []
+            for q in range(8):
+                b = r.randrange(64) * 4 if aligned else r.randrange(256)
+                ch += [b + i for i in range(4)]
+            pats.append((f"byp.runs4_{'aligned' if aligned else 'any'}.s{s}", ch))
+    for k in (2, 4, 8):
+        for s in range(4):
+            r = random.Random(5500 + 10 * k + s)
+            ch = [l // k for l in range(32)]
+            r.shuffle(ch)
+            pats.append((f"byp.k{k}_shuffled.s{s}", ch))
+    return pats
+
+
 def gen_elements(smoke):
     for kind, w in ATOMICS:
         for name, a in element_patterns(w, smoke):
@@ -234,6 +293,10 @@ def gen_elements(smoke):
     for kind, w in CPASYNC:
         for name, a in element_patterns(w, smoke, cp_async=True):
             emit(name, w, kind, a)
+    if not smoke:
+        for kind in ("cp.async.cg", "cp.async.ca"):
+            for name, ch in bypass_patterns():
+                emit(name, 16, kind, [c * 16 for c in ch])
     # LDS/STS controls: rows docs/model.md has measured
     for w in (4, 8, 16):
         for op in ("ld", "st"):
@@ -276,6 +339,11 @@ def main():
           % "".join(" " + a for a in sys.argv[1:]))
     gen_matrix(smoke)
     gen_elements(smoke)
+    if "--ncu-byp" in sys.argv[1:]:
+        # the second run: the byp.* accesses of cp.async.cg, every other one
+        sel = [l for l in out if l.split()[2] == "cp.async.cg" and l.startswith("byp.")]
+        print("\n".join(sel[::2]))
+        return
     print("\n".join(ncu_subset(out) if ncu else out))
 
 if __name__ == "__main__":

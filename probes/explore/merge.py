@@ -149,14 +149,18 @@ def main():
     # ncu-source-NN.csv; a chunk's k_counted launches follow its accepted
     # patterns in order
     ncu_by, ncu_cols, src_by, src_ops = {}, [], {}, []
+    dup = [0, 0]   # accesses ncu measured twice, and of those how many differ
     wanted = set()
     if os.path.exists(os.path.join(d, "ncu-metrics.txt")):
         wanted = set(open(os.path.join(d, "ncu-metrics.txt")).read().split(","))
         wanted = {m.strip() for m in wanted if m.strip()}
     for pf in sorted(glob.glob(os.path.join(d, "patterns-ncu-[0-9]*.txt"))):
         nn = re.search(r"patterns-ncu-(\d+)\.txt$", pf).group(1)
+        # the program runs no refused pattern (runs before the kind
+        # column was fixed wrote '?' for the kind of a refused row)
         cp = [p for p in read_patterns(pf)
-              if timing.get(key(p["kind"], p["width"], p["name"]), {}).get("status", "ok") == "ok"]
+              if timing.get(key(p["kind"], p["width"], p["name"]), {}).get("status", "ok") == "ok"
+              and key("?", p["width"], p["name"]) not in timing]
         rows, cols = ncu_raw(os.path.join(d, f"ncu-raw-{nn}.csv"), wanted)
         for c in cols:
             if c not in ncu_cols:
@@ -164,14 +168,20 @@ def main():
         if rows and len(rows) != len(cp):
             print(f"merge: chunk {nn}: {len(rows)} ncu kernels for {len(cp)} patterns: left out")
             rows = []
+        # the first chunk (in file-name order) to measure an access wins
         for p, r in zip(cp, rows):
-            ncu_by[key(p["kind"], p["width"], p["name"])] = r
+            k = key(p["kind"], p["width"], p["name"])
+            if k in ncu_by:
+                dup[0] += 1
+                if any(ncu_by[k].get(c) != r.get(c) for c in cols if c in wanted):
+                    dup[1] += 1
+            ncu_by.setdefault(k, r)
         src = ncu_source(os.path.join(d, f"ncu-source-{nn}.csv"))
         if src and len(src) != len(cp):
             print(f"merge: chunk {nn}: {len(src)} ncu source kernels for {len(cp)} patterns: left out")
             src = []
         for p, (kname, ops) in zip(cp, src):
-            src_by[key(p["kind"], p["width"], p["name"])] = ops
+            src_by.setdefault(key(p["kind"], p["width"], p["name"]), ops)
             for op in ops:
                 if op not in src_ops:
                     src_ops.append(op)
@@ -189,7 +199,7 @@ def main():
              "tp_ops_per_clk_per_sm", "tp_bytes_per_clk_per_sm",
              "tp_wavefronts_per_clk_per_sm"])
     with open(out, "w", newline="") as f:
-        w = csv.writer(f)
+        w = csv.writer(f, lineterminator="\n")
         w.writerow(head)
         for p in pats:
             k = key(p["kind"], p["width"], p["name"])
@@ -236,6 +246,9 @@ def main():
     print(f"merge: {len(pats)} patterns, {len(timing)} timed, {len(cupti)} with counters "
           f"({len(cupti_cols)} metrics), {len(ncu_by)} with ncu raw ({len(ncu_cols)} metrics), "
           f"{len(src_by)} with ncu source -> {out}")
+    if dup[0]:
+        print(f"merge: {dup[0]} accesses measured by ncu in two chunks; "
+              f"{dup[1]} of them differ in a requested metric (the first is kept)")
 
 
 if __name__ == "__main__":

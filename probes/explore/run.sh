@@ -15,7 +15,8 @@
 #             SourceCounters section (source page: per instruction
 #             wavefronts, ideal, excessive)
 #   merge     one CSV, explore-kinds-<UTC time>.csv
-# Every stage has its own time limit (NCU_SECONDS for ncu as a whole).
+# Every stage has its own time limit (NCU_SECONDS for ncu as a whole);
+# NCU_FLAG picks the ncu subset (gen_patterns.py --ncu, or --ncu-byp).
 # Raw files are made in $WORK (default /tmp/explore-work); $OUT (default
 # build/explore-out) gets run.log, the merged CSV and
 # explore-<mode>-<time>.tar.gz with every raw file, rewritten after each
@@ -66,7 +67,7 @@ say "sass"
 # ---- patterns ------------------------------------------------------------------
 sm=""; [ "$mode" = smoke ] && sm=--smoke
 python3 $D/gen_patterns.py $sm > "$W/patterns.txt"
-python3 $D/gen_patterns.py $sm --ncu > "$W/patterns-ncu-all.txt"
+python3 $D/gen_patterns.py $sm ${NCU_FLAG:---ncu} > "$W/patterns-ncu-all.txt"
 $K --mode check --patterns "$W/patterns.txt"
 pack
 

@@ -21,7 +21,7 @@ def main():
     for line in open(sys.argv[2]):
         i, name, width = line.split()
         kinds[int(i)] = (name, width)
-    w = csv.writer(sys.stdout)
+    w = csv.writer(sys.stdout, lineterminator="\n")
     w.writerow(["kernel", "kind_id", "kind", "width", "opcode", "count"])
     fn, counts = None, collections.Counter()
 
