@@ -85,6 +85,10 @@ static const bs_kind_info kinds[] = {
 	  ALL_LANES, BS_UPDATES, 1, 0, 0, "atomicExch on 32 bits" },
 	{ "atom.min.s32", NULL, "ATOMS.MIN.S32", "atom.shared.min.s32", W4,
 	  ALL_LANES, BS_UPDATES, 1, 0, 0, "atomicMin on an int" },
+	{ "red.add1.u32", NULL, "ATOMS.POPC.INC.32", "red.shared.add.u32 (of 1)",
+	  W4, ALL_LANES, BS_UPDATES, 0, 1, 0,
+	  "atomicAdd(p, 1) whose result is unused: the compiler's "
+	  "ATOMS.POPC.INC, which serves the lanes of one word together" },
 	{ "atom.add.f32", NULL, "ATOMS.CAST.SPIN", "atom.shared.add.f32", W4,
 	  ALL_LANES, BS_UPDATES, 1, 0, 0,
 	  "atomicAdd on a float (a compare-and-swap loop on sm_90)" },
