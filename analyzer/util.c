@@ -63,7 +63,8 @@ int bs_parse_u64(const char *s, uint64_t max, uint64_t *out)
 			d = (unsigned)(*s - 'A' + 10);
 		else
 			return -1;
-		if (v > (max - d) / base)
+		/* d > max first: max - d would wrap */
+		if (d > max || v > (max - d) / base)
 			return -2;
 		v = v * base + d;
 	}

@@ -89,6 +89,42 @@ START_TEST(test_escape_cut)
 }
 END_TEST
 
+/* A whole unsigned token against its bound, the digit alone included. */
+static const struct {
+	const char *s;
+	uint64_t max;
+	int rc;
+	uint64_t v;
+} u64_rows[] = {
+	{ "4", 4, 0, 4 },
+	{ "5", 4, -2, 0 },          /* one digit above the bound: no wrap */
+	{ "9", 0, -2, 0 },
+	{ "0", 0, 0, 0 },
+	{ "17", 16, -2, 0 },
+	{ "16", 16, 0, 16 },
+	{ "0x10", 16, 0, 16 },
+	{ "0x11", 16, -2, 0 },
+	{ "0xf", 9, -2, 0 },
+	{ "18446744073709551615", UINT64_MAX, 0, UINT64_MAX },
+	{ "18446744073709551616", UINT64_MAX, -2, 0 },
+	{ "", 9, -1, 0 },
+	{ "0x", 9, -1, 0 },
+	{ "4a", 99, -1, 0 },
+};
+
+START_TEST(test_parse_u64)
+{
+	uint64_t v = 12345;
+	int rc = bs_parse_u64(u64_rows[_i].s, u64_rows[_i].max, &v);
+
+	ck_assert_msg(rc == u64_rows[_i].rc, "'%s' max %llu: %d",
+		      u64_rows[_i].s, (unsigned long long)u64_rows[_i].max, rc);
+	if (!rc)
+		ck_assert_msg(v == u64_rows[_i].v, "'%s': %llu", u64_rows[_i].s,
+			      (unsigned long long)v);
+}
+END_TEST
+
 Suite *util_suite(void)
 {
 	Suite *s = suite_create("util");
@@ -98,6 +134,8 @@ Suite *util_suite(void)
 	tcase_add_loop_test(tc, test_escape, 0,
 			    sizeof escapes / sizeof *escapes);
 	tcase_add_test(tc, test_escape_cut);
+	tcase_add_loop_test(tc, test_parse_u64, 0,
+			    sizeof u64_rows / sizeof *u64_rows);
 	suite_add_tcase(s, tc);
 	return s;
 }
