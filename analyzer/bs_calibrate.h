@@ -11,7 +11,8 @@
  *              8, 4, 2 or 1; packing none, or pairwise-uniform requests
  *              (partners any non-empty subset of 1, 2, 4, 8, 16) served in
  *              wider phases; lanes on one word share it or are served
- *              one by one;
+ *              one by one; a bank slot of one wavefront or two (a
+ *              compare-and-swap reads and writes);
  *   ideal      ceil(distinct words / banks) or ceil(lanes x words per
  *              lane / banks) per phase, against wavefronts - conflicts;
  *   latency    for kinds that return a value, cycles = base + slope x
@@ -24,7 +25,8 @@
  *
  * Candidates are tried simplest first (one phase of 32 before narrower
  * ones, no packing before packing, fewer and smaller partners first,
- * shared words before serial ones, ideal by words before by lanes), and
+ * shared words before serial ones, slots of one wavefront before two,
+ * ideal by words before by lanes), and
  * the first that explains every row of its (kind, width) is taken.  A
  * rule is undetermined when another candidate explains the rows as well
  * but predicts a point of a probe family (bs_families.h) differently: the

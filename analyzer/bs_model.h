@@ -218,6 +218,13 @@ typedef struct {
 	uint8_t same_word;       /* bs_same_word */
 	uint8_t ideal;           /* bs_ideal */
 	/*
+	 * Wavefronts one bank slot costs (0 or 1: one; ATOMS.CAS: 2, a
+	 * read and a write): wavefronts and the ideal are slots times this,
+	 * and bank conflicts count the slots beyond the ideal, as the
+	 * hardware's conflict counter does.
+	 */
+	uint8_t slot_waves;
+	/*
 	 * Latency in cycles, base + slope * wavefronts (lat_packed instead
 	 * of lat_base when the request packed); NaN: not modeled.
 	 */
@@ -279,8 +286,9 @@ typedef struct {
 	unsigned active_lanes;
 	unsigned wavefronts;
 	unsigned ideal_wavefronts;  /* by the rule's ideal */
-	unsigned bank_conflicts;    /* wavefronts - ideal_wavefronts, or 0
-				       when the ideal is the larger */
+	unsigned bank_conflicts;    /* wavefronts - ideal_wavefronts (over
+				       slot_waves), or 0 when the ideal is
+				       the larger */
 	unsigned max_way;           /* largest distinct-word count of any bank in any phase */
 	unsigned phases;            /* phases with at least one active lane */
 	int packed;                 /* 1 when the request's phases were packed */
@@ -299,7 +307,8 @@ typedef struct {
 typedef struct {
 	uint32_t lanes;         /* lanes of the phase (active or not) */
 	uint32_t active;        /* its active lanes */
-	unsigned wavefronts;    /* = max_way of the phase */
+	unsigned slots;         /* = max_way of the phase: the rows of its map */
+	unsigned wavefronts;    /* slots x the rule's slot_waves */
 	unsigned words;         /* distinct words */
 	unsigned first_cell;    /* its cells: cell[first_cell .. first_cell+ncells) */
 	unsigned ncells;

@@ -157,8 +157,9 @@ static void make_partner_sets(void)
 
 /*
  * Candidate i of the wavefront rules, simplest first: shared words before
- * serial, then for each phase width 32 down to 1, no packing, then for
- * each wider packed phase the partner sets.  0 past the last.
+ * serial, a bank slot of one wavefront before two, then for each phase
+ * width 32 down to 1, no packing, then for each wider packed phase the
+ * partner sets.  0 past the last.
  */
 static int candidate(unsigned i, bs_rule *r)
 {
@@ -166,27 +167,29 @@ static int candidate(unsigned i, bs_rule *r)
 
 	make_partner_sets();
 	for (unsigned sw = 0; sw < 2; sw++)
-		for (unsigned p = 0; p < 6; p++) {
-			unsigned P = phases[p];
+		for (unsigned slot = 1; slot <= 2; slot++)
+			for (unsigned p = 0; p < 6; p++) {
+				unsigned P = phases[p];
 
-			if (!i--) {
 				r->same_word = (uint8_t)sw;
+				r->slot_waves = (uint8_t)slot;
 				r->phase_lanes = (uint8_t)P;
-				r->packed_lanes = 0;
-				r->pack_partners = 0;
-				return 1;
+				if (!i--) {
+					r->packed_lanes = 0;
+					r->pack_partners = 0;
+					return 1;
+				}
+				for (unsigned Q = 2 * P; Q <= 32; Q *= 2)
+					for (unsigned k = 0; k < npartner_sets;
+					     k++)
+						if (!i--) {
+							r->packed_lanes =
+								(uint8_t)Q;
+							r->pack_partners =
+								partner_sets[k];
+							return 1;
+						}
 			}
-			for (unsigned Q = 2 * P; Q <= 32; Q *= 2)
-				for (unsigned s = 0; s < npartner_sets; s++)
-					if (!i--) {
-						r->same_word = (uint8_t)sw;
-						r->phase_lanes = (uint8_t)P;
-						r->packed_lanes = (uint8_t)Q;
-						r->pack_partners =
-							partner_sets[s];
-						return 1;
-					}
-		}
 	return 0;
 }
 
@@ -207,6 +210,9 @@ static void rule_text(const bs_rule *r, char *buf, size_t size)
 	}
 	if (r->same_word && n < size)
 		n += (size_t)snprintf(buf + n, size - n, " same_word=serial");
+	if (r->slot_waves > 1 && n < size)
+		n += (size_t)snprintf(buf + n, size - n, " slot_waves=%u",
+				      r->slot_waves);
 	if (r->ideal && n < size)
 		snprintf(buf + n, size - n, " ideal=lanes");
 }
@@ -421,7 +427,8 @@ static int check_open(group *g, const geometry *geo, const bs_rule *chosen,
 		if (r.phase_lanes == chosen->phase_lanes &&
 		    r.packed_lanes == chosen->packed_lanes &&
 		    r.pack_partners == chosen->pack_partners &&
-		    r.same_word == chosen->same_word)
+		    r.same_word == chosen->same_word &&
+		    r.slot_waves == chosen->slot_waves)
 			continue;
 		if (explained(g, geo, &r, 0) != g->n ||
 		    !timing_fits(g, geo, &r))

@@ -208,12 +208,13 @@ static int predict(const bs_profile *p, const bs_access *a, bs_summary *s,
 {
 	const bs_rule *r;
 	bank_lists b;
-	unsigned width, nph, wpl;
+	unsigned width, nph, wpl, slot;
 	int packed;
 
 	if (bs_access_check(a, err) < 0 || !(r = rule_for(p, a, err)))
 		return -1;
 	width = phase_width(r, a, &packed);
+	slot = r->slot_waves ? r->slot_waves : 1;
 	nph = BS_LANES / width;
 	wpl = a->width > p->bank_bytes ? a->width / p->bank_bytes : 1;
 
@@ -240,15 +241,18 @@ static int predict(const bs_profile *p, const bs_access *a, bs_summary *s,
 			if (r->ideal != BS_IDEAL_LANES)
 				need = words;
 			s->phases++;
-			s->wavefronts += way;
-			s->ideal_wavefronts += (need + p->banks - 1) / p->banks;
+			s->wavefronts += way * slot;
+			s->ideal_wavefronts += (need + p->banks - 1) / p->banks *
+					       slot;
 			if (way > s->max_way)
 				s->max_way = way;
 		}
 		if (!d)
 			continue;
 		d->phase[ph] = (bs_phase){ .lanes = mask, .active = act,
-					   .wavefronts = way, .words = words,
+					   .slots = way,
+					   .wavefronts = way * slot,
+					   .words = words,
 					   .first_cell = d->ncells };
 		for (unsigned w = 0; w < way; w++)
 			for (unsigned bank = 0; bank < p->banks; bank++) {
@@ -265,7 +269,7 @@ static int predict(const bs_profile *p, const bs_access *a, bs_summary *s,
 	}
 	/* an ideal by lanes can exceed what multicast achieves: no conflict */
 	s->bank_conflicts = s->wavefronts > s->ideal_wavefronts
-		? s->wavefronts - s->ideal_wavefronts : 0;
+		? (s->wavefronts - s->ideal_wavefronts) / slot : 0;
 	s->latency_cycles = latency(r, packed, s->wavefronts);
 	return 0;
 }
@@ -605,12 +609,14 @@ int bs_predict(const bs_profile *p, const bs_access *a, bs_summary *out,
 
 	/*
 	 * The general path names what is wrong with an access, and takes
-	 * the rules this path does not count: serial words, ideal by lanes.
+	 * the rules this path does not count: serial words, ideal by lanes,
+	 * slots of several wavefronts.
 	 */
 	r = bs_profile_rule(p, a->kind, a->width);
 	ki = bs_kind_get(a->kind);
 	if (!r || !ki || (a->active & ~ki->addr_lanes) || !a->active ||
 	    r->same_word != BS_SAME_WORD_SHARE || r->ideal != BS_IDEAL_WORDS ||
+	    r->slot_waves > 1 ||
 	    !is_pow2(p->banks) || !is_pow2(p->bank_bytes))
 		return predict(p, a, out, NULL, err);
 	wbits = log2u(a->width);

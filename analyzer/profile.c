@@ -13,7 +13,8 @@
  *   rule KIND WIDTH KEY=VALUE... one (kind, width); '#' ends it early
  *
  * Rule keys: phase=LANES (required), packed=LANES and partners=M,M...
- * (together), same_word=share|serial, ideal=words|lanes, lat_base=,
+ * (together), same_word=share|serial, ideal=words|lanes, slot_waves=N
+ * (wavefronts a bank slot costs, 1 to 4), lat_base=,
  * lat_packed=, lat_slope= (cycles), tp=BYTES (per clock per SM) and
  * source=TAG (required, a declared source).  Every error names the file,
  * the line and the column of the token; checks that need the whole file
@@ -295,12 +296,12 @@ typedef struct {
 	const char *at;          /* where the key was, for later checks */
 } key_seen;
 
-enum { K_PHASE, K_PACKED, K_PARTNERS, K_SAME, K_IDEAL, K_LAT_BASE,
-       K_LAT_PACKED, K_LAT_SLOPE, K_TP, K_SOURCE, NKEYS };
+enum { K_PHASE, K_PACKED, K_PARTNERS, K_SAME, K_IDEAL, K_SLOT,
+       K_LAT_BASE, K_LAT_PACKED, K_LAT_SLOPE, K_TP, K_SOURCE, NKEYS };
 
 static const char *const key_names[NKEYS] = {
-	"phase", "packed", "partners", "same_word", "ideal", "lat_base",
-	"lat_packed", "lat_slope", "tp", "source",
+	"phase", "packed", "partners", "same_word", "ideal", "slot_waves",
+	"lat_base", "lat_packed", "lat_slope", "tp", "source",
 };
 
 static int parse_rule(reader *rd, const char *at)
@@ -313,6 +314,7 @@ static int parse_rule(reader *rd, const char *at)
 	const char *kind_at = at, *width_at;
 
 	memset(&r, 0, sizeof r);
+	r.slot_waves = 1;
 	r.lat_base = r.lat_packed = r.lat_slope = r.tp_bytes_per_clk = NAN;
 	if (!n)
 		return FAIL(at, "rule needs KIND WIDTH and its keys");
@@ -355,8 +357,9 @@ static int parse_rule(reader *rd, const char *at)
 				break;
 		if (k == NKEYS)
 			return FAIL(at, "unknown key '%.*s' (phase, packed, "
-				    "partners, same_word, ideal, lat_base, "
-				    "lat_packed, lat_slope, tp, source)",
+				    "partners, same_word, ideal, slot_waves, "
+				    "lat_base, lat_packed, lat_slope, tp, "
+				    "source)",
 				    (int)(eq - at > 24 ? 24 : eq - at), at);
 		if (seen[k].at)
 			return FAIL(at, "%s given twice", key_names[k]);
@@ -397,6 +400,14 @@ static int parse_rule(reader *rd, const char *at)
 				r.ideal = BS_IDEAL_LANES;
 			else
 				return FAIL(val, "ideal is words or lanes");
+			break;
+		case K_SLOT:
+			if (parse_uint(rd, val, vn, 4, &v, "slot_waves") < 0)
+				return -1;
+			if (!v)
+				return FAIL(val, "slot_waves: a slot costs 1 to "
+					    "4 wavefronts");
+			r.slot_waves = (uint8_t)v;
 			break;
 		case K_LAT_BASE:
 			if (parse_cycles(rd, val, vn, &r.lat_base, "lat_base") < 0)
@@ -670,6 +681,8 @@ int bs_profile_write(FILE *f, const bs_profile *p)
 					bs_same_word_name(r->same_word));
 			if (r->ideal != BS_IDEAL_WORDS)
 				fprintf(f, " ideal=%s", bs_ideal_name(r->ideal));
+			if (r->slot_waves > 1)
+				fprintf(f, " slot_waves=%u", r->slot_waves);
 			if (!isnan(r->lat_base)) {
 				shortest(num, sizeof num, r->lat_base);
 				fprintf(f, " lat_base=%s", num);

@@ -270,6 +270,10 @@ static const struct {
 	  "a 16-byte access is wider than the 8 bytes all banks deliver" },
 	{ "description empty", "profile p\ndescription   \n", 2, 15,
 	  "description needs a value" },
+	{ "slot_waves 0", HEAD "rule ld 4 phase=32 slot_waves=0 source=s\n", 5,
+	  31, "slot_waves: a slot costs 1 to 4 wavefronts" },
+	{ "slot_waves 5", HEAD "rule ld 4 phase=32 slot_waves=5 source=s\n", 5,
+	  31, "slot_waves: '5' is not a whole number from 0 to 4" },
 };
 
 START_TEST(test_bad_profile)
@@ -351,6 +355,35 @@ START_TEST(test_serial_words)
 		a.addr[l] = 4 * l;
 	ck_assert_int_eq(bs_predict(p, &a, &s, NULL), 0);
 	ck_assert_uint_eq(s.wavefronts, 1);
+}
+END_TEST
+
+/* A compare-and-swap reads and writes: two wavefronts a bank slot. */
+START_TEST(test_slot_waves)
+{
+	const bs_profile *p = parse(HEAD
+		"rule atom.cas.b32 4 phase=32 same_word=serial slot_waves=2 "
+		"source=s\n");
+	bs_access a = uniform("atom.cas.b32", 4, 0);
+	bs_summary s;
+	static bs_detail d;
+
+	/* 32 words in 32 banks: one slot, 2 wavefronts, ideal 2 */
+	for (unsigned l = 0; l < BS_LANES; l++)
+		a.addr[l] = 4 * l;
+	ck_assert_int_eq(bs_predict(p, &a, &s, NULL), 0);
+	ck_assert_uint_eq(s.wavefronts, 2);
+	ck_assert_uint_eq(s.ideal_wavefronts, 2);
+	ck_assert_uint_eq(s.bank_conflicts, 0);
+	/* one word: 32 slots, 64 wavefronts; 31 slots past the ideal */
+	a = uniform("atom.cas.b32", 4, 0);
+	ck_assert_int_eq(bs_predict_detail(p, &a, &d, NULL), 0);
+	ck_assert_uint_eq(d.sum.wavefronts, 64);
+	ck_assert_uint_eq(d.sum.ideal_wavefronts, 2);
+	ck_assert_uint_eq(d.sum.bank_conflicts, 31);
+	ck_assert_uint_eq(d.sum.max_way, 32);
+	ck_assert_uint_eq(d.phase[0].slots, 32);
+	ck_assert_uint_eq(d.phase[0].wavefronts, 64);
 }
 END_TEST
 
@@ -440,6 +473,7 @@ Suite *archfile_suite(void)
 	tc = tcase_create("rules");
 	tcase_add_test(tc, test_serial_words);
 	tcase_add_test(tc, test_ideal_by_lanes);
+	tcase_add_test(tc, test_slot_waves);
 	tcase_add_test(tc, test_fewer_address_lanes);
 	tcase_add_test(tc, test_not_modeled);
 	suite_add_tcase(s, tc);

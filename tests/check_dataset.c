@@ -1068,11 +1068,13 @@ static const cli_case cli[] = {
 	  "{\"disagreements\":[\n" DISAGREE_JSON("<stdin>") "\n],\n"
 	  "\"verdict\":{\"result\":\"DISAGREES\",\"rows\":4,\"measured\":4,"
 	  "\"agree\":1,\"disagree\":3,\"skipped\":0,\"timing_only\":0,"
-	  "\"files_without_profile\":0,\"profiles\":[\"sm_90\"]}}\n" },
+	  "\"not_modeled\":0,\"files_without_profile\":0,"
+	  "\"profiles\":[\"sm_90\"]}}\n" },
 	{ "check --format json --quiet " CASES "timing.csv", 0, FIXED,
 	  "{\"disagreements\":[\n],\n\"verdict\":{\"result\":\"NOT CHECKED\","
 	  "\"rows\":2,\"measured\":0,\"agree\":0,\"disagree\":0,"
-	  "\"skipped\":0,\"timing_only\":2,\"files_without_profile\":0,"
+	  "\"skipped\":0,\"timing_only\":2,\"not_modeled\":0,"
+	  "\"files_without_profile\":0,"
 	  "\"profiles\":[\"sm_90\"]}}\n" },
 	/* --format json: the fits and the latency line as members */
 	{ "check --format json " CASES "timing.csv", 0, TIMING_JSON,
@@ -1081,7 +1083,8 @@ static const cli_case cli[] = {
 	  "\"intercept_cycles\":30.89,\"r2\":1.0000}],\n\"latency\":%s,\n"
 	  "\"verdict\":{\"result\":\"NOT CHECKED\",\"rows\":2,\"measured\":0,"
 	  "\"agree\":0,\"disagree\":0,\"skipped\":0,\"timing_only\":2,"
-	  "\"files_without_profile\":0,\"profiles\":[\"sm_90\"]}}\n" },
+	  "\"not_modeled\":0,\"files_without_profile\":0,"
+	  "\"profiles\":[\"sm_90\"]}}\n" },
 	/* nothing before a bad file, in any format */
 	{ "check --format json " CASES "bad.csv", 2, FIXED, BAD_LINE },
 	{ "check --format csv " CASES "bad.csv " CASES "agree.csv", 2, FIXED,

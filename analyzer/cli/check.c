@@ -10,8 +10,10 @@
  * wavefronts, or the measured conflicts where there are some, differ from
  * the prediction by more than 1e-6, or when a prediction stored in the row
  * differs from what the profile that wrote it (the file's) gives today: a
- * stale prediction.  Rows with a note are skipped; rows without counters
- * are timing only and, like measured rows, feed the fit of
+ * stale prediction.  Rows with a note are skipped, rows of a kind and
+ * width the profile has no rule for are counted as not modeled (measured,
+ * not judged), and rows without counters are timing only and, like
+ * measured rows, feed the fit of
  * cycles_per_access_median against wavefronts (measured, else predicted)
  * per width, kind and packing, and the latency model's deviation.
  *
@@ -102,6 +104,7 @@ typedef struct {
 	int nused;
 	int strict;
 	unsigned long unjudged;     /* files without a profile */
+	unsigned long not_modeled;  /* rows of a kind and width without a rule */
 	hold h;
 } check;
 
@@ -400,6 +403,11 @@ static int check_row(check *c, const char *name, long line,
 		c->skipped++;
 		return 0;
 	}
+	if (!bs_profile_rule(p, r->access.kind, r->access.width)) {
+		/* measured, but of a kind the profile has no rule for */
+		c->not_modeled++;
+		return 0;
+	}
 	if (bs_predict(p, &r->access, &s, err) < 0)
 		return -1;
 	if (!isnan(r->wavefronts_measured)) {
@@ -598,9 +606,10 @@ static void print_verdict(const check *c)
 		printf("\"verdict\":{\"result\":\"%s\",\"rows\":%lu,"
 		       "\"measured\":%lu,\"agree\":%lu,\"disagree\":%lu,"
 		       "\"skipped\":%lu,\"timing_only\":%lu,"
-		       "\"files_without_profile\":%lu,\"profiles\":[",
-		       verdict_word(c), c->rows, c->measured, c->agree,
-		       c->disagree, c->skipped, c->timing, c->unjudged);
+		       "\"not_modeled\":%lu,\"files_without_profile\":%lu,"
+		       "\"profiles\":[", verdict_word(c), c->rows,
+		       c->measured, c->agree, c->disagree, c->skipped,
+		       c->timing, c->not_modeled, c->unjudged);
 		for (int i = 0; i < c->nused; i++)
 			printf("%s\"%s\"", i ? "," : "", c->used[i]->name);
 		printf("]}}\n");
@@ -611,15 +620,18 @@ static void print_verdict(const check *c)
 	if (!c->measured) {
 		puts(c->unjudged ? "verdict: NOT CHECKED: no profile to judge "
 				   "these files by"
-				 : "verdict: NOT CHECKED: no counters in these "
-				   "files");
+		     : c->not_modeled ? "verdict: NOT CHECKED: the profile "
+					"models none of these rows' kinds"
+				      : "verdict: NOT CHECKED: no counters in "
+					"these files");
 		return;
 	}
 	printf("verdict: %s: %lu rows, %lu measured, %lu agree, %lu disagree, "
-	       "%lu skipped, %lu timing only (profile%s ",
-	       verdict_word(c), c->rows, c->measured,
-	       c->agree, c->disagree, c->skipped, c->timing,
-	       c->nused > 1 ? "s" : "");
+	       "%lu skipped, %lu timing only", verdict_word(c), c->rows,
+	       c->measured, c->agree, c->disagree, c->skipped, c->timing);
+	if (c->not_modeled)
+		printf(", %lu not modeled", c->not_modeled);
+	printf(" (profile%s ", c->nused > 1 ? "s" : "");
 	for (int i = 0; i < c->nused; i++)
 		printf("%s%s", i ? ", " : "", c->used[i]->name);
 	puts(")");

@@ -127,13 +127,13 @@ static void text_phase(FILE *out, const bs_profile *p, const bs_detail *d,
 		return;
 	}
 	fprintf(out, "%u wavefront%s, %u-way, %u distinct word%s\n",
-		f->wavefronts, f->wavefronts == 1 ? "" : "s", f->wavefronts,
+		f->wavefronts, f->wavefronts == 1 ? "" : "s", f->slots,
 		f->words, f->words == 1 ? "" : "s");
 	n = (size_t)snprintf(row, sizeof row, "    bank   ");
 	for (unsigned b = 0; b < p->banks; b++)
 		n += (size_t)snprintf(row + n, sizeof row - n, " %2u ", b);
 	put_row(out, row, n);
-	for (unsigned w = 0, i = 0; w < f->wavefronts; w++) {
+	for (unsigned w = 0, i = 0; w < f->slots; w++) {
 		n = (size_t)snprintf(row, sizeof row, "    wave %-2u", w);
 		for (unsigned b = 0; b < p->banks; b++) {
 			if (i < f->ncells && c[i].wave == w && c[i].bank == b) {
@@ -268,6 +268,6 @@ void print_map(FILE *out, const bs_profile *p, const bs_access *a,
 			csv_field(out, lanes);
 			putc('\n', out);
 		}
-		base += f->wavefronts;
+		base += f->slots;
 	}
 }

@@ -228,6 +228,8 @@ typedef struct {
 	tp_group tp[BS_NWIDTHS][NOPS];
 	listed *list;
 	size_t nlisted;
+	unsigned long not_modeled;      /* rows of kinds without a rule */
+	uint32_t not_modeled_kinds;     /* bit k: kind k had such rows */
 } data;
 
 static const char *meta(const data *D, const char *key)
@@ -508,6 +510,14 @@ static int read_data(data *D, bs_dataset *d, const char *name,
 	want_all(D);
 	while ((rc = bs_dataset_next(d, &it.r, &err)) > 0) {
 		it.line = bs_dataset_line(d);
+		if (!bs_profile_rule(D->p, it.r.access.kind,
+				     it.r.access.width)) {
+			/* measured, not judged: the profile has no rule */
+			D->n++;
+			D->not_modeled++;
+			D->not_modeled_kinds |= 1u << it.r.access.kind;
+			continue;
+		}
 		if (bs_predict(D->p, &it.r.access, &it.s, &err) < 0) {
 			rc = -1;
 			break;
@@ -1176,6 +1186,17 @@ static void write_agreement(doc *d, const data *D)
 	text(d, " (%lu measured, %lu skipped for a note, %lu timing only; "
 	     "profile %s).", D->measured, D->skipped, D->timing, D->p->name);
 	para_end(d);
+	if (D->not_modeled) {
+		para_begin(d);
+		text(d, "%lu rows of kinds profile %s has no rule for were "
+		     "measured but not judged:", D->not_modeled, D->p->name);
+		for (unsigned k = 0, n = 0; k < bs_kind_count(); k++)
+			if (D->not_modeled_kinds >> k & 1)
+				text(d, "%s %s", n++ ? "," : "",
+				     bs_kind_name((bs_kind)k));
+		text(d, ".");
+		para_end(d);
+	}
 	if (!disagree)
 		return;
 	table_begin(d, 6, head);
