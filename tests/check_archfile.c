@@ -131,6 +131,7 @@ START_TEST(test_builtins)
 	const bs_profile *const *all = bs_profiles();
 	const bs_profile *p = bs_profile_default();
 	const bs_rule *r;
+	bs_kind k;
 
 	ck_assert_ptr_nonnull(all[0]);
 	ck_assert_ptr_nonnull(all[1]);
@@ -141,7 +142,7 @@ START_TEST(test_builtins)
 	ck_assert_ptr_null(bs_profile_for_cc("9"));
 	ck_assert_ptr_null(bs_profile_for_cc(""));
 	ck_assert_ptr_eq(bs_profile_find("textbook"), all[1]);
-	ck_assert_uint_eq(p->nrules, 10);
+	ck_assert_uint_eq(p->nrules, 31);
 	r = bs_profile_rule(p, BS_KIND_LD, 8);
 	ck_assert_ptr_nonnull(r);
 	ck_assert_uint_eq(r->phase_lanes, 16);
@@ -155,7 +156,18 @@ START_TEST(test_builtins)
 	ck_assert_uint_eq(r->packed_lanes, 0);
 	ck_assert(isnan(r->lat_base));
 	ck_assert_ptr_null(bs_profile_rule(p, BS_KIND_LD, 3));
-	ck_assert_ptr_null(bs_profile_rule(p, (bs_kind)2, 16));
+	/* measured: ldmatrix, one phase a matrix, the source of its own */
+	ck_assert_int_eq(bs_kind_find("ldsm.x4", &k), 0);
+	r = bs_profile_rule(p, k, 16);
+	ck_assert_ptr_nonnull(r);
+	ck_assert_uint_eq(r->phase_lanes, 8);
+	ck_assert(r->lat_base == 31 && r->lat_slope == 2);
+	ck_assert_str_eq(p->source[r->source].tag, "h100x");
+	/* the CAS retry loops and cp.async.cg are not modeled */
+	ck_assert_int_eq(bs_kind_find("atom.add.f32", &k), 0);
+	ck_assert_ptr_null(bs_profile_rule(p, k, 4));
+	ck_assert_int_eq(bs_kind_find("cp.async.cg", &k), 0);
+	ck_assert_ptr_null(bs_profile_rule(p, k, 16));
 }
 END_TEST
 
@@ -444,14 +456,14 @@ END_TEST
 
 START_TEST(test_not_modeled)
 {
-	bs_access a = uniform("ldsm.x4", 16, 0);
+	bs_access a = uniform("cp.async.cg", 16, 0);
 	bs_summary s;
 	bs_error err;
 
 	ck_assert_int_eq(bs_predict(bs_profile_default(), &a, &s, &err), -1);
 	ck_assert_str_eq(err.text, "profile sm_90 does not model 16-byte "
-		     "ldsm.x4 accesses (bankscope archs sm_90 lists what it "
-		     "does)");
+		     "cp.async.cg accesses (bankscope archs sm_90 lists what "
+		     "it does)");
 }
 END_TEST
 

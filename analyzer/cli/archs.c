@@ -10,7 +10,8 @@
 #include "cli.h"
 
 static const char archs_usage[] =
-	"usage: bankscope archs [--format text|profile] [NAME|FILE...]\n"
+	"usage: bankscope archs [--format text|profile] [--kind K[,K...]]\n"
+	"                       [NAME|FILE...]\n"
 	"       bankscope archs --kinds\n"
 	"\n"
 	"List the architecture profiles: banks, the compute capabilities\n"
@@ -22,6 +23,8 @@ static const char archs_usage[] =
 	"every built-in profile.\n"
 	"\n"
 	"  --format profile  print the profile files themselves\n"
+	"  --kind K,...      only the rules of these kinds (ld,st: the\n"
+	"                    loads and stores)\n"
 	"  --kinds           list the access kinds: the names pattern files\n"
 	"                    and datasets use, their SASS and PTX, widths and\n"
 	"                    address lanes\n"
@@ -36,7 +39,30 @@ static void num(char *buf, size_t size, double v)
 		snprintf(buf, size, "%.2f", v);
 }
 
-static void print_profile(const bs_profile *p)
+/* The kinds of --kind as bits; all when list is NULL; -1 on a bad name. */
+static int kind_filter(const char *list, uint32_t *bits)
+{
+	char buf[256], *tok, *save = NULL;
+
+	*bits = UINT32_MAX;
+	if (!list)
+		return 0;
+	*bits = 0;
+	snprintf(buf, sizeof buf, "%s", list);
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		bs_kind k;
+
+		if (bs_kind_find(tok, &k) < 0)
+			return usage_error("option --kind: '%s' is not an "
+					   "access kind (bankscope archs "
+					   "--kinds lists them)", tok);
+		*bits |= 1u << k;
+	}
+	return *bits ? 0 : usage_error("option --kind: no kind given");
+}
+
+static void print_profile(const bs_profile *p, uint32_t kinds)
 {
 	printf("%s%s: %s\n", p->name,
 	       p == bs_profile_default() ? " (default)" : "",
@@ -46,10 +72,10 @@ static void print_profile(const bs_profile *p)
 	printf("  banks %u x %u bytes\n", p->banks, p->bank_bytes);
 	for (unsigned s = 0; s < p->nsources; s++)
 		printf("  source %s: %s\n", p->source[s].tag, p->source[s].text);
-	printf("  %-13s %7s %11s %12s %8s %9s %5s %12s %14s %16s %11s %s\n",
-	       "kind", "width_B", "phase_lanes", "packed_lanes", "partners",
-	       "same_word", "ideal", "lat_base_cyc", "lat_packed_cyc",
-	       "lat_slope_cyc/wf", "tp_B/clk/SM", "source");
+	printf("  %-13s %7s %11s %12s %8s %9s %10s %5s %12s %14s %16s %11s "
+	       "%s\n", "kind", "width_B", "phase_lanes", "packed_lanes",
+	       "partners", "same_word", "slot_waves", "ideal", "lat_base_cyc",
+	       "lat_packed_cyc", "lat_slope_cyc/wf", "tp_B/clk/SM", "source");
 	for (unsigned k = 0; k < bs_kind_count(); k++)
 		for (int w = 0; w < BS_NWIDTHS; w++) {
 			const bs_rule *r = bs_profile_rule(p, (bs_kind)k,
@@ -58,7 +84,7 @@ static void print_profile(const bs_profile *p)
 			char base[16], pk[16], slope[16], tp[16];
 			size_t n = 0;
 
-			if (!r)
+			if (!r || !(kinds >> k & 1))
 				continue;
 			if (r->packed_lanes) {
 				snprintf(packed, sizeof packed, "%u",
@@ -74,10 +100,11 @@ static void print_profile(const bs_profile *p)
 			num(pk, sizeof pk, r->lat_packed);
 			num(slope, sizeof slope, r->lat_slope);
 			num(tp, sizeof tp, r->tp_bytes_per_clk);
-			printf("  %-13s %7u %11u %12s %8s %9s %5s %12s %14s "
-			       "%16s %11s %s\n", bs_kind_name(r->kind), r->width,
-			       r->phase_lanes, packed, partners,
+			printf("  %-13s %7u %11u %12s %8s %9s %10u %5s %12s "
+			       "%14s %16s %11s %s\n", bs_kind_name(r->kind),
+			       r->width, r->phase_lanes, packed, partners,
 			       bs_same_word_name(r->same_word),
+			       r->slot_waves ? r->slot_waves : 1,
 			       bs_ideal_name(r->ideal), base, pk, slope, tp,
 			       p->source[r->source].tag);
 		}
@@ -110,11 +137,13 @@ static void print_kinds(void)
 
 int cmd_archs(int argc, char **argv)
 {
-	const char *format = NULL;
+	const char *format = NULL, *only = NULL;
 	int kinds = 0, nfiles, rc;
+	uint32_t want;
 	char **files;
 	const cli_option own[] = {
 		{ "--format", &format, NULL }, { "--kinds", NULL, &kinds },
+		{ "--kind", &only, NULL },
 	};
 
 	rc = cli_parse("archs", archs_usage, argc, argv, own,
@@ -126,9 +155,14 @@ int cmd_archs(int argc, char **argv)
 	if (format && strcmp(format, "text") && strcmp(format, "profile"))
 		rc = usage_error("option --format: '%s' is not text or "
 				 "profile", format);
-	else if (kinds && (nfiles || format))
-		rc = usage_error("archs: --kinds takes no profile and no "
+	else if (kinds && (nfiles || format || only))
+		rc = usage_error("archs: --kinds takes no profile, --kind or "
 				 "--format");
+	else if (only && format && !strcmp(format, "profile"))
+		rc = usage_error("archs: --format profile prints whole "
+				 "profiles: no --kind");
+	if (!rc)
+		rc = kind_filter(only, &want);
 	if (!rc && kinds)
 		print_kinds();
 	for (int i = 0; !rc && !kinds && i < (nfiles ? nfiles : 1 << 20);
@@ -147,7 +181,7 @@ int cmd_archs(int argc, char **argv)
 				putchar('\n');
 			bs_profile_write(stdout, p);
 		} else {
-			print_profile(p);
+			print_profile(p, want);
 		}
 	}
 	free(files);

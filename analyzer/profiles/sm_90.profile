@@ -1,13 +1,20 @@
 # bankscope architecture profile (format: docs/model.md, "Profile files")
-# The rules are what `bankscope calibrate` derives from the H100 dataset
-# below; the H200 dataset (data/h200/all-20261122-052847.csv) gives the
-# same rules, and throughput within 0.2 bytes per clock.
+# The rules are what `bankscope calibrate` derives from the H100 datasets
+# below: ld and st from the probe suite's run (the H200's,
+# data/h200/all-20261122-052847.csv, gives the same rules, and throughput
+# within 0.2 bytes per clock); ldmatrix, stmatrix, the shared atomics and
+# cp.async.ca from the exploration of docs/notes/kinds-h100.md.  Not
+# modeled: atom.add.f32 and atom.add.u64, which compile to a retry loop
+# (LDS + ATOMS.CAST.SPIN) whose passes no rule of this form counts, and
+# cp.async.cg (LDGSTS.E.BYPASS), whose wavefronts depend on the lanes'
+# order in ways no rule found fits.
 profile sm_90
-description Hopper (H100, H200), measured: 32 banks x 4 B; 8-byte accesses in 2 phases, 16-byte in 4; pairwise-uniform loads pack
+description Hopper (H100, H200), measured: 32 banks x 4 B; 8-byte accesses in 2 phases, 16-byte in 4; pairwise-uniform loads pack; ldmatrix/stmatrix a phase per matrix; atomics and cp.async serialize lanes on one word
 compute_capability 9.0
 banks 32
 bank_bytes 4
 source h100 measured on NVIDIA H100 80GB HBM3 (CUDA 13.0, driver 580.159.04): data/h100-sxm/all-20261122-052715.csv
+source h100x measured on NVIDIA H100 80GB HBM3 by probes/explore: data/h100-sxm/explore-kinds-20261124-142552-dataset.csv
 rule ld 1 phase=32 lat_base=31 lat_slope=2 tp=31.77 source=h100
 rule ld 2 phase=32 lat_base=31 lat_slope=2 tp=63.53 source=h100
 rule ld 4 phase=32 lat_base=31 lat_slope=2 tp=127.06 source=h100
@@ -18,3 +25,24 @@ rule st 2 phase=32 tp=63.45 source=h100
 rule st 4 phase=32 tp=126.91 source=h100
 rule st 8 phase=16 tp=127.65 source=h100
 rule st 16 phase=8 tp=127.82 source=h100
+rule ldsm.x1 16 phase=32 lat_base=31 lat_slope=2 source=h100x
+rule ldsm.x2 16 phase=8 lat_base=31 lat_slope=2 source=h100x
+rule ldsm.x4 16 phase=8 lat_base=31 lat_slope=2 tp=127.89 source=h100x
+rule ldsm.x1.t 16 phase=32 lat_base=31 lat_slope=2 source=h100x
+rule ldsm.x2.t 16 phase=8 lat_base=31 lat_slope=2 source=h100x
+rule ldsm.x4.t 16 phase=8 lat_base=31 lat_slope=2 tp=127.89 source=h100x
+rule stsm.x1 16 phase=32 source=h100x
+rule stsm.x2 16 phase=8 source=h100x
+rule stsm.x4 16 phase=8 tp=127.87 source=h100x
+rule stsm.x1.t 16 phase=32 source=h100x
+rule stsm.x2.t 16 phase=8 source=h100x
+rule stsm.x4.t 16 phase=8 tp=127.87 source=h100x
+rule atom.add.u32 4 phase=32 same_word=serial lat_base=34 lat_slope=2 tp=127.13 source=h100x
+rule red.add.u32 4 phase=32 same_word=serial tp=127.51 source=h100x
+rule atom.cas.b32 4 phase=32 same_word=serial slot_waves=2 lat_base=36 lat_slope=2 tp=63.86 source=h100x
+rule atom.exch.b32 4 phase=32 same_word=serial lat_base=34 lat_slope=2 tp=127.29 source=h100x
+rule atom.min.s32 4 phase=32 same_word=serial lat_base=34 lat_slope=2 tp=127.29 source=h100x
+rule red.add1.u32 4 phase=32 tp=127.21 source=h100x
+rule cp.async.ca 4 phase=32 same_word=serial tp=48.17 source=h100x
+rule cp.async.ca 8 phase=16 same_word=serial tp=68.55 source=h100x
+rule cp.async.ca 16 phase=8 same_word=serial tp=98.77 source=h100x
