@@ -279,11 +279,16 @@ template <int K> struct Atom {
 			asm volatile("red.shared.add.u32 [%0], %1;"
 				     : : "r"(a), "r"(v) : "memory");
 		} else if constexpr (K == A_CAS_B32) {
-			/* compare with v, swap in v itself: a swap value
-			   computed from v (v + 1) put an add into the chain,
-			   4 to 5 cycles on every row */
-			asm volatile("atom.shared.cas.b32 %0, [%1], %2, %2;"
-				     : "=r"(r) : "r"(a), "r"(v) : "memory");
+			/*
+			 * Compare with 1, swap in 2, as probes/explore did:
+			 * ATOMS.CAS takes the two in a register pair, and
+			 * values made from v need a MOV or an add in the
+			 * chain (4.2 to 4.9 cycles more on every row).
+			 */
+			(void)v;
+			asm volatile("atom.shared.cas.b32 %0, [%1], %2, %3;"
+				     : "=r"(r) : "r"(a), "r"(1u), "r"(2u)
+				     : "memory");
 		} else if constexpr (K == A_EXCH_B32) {
 			asm volatile("atom.shared.exch.b32 %0, [%1], %2;"
 				     : "=r"(r) : "r"(a), "r"(v) : "memory");
