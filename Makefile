@@ -17,8 +17,8 @@
 #   make check-archs  compile the probes, the tutorial and the profile
 #                     sample for each of ARCHS (sm_80 sm_89 sm_90 sm_100)
 #   make bench        prediction speed: 10 million random accesses per width
-#   make fuzz         libFuzzer on the pattern reader and the expression
-#                     parser, FUZZ_SECONDS (60) each
+#   make fuzz         libFuzzer on the pattern reader, the expression
+#                     parser and the tile options, FUZZ_SECONDS (60) each
 #   make probes       build/bankscope-probe, the GPU probe runner, and
 #                     build/bankscope-tutorial (nvcc; see NVCC_ARCH below)
 #   make probe-stride probe-broadcast probe-padding probe-wide probe-random
@@ -282,11 +282,13 @@ build/fuzz/%: fuzz/%.c $(LIB_SRC) $(B)/gen/profiles.c $(wildcard analyzer/*.h) \
 deps-fuzz:
 	@$(DEPS) clang libclang-rt-14-dev
 
-fuzz: build/fuzz/fuzz_pattern build/fuzz/fuzz_expr
+fuzz: build/fuzz/fuzz_pattern build/fuzz/fuzz_expr build/fuzz/fuzz_tile
 	build/fuzz/fuzz_pattern -max_total_time=$(FUZZ_SECONDS) \
 		build/fuzz/corpus-fuzz_pattern fuzz/seeds/pattern
 	build/fuzz/fuzz_expr -max_total_time=$(FUZZ_SECONDS) \
 		build/fuzz/corpus-fuzz_expr fuzz/seeds/expr
+	build/fuzz/fuzz_tile -max_total_time=$(FUZZ_SECONDS) \
+		build/fuzz/corpus-fuzz_tile fuzz/seeds/tile
 
 # ---- GPU probes (nvcc; run where a CUDA device is) -----------------------------
 # The nvcc stamp holds the compiler and its flags, targets included: a

@@ -75,11 +75,12 @@ int arch_option(const char *value, const bs_profile **out);
  * argv[*i] when it is one of them (1), else 0, -1 after a message; the
  * others return 0, or EXIT_BADINPUT after a message naming the option.
  * The builders fill their spec's shape fields; width, kind and base are
- * the caller's.
+ * the caller's (shape_tile reads the kind for its default --access).
+ * bs_tile_warning's text is the caller's to print with tile_warn().
  */
 struct shape_options {
 	const char *expr, *active, *warp;
-	const char *tile, *pad, *access, *index, *swizzle;
+	const char *tile, *pad, *access, *index, *swizzle, *elem, *column;
 	const char *structure, *field;
 	const char *width, *kind, *name;
 };
@@ -91,6 +92,8 @@ int shape_width_kind(const shape_options *o, unsigned *width, bs_kind *kind);
 int shape_expr(const shape_options *o, bs_expr_spec *s);
 int shape_tile(const shape_options *o, bs_tile_spec *t);
 int shape_struct(const shape_options *o, bs_struct_spec *s);
+/* "bankscope: warning: ..." on stderr when the tile's layout warns. */
+void tile_warn(const bs_tile_spec *t);
 
 /*
  * fits.c: cycles against wavefronts per width, kind and packing, and the
