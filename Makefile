@@ -203,6 +203,52 @@ $(INJECT): probes/inject/inject.c probes/cupti_reason.c \
 		-Wl,--disable-new-dtags,-rpath,$(CUDA_HOME)/lib64 \
 		-lcupti -ldl -lpthread
 
+# ---- explain: the Sanitizer API library and its patch module ----------------
+# build/libbankscope_explain.so (probes/explain/explain.c, linked to
+# libsanitizer-public.so) and build/bankscope_explain_patch.fatbin
+# (probes/explain/patch.cu, nvcc --fatbin --compile-as-tools-patch) are what
+# `bankscope profile --explain` loads.  They need the CUDA Sanitizer API:
+# compute-sanitizer's folder where CUDA is installed whole, else the PyPI
+# package nvidia-cuda-sanitizer-api that scripts/sanitizer-deps.sh puts
+# under build/sanitizer-api (make deps-sanitizer).  Without it `make`
+# builds everything else and `make explain` says what is missing.
+SANITIZER_PIP := build/sanitizer-api/nvidia/cu13
+SANITIZER_HOME ?= $(patsubst %/include/sanitizer.h,%,$(firstword $(wildcard \
+	$(CUDA_HOME)/compute-sanitizer/include/sanitizer.h \
+	$(SANITIZER_PIP)/include/sanitizer.h)))
+SANITIZER_DIR := $(SANITIZER_HOME)
+SANITIZER_LIBDIR := $(patsubst %/,%,$(dir $(firstword $(wildcard $(SANITIZER_DIR)/libsanitizer-public.so $(SANITIZER_DIR)/lib/libsanitizer-public.so))))
+EXPLAIN := build/libbankscope_explain.so build/bankscope_explain_patch.fatbin
+HAVE_SANITIZER := $(and $(SANITIZER_DIR),$(SANITIZER_LIBDIR))
+
+.PHONY: explain deps-sanitizer
+ifneq ($(HAVE_SANITIZER),)
+explain: $(EXPLAIN)
+all: $(if $(wildcard $(CUDA_HOME)/include/cupti.h),$(EXPLAIN))
+else
+explain:
+	@echo "explain: the CUDA Sanitizer API (sanitizer.h, libsanitizer-public.so) is missing: run make deps-sanitizer, or set SANITIZER_HOME to compute-sanitizer's folder" >&2; exit 1
+endif
+
+deps-sanitizer:
+	@sh scripts/sanitizer-deps.sh
+
+build/libbankscope_explain.so: probes/explain/explain.c probes/explain/explain.h \
+		analyzer/bankscope.h
+	@mkdir -p $(@D)
+	$(CC) -std=c11 $(WARN) $(OPT) -g -fPIC -shared -fvisibility=hidden \
+		-Iprobes/explain -Ianalyzer -I$(SANITIZER_DIR)/include \
+		-I$(CUDA_HOME)/include -o $@ probes/explain/explain.c \
+		-L$(SANITIZER_LIBDIR) -Wl,-rpath,$(abspath $(SANITIZER_LIBDIR)) \
+		-lsanitizer-public -ldl -lpthread
+
+build/bankscope_explain_patch.fatbin: probes/explain/patch.cu \
+		probes/explain/explain.h
+	@mkdir -p $(@D)
+	$(NVCC) --fatbin --compile-as-tools-patch $(NVCC_GENCODE) \
+		$(foreach a,$(NVCC_ARCH),-gencode=arch=compute_$(subst sm_,,$(a)),code=compute_$(subst sm_,,$(a))) \
+		-I$(SANITIZER_DIR)/include -Iprobes/explain -o $@ -c $<
+
 $(PROFILE_SAMPLE): tests/cuda/transpose.cu
 	@mkdir -p $(@D)
 	$(NVCC) -std=c++17 -O3 -lineinfo $(NVCC_GENCODE) -o $@ $<

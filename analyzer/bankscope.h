@@ -392,6 +392,20 @@ int bs_fit_line(const double *x, const double *y, size_t n, bs_fit *out);
 	"kernel\tlaunch\tcubin_crc\tfunction_index\tfunction\tpc_offset\t" \
 	"inst_executed\twavefronts\twavefronts_ideal"
 #define BS_SASS_LAUNCH_COLUMNS "launch\tkernel\tpc_records"
+/*
+ * explain.tsv, written by libbankscope_explain.so (probes/explain/explain.c)
+ * for `bankscope profile --explain`: one line per sampled warp execution
+ * of a shared-memory instruction, tab-separated: launch index, kernel
+ * (demangled), function symbol, pc offset in the function (0x hex, as in
+ * records.tsv), access kind (ld, st, atom, ldsm, stsm, ldgsts), bytes per
+ * lane, matrices per lane (ldsm/stsm; 1 otherwise), block and warp (linear
+ * indexes), the execution of that instruction by that warp (from 0), and
+ * the 32 lanes' shared-window addresses, space-separated, '-' for a lane
+ * that did not take part (the pattern-file lane fields).
+ */
+#define BS_EXPLAIN_COLUMNS \
+	"launch\tkernel\tfunction\tpc_offset\tkind\twidth\tcount\tblock\t" \
+	"warp\texec\taddresses"
 
 typedef struct {
 	const char *kernel;       /* as recorded */
