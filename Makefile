@@ -8,10 +8,14 @@
 #                     suite with ASan + UBSan under build/san/
 #   make check-report build the report from the committed H100 dataset and
 #                     load it in headless Chromium
-#   make bench        prediction speed: 10 million random accesses per width
+#   make bench        prediction speed: 10 million random accesses per width;
+#                     profile --replay of crafted records directories
 #   make fuzz         libFuzzer on the pattern reader and the expression
 #                     parser, FUZZ_SECONDS (60) each
 #   make probes       build/bankscope-probe, the GPU probe runner (nvcc)
+#   make explain      build/libbankscope_explain.so and its patch module,
+#                     for profile --explain (the CUDA Sanitizer API;
+#                     make deps-sanitizer installs it from PyPI)
 #   make probe-stride probe-broadcast probe-padding probe-wide probe-random
 #   make probe-all    measure on the GPU into data/<gpu>/, then check
 #   make sass         the probes' SASS into build/sass/
@@ -60,6 +64,15 @@ CLI := $(B)/bankscope
 # Built with nvcc and CUPTI (no GPU needed to build them).
 PROBE := build/bankscope-probe
 INJECT := build/libbankscope_inject.so
+# The explain library needs the CUDA Sanitizer API (see its rules below).
+SANITIZER_PIP := build/sanitizer-api/nvidia/cu13
+SANITIZER_HOME ?= $(patsubst %/include/sanitizer.h,%,$(firstword $(wildcard \
+	$(CUDA_HOME)/compute-sanitizer/include/sanitizer.h \
+	$(SANITIZER_PIP)/include/sanitizer.h)))
+SANITIZER_DIR := $(SANITIZER_HOME)
+SANITIZER_LIBDIR := $(patsubst %/,%,$(dir $(firstword $(wildcard $(SANITIZER_DIR)/libsanitizer-public.so $(SANITIZER_DIR)/lib/libsanitizer-public.so))))
+EXPLAIN := build/libbankscope_explain.so build/bankscope_explain_patch.fatbin
+HAVE_SANITIZER := $(and $(SANITIZER_DIR),$(SANITIZER_LIBDIR))
 
 # Check is found through pkg-config, after the deps step has run.
 CHECK_CFLAGS = $(shell pkg-config --cflags check)
@@ -105,7 +118,8 @@ deps-check:
 # make check also compiles the GPU probes (nvcc is needed, a GPU is not).
 # Without SANITIZE it also builds the report from the committed H100
 # dataset and opens it in headless Chromium (tests/report_test.sh).
-check: $(B)/check_bankscope $(CLI) $(PROBE) $(INJECT)
+check: $(B)/check_bankscope $(CLI) $(PROBE) $(INJECT) \
+		$(if $(HAVE_SANITIZER),$(EXPLAIN))
 	BANKSCOPE=$(CLI) PROBE=$(PROBE) CK_FORK=yes $(B)/check_bankscope
 ifndef SANITIZE
 	$(MAKE) --no-print-directory check-report
@@ -118,6 +132,7 @@ $(B)/bench_predict: $(B)/obj/tests/bench_predict.o $(LIB)
 bench: $(B)/bench_predict $(CLI)
 	$(B)/bench_predict
 	sh tests/bench_stream.sh $(CLI)
+	sh tests/bench_replay.sh $(CLI)
 
 # ---- fuzzing (clang's libFuzzer) --------------------------------------------
 FUZZ_FLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -Ianalyzer -O1 -g \
@@ -212,14 +227,6 @@ $(INJECT): probes/inject/inject.c probes/cupti_reason.c \
 # package nvidia-cuda-sanitizer-api that scripts/sanitizer-deps.sh puts
 # under build/sanitizer-api (make deps-sanitizer).  Without it `make`
 # builds everything else and `make explain` says what is missing.
-SANITIZER_PIP := build/sanitizer-api/nvidia/cu13
-SANITIZER_HOME ?= $(patsubst %/include/sanitizer.h,%,$(firstword $(wildcard \
-	$(CUDA_HOME)/compute-sanitizer/include/sanitizer.h \
-	$(SANITIZER_PIP)/include/sanitizer.h)))
-SANITIZER_DIR := $(SANITIZER_HOME)
-SANITIZER_LIBDIR := $(patsubst %/,%,$(dir $(firstword $(wildcard $(SANITIZER_DIR)/libsanitizer-public.so $(SANITIZER_DIR)/lib/libsanitizer-public.so))))
-EXPLAIN := build/libbankscope_explain.so build/bankscope_explain_patch.fatbin
-HAVE_SANITIZER := $(and $(SANITIZER_DIR),$(SANITIZER_LIBDIR))
 
 .PHONY: explain deps-sanitizer
 ifneq ($(HAVE_SANITIZER),)

@@ -13,41 +13,34 @@
  *   smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared_ideal  ideal wavefronts
  * SASS metrics are counted by patched code, not by the PM counters.
  *
- * One run measures every launch (the window mode, the default).  CUPTI's
- * SASS metrics stay enabled from the first measured launch to the last,
- * and the records are drained once, with a single
- * cuptiSassMetricsFlushData, when the window closes: after the last
- * selected launch, at context destruction, or at exit (an atexit handler
- * registered here, so it runs before the CUDA runtime's own teardown).
- * The records carry the cubin CRC, the function and the pc, so kernels
- * stay apart; a kernel's launches in the window are summed.  This is the
- * sequence NVIDIA's sass_metrics sample and other CUPTI users follow.
- * What does not work with CUDA 13.0 (CUPTI API 130001, driver 580, H100
- * and H200): a flush in the middle of the run.  After the first
- * cuptiSassMetricsFlushData CUPTI returned no record for any later launch,
- * whether the range was kept, re-enabled after each flush or enabled anew
- * at each launch; a second cuptiSassMetricsSetConfig after the Unset
- * failed (CUPTI_ERROR_OUT_OF_MEMORY).  BANKSCOPE_INJECT_FLUSH_EACH=1
- * flushes after every launch, to show that on a new driver.
- *
- * Selection (all optional): BANKSCOPE_PROFILE_KERNEL, a POSIX extended
+ * The window.  Collection is enabled before the first selected launch
+ * and stays enabled; the records are drained once, with a single
+ * cuptiSassMetricsFlushData, when the window closes: at the exit of the
+ * last selected launch, when the context is destroyed, or at exit (an
+ * atexit handler registered here runs before the CUDA runtime's
+ * teardown).  This is the sequence NVIDIA's sass_metrics sample and other
+ * CUPTI users follow; records carry the cubin CRC, the function and the
+ * pc, so kernels stay apart, and a kernel's launches in the window add
+ * up.  Selection (optional): BANKSCOPE_PROFILE_KERNEL, a POSIX extended
  * regular expression matched against the demangled kernel name;
  * BANKSCOPE_PROFILE_SKIP, the matching launches to let pass first;
  * BANKSCOPE_PROFILE_COUNT, the matching launches to measure.  Without a
- * selection collection is enabled when the context is created (lazy
- * patching: each kernel is patched at its first launch); with one, at the
- * entry of the first selected launch, after cuCtxSynchronize, and the
- * window closes at the exit of the last.  Launches of other kernels that
- * run inside the window are counted too: their records are written, and
- * the profile command leaves them out by name.  BANKSCOPE_INJECT_LAZY=0
- * enables without lazy patching (the modules loaded by then are patched
- * at Enable), BANKSCOPE_INJECT_ENABLE_AT=launch enables at the first
- * launch even without a selection: both for experiments.
+ * selection collection is enabled when the context is created; with one,
+ * at the entry of the first selected launch, after cuCtxSynchronize.
  *
- * The per-launch mode, the fallback: BANKSCOPE_PROFILE_LAUNCH=T measures
- * launch T alone (enabled at its entry, flushed at its exit), one launch
- * per process; the profile command runs the program once per kernel this
- * way only for kernels the single run returned no records for.
+ * One kernel per process.  With CUDA 13.0 (CUPTI API 130001, driver
+ * 580.159, H100) CUPTI returned records for one function only, the first
+ * kernel launched after cuptiSassMetricsEnable, summed over all its
+ * launches, whatever the sequence: lazy patching enabled at context
+ * creation or at a launch, a flush after every launch, eager module
+ * loading with or without lazy patching, every function of a module
+ * loaded with cuFuncLoad before Enable, a Disable and Enable at each new
+ * module (data/h100-sxm/profile-explore-20261124).  So `bankscope
+ * profile` runs the program once per kernel, each run selecting one
+ * kernel by name; when a CUPTI returns records for more kernels in a run,
+ * their runs are not needed and not made.  BANKSCOPE_INJECT_FLUSH_EACH=1
+ * (a flush after every launch) and BANKSCOPE_INJECT_LAZY=0 (Enable
+ * without lazy patching) keep two of those experiments at hand.
  *
  * Call order (NVIDIA's CUPTI sample sass_metrics, moved into callbacks):
  *   InitializeInjection: cuptiSubscribe; cuptiEnableCallback for the
@@ -67,17 +60,19 @@
  *     record per pc and metric, one value each at GPU granularity);
  *     cuptiSassMetricsDisable
  *
- * Files (formats in analyzer/bankscope.h, "per-instruction profiles"):
- * launches.tsv, every launch as its outermost launch call returns: "*"
- * when it was measured in the window, its record count in the per-launch
- * mode, "-" when not measured; records.tsv, written at the drain, with
- * the launch "-" in the window mode; the cubins (CRC as cuptiGetCubinCrc
- * gives it, the same the records carry); status.txt: "ok" from the first
- * process to start in the directory; the reason collection stopped (in
- * the wording of probes/counters.c) replaces it when that process fails,
- * and is appended as a line of its own by a later one.  Kernel names are
- * demangled with the process's __cxa_demangle when it has one.  A program
- * killed before the drain leaves launches.tsv but no records.
+ * Files (formats in analyzer/bankscope.h, "per-instruction profiles"),
+ * shared by the program's runs, which may run at the same time: every
+ * line (launches.tsv) and every drain's records (records.tsv) go out in
+ * one write(2) on an O_APPEND descriptor.  launches.tsv: every launch as
+ * its outermost launch call returns, "*" when it was selected (inside
+ * the window), "-" when not; records.tsv: written at the drain, launch
+ * "-"; the cubins (CRC as cuptiGetCubinCrc gives it, the same the records
+ * carry); status.txt: "ok" from the first process to start in the
+ * directory; the reason collection stopped (in the wording of
+ * probes/counters.c) replaces it when that process fails, and is appended
+ * as a line of its own by a later one.  Kernel names are demangled, whole,
+ * with the process's __cxa_demangle when it has one.  A program killed
+ * before the drain leaves launches.tsv but no records.
  *
  * Never harms the host program: a CUPTI failure is written to status.txt
  * and collection stops (the program runs on); nothing is printed, nothing
@@ -132,10 +127,6 @@ static const char *const metric_name[NMETRICS] = {
 typedef CUresult (*ctx_sync_fn)(void);
 typedef CUresult (*ctx_push_fn)(CUcontext);
 typedef CUresult (*ctx_pop_fn)(CUcontext *);
-typedef CUresult (*func_module_fn)(CUmodule *, CUfunction);
-typedef CUresult (*module_count_fn)(unsigned int *, CUmodule);
-typedef CUresult (*module_enum_fn)(CUfunction *, unsigned int, CUmodule);
-typedef CUresult (*func_load_fn)(CUfunction);
 typedef char *(*demangle_fn)(const char *, char *, size_t *, int *);
 
 typedef struct {
@@ -149,15 +140,14 @@ static struct {
 	int active;                 /* 0 after a failure */
 	int owner;                  /* this process made status.txt */
 	char dir[PATH_MAX - 32];
-	FILE *records, *launches, *log;
+	int records, launches;      /* O_APPEND descriptors */
+	FILE *log;
 	CUpti_SubscriberHandle sub;
 	int profiler_inited;
 	uint64_t id[NMETRICS];      /* of the configured device */
 	CUcontext on;               /* enabled context, or NULL */
 	int closed;                 /* the window was drained */
-	int per_launch;             /* BANKSCOPE_PROFILE_LAUNCH given */
-	unsigned long target;       /* its T */
-	int lazy, at_launch, flush_each;
+	int lazy, flush_each;
 	int have_re;                /* BANKSCOPE_PROFILE_KERNEL given */
 	regex_t re;
 	unsigned long skip, count;  /* of the matching launches */
@@ -166,16 +156,8 @@ static struct {
 	ctx_sync_fn ctx_sync;
 	ctx_push_fn ctx_push;
 	ctx_pop_fn ctx_pop;
-	func_module_fn func_module;
-	module_count_fn module_count;
-	module_enum_fn module_enum;
-	func_load_fn func_load;
-	int load_all;               /* load every function of a module */
-	int reenable;
-	CUmodule *modules;          /* modules loaded whole */
-	size_t nmodules, capmodules;
 	demangle_fn demangle;
-} g;
+} g = { .records = -1, .launches = -1 };
 
 /* Per thread: the nesting of launch calls, the kernel of the outermost,
  * whether it is selected and whether it closes the window. */
@@ -265,9 +247,10 @@ static void cupti_fail(const char *file, int line, const char *call,
 /* ---- names and files ---------------------------------------------------- */
 
 /* The demangled name, whole, in a new string (NULL: out of memory).
- * Launch lines and records must name a kernel alike: a cut name made the
- * same kernel two (the PyTorch run's "16 launches of 20 kernels"). */
-static char *kernel_name_dup(const char *mangled)
+ * Launch lines and records must name a kernel alike: names cut at 511
+ * characters on launch lines, whole in records, made one PyTorch kernel
+ * two ("16 launches of 20 kernels"). */
+static char *kernel_name(const char *mangled)
 {
 	char *d = NULL, *c;
 	int st = -1;
@@ -284,30 +267,40 @@ static char *kernel_name_dup(const char *mangled)
 	return c;
 }
 
-static FILE *open_table(const char *name, const char *header)
+/* All of buf in one write(2) (an O_APPEND descriptor shared with other
+ * runs: lines never interleave); 0, or -1 with collection stopped. */
+static int write_all(int fd, const char *what, const char *buf, size_t n)
 {
-	char path[PATH_MAX];
-	int fd, fresh = 1;
-	FILE *f;
+	ssize_t w = write(fd, buf, n);
+
+	if (w == (ssize_t)n)
+		return 0;
+	stop("cannot write %s/%s: %s", g.dir, what,
+	     w < 0 ? strerror(errno) : "short write");
+	return -1;
+}
+
+static int open_table(const char *name, const char *header)
+{
+	char path[PATH_MAX], line[256];
+	int fd, n;
 
 	snprintf(path, sizeof path, "%s/%s", g.dir, name);
 	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_CLOEXEC,
 		  0644);
-	if (fd < 0 && errno == EEXIST) {
-		fresh = 0;
-		fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
-	}
-	if (fd < 0 || !(f = fdopen(fd, "a"))) {
-		if (fd >= 0)
+	if (fd >= 0) {
+		n = snprintf(line, sizeof line, "%s\n", header);
+		if (write_all(fd, name, line, (size_t)n) < 0) {
 			close(fd);
+			return -1;
+		}
+		return fd;
+	}
+	if (errno == EEXIST)
+		fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	if (fd < 0)
 		stop("cannot open %s: %s", path, strerror(errno));
-		return NULL;
-	}
-	if (fresh) {
-		fprintf(f, "%s\n", header);
-		fflush(f);
-	}
-	return f;
+	return fd;
 }
 
 static void save_cubin(const CUpti_ModuleResourceData *m)
@@ -492,16 +485,21 @@ static int by_pc(const void *a, const void *b)
 }
 
 /* Write the records of one flush, summed per (cubin, function, pc), with
- * `launch` in the launch column; returns the lines written. */
+ * `launch` in the launch column, in one write(2); returns the lines. */
 static unsigned long write_records(const CUpti_SassMetrics_Data *d,
 				   size_t nrec, size_t nval, const uint64_t *id,
 				   pc_sum *sum, const char *launch)
 {
-	char *kernel = NULL;
+	char *kernel = NULL, *buf = NULL;
 	const char *named = NULL;
-	size_t n = 0;
+	size_t n = 0, len = 0;
 	unsigned long lines = 0;
+	FILE *m = open_memstream(&buf, &len);
 
+	if (!m) {
+		stop("out of memory for the records");
+		return 0;
+	}
 	for (size_t r = 0; r < nrec; r++) {
 		pc_sum *s = &sum[n++];
 
@@ -514,9 +512,9 @@ static unsigned long write_records(const CUpti_SassMetrics_Data *d,
 			const CUpti_SassMetrics_InstanceValue *iv =
 				&d[r].pInstanceValues[k];
 
-			for (int m = 0; m < NMETRICS; m++)
-				if (iv->metricId == id[m])
-					s->v[m] += iv->value;
+			for (int j = 0; j < NMETRICS; j++)
+				if (iv->metricId == id[j])
+					s->v[j] += iv->value;
 		}
 	}
 	qsort(sum, n, sizeof *sum, by_pc);
@@ -524,23 +522,23 @@ static unsigned long write_records(const CUpti_SassMetrics_Data *d,
 		uint64_t v[NMETRICS] = { 0 };
 
 		for (k = i; k < n && !by_pc(&sum[i], &sum[k]); k++)
-			for (int m = 0; m < NMETRICS; m++)
-				v[m] += sum[k].v[m];
+			for (int j = 0; j < NMETRICS; j++)
+				v[j] += sum[k].v[j];
 		if (!named || strcmp(sum[i].fn, named)) {
 			free(kernel);
-			kernel = kernel_name_dup(sum[i].fn);
+			kernel = kernel_name(sum[i].fn);
 			named = sum[i].fn;
 		}
-		fprintf(g.records,
-			"%s\t%s\t%u\t%u\t%s\t0x%x\t%llu\t%llu\t%llu\n",
+		fprintf(m, "%s\t%s\t%u\t%u\t%s\t0x%x\t%llu\t%llu\t%llu\n",
 			kernel ? kernel : "?", launch, sum[i].crc, sum[i].fidx,
-			sum[i].fn,
-			sum[i].pc, (unsigned long long)v[0],
+			sum[i].fn, sum[i].pc, (unsigned long long)v[0],
 			(unsigned long long)v[1], (unsigned long long)v[2]);
 		lines++;
 	}
 	free(kernel);
-	fflush(g.records);
+	if (fclose(m) || write_all(g.records, "records.tsv", buf, len) < 0)
+		lines = 0;
+	free(buf);
 	return lines;
 }
 
@@ -621,24 +619,21 @@ static int sync_context(const char *when)
 	return 0;
 }
 
-/*
- * Close the window: synchronize ctx (pushed current, for the exit
- * handler's thread), drain its records once with `launch` in their launch
- * column, disable.  *written: the records.tsv lines.
- */
-static void drain(const char *why, const char *launch, unsigned long *written)
+/* Close the window: synchronize the enabled context (pushed current, for
+ * the exit handler's thread), drain its records once, disable. */
+static void drain(const char *why)
 {
 	CUcontext ctx = g.on, popped;
+	unsigned long n = 0;
 	int pushed;
 
-	*written = 0;
 	if (!ctx)
 		return;
 	g.closed = 1;
 	pushed = g.ctx_push(ctx) == CUDA_SUCCESS;
 	if (sync_context(why) == 0)
-		(void)flush(ctx, launch, written);
-	trace("drain %s: %lu records", why, *written);
+		(void)flush(ctx, "-", &n);
+	trace("drain %s: %lu records", why, n);
 	(void)disable(ctx);
 	if (pushed)
 		(void)g.ctx_pop(&popped);
@@ -646,13 +641,9 @@ static void drain(const char *why, const char *launch, unsigned long *written)
 
 static void at_exit(void)
 {
-	unsigned long n;
-
 	pthread_mutex_lock(&g.lock);
 	if (g.active && g.on)
-		drain("at exit", "-", &n);
-	if (g.launches)
-		fflush(g.launches);
+		drain("at exit");
 	pthread_mutex_unlock(&g.lock);
 }
 
@@ -696,45 +687,30 @@ static int is_launch(CUpti_CallbackDomain dom, CUpti_CallbackId cbid)
 	return 0;
 }
 
-/* The per-launch mode: launch T ended, its records; collection ends. */
-static unsigned long measure_one(void)
-{
-	char launch[32];
-	unsigned long n = 0;
-
-	snprintf(launch, sizeof launch, "%lu", g.launch);
-	drain("after", launch, &n);
-	return n;
-}
-
 static void launch_end(void)
 {
-	unsigned long n;
+	char *line;
+	int n, in = selected && g.on;
 
-	if (g.per_launch) {
-		if (g.on && g.launch == g.target)
-			fprintf(g.launches, "%lu\t%s\t%lu\n", g.launch, launched,
-				measure_one());
-		else
-			fprintf(g.launches, "%lu\t%s\t-\n", g.launch, launched);
-	} else {
-		int in = selected && g.on;
-
-		fprintf(g.launches, "%lu\t%s\t%s\n", g.launch, launched,
-			in ? "*" : "-");
-		if (in && g.flush_each) {
-			char launch[32];
-
-			snprintf(launch, sizeof launch, "%lu", g.launch);
-			(void)sync_context("after");
-			(void)flush(g.on, launch, &n);
-			trace("flush after launch %lu: %lu records", g.launch,
-			      n);
-		}
-		if (in && last_selected)
-			drain("after the last selected launch", "-", &n);
+	n = asprintf(&line, "%lu\t%s\t%s\n", g.launch, launched,
+		     in ? "*" : "-");
+	if (n < 0) {
+		stop("out of memory for a launch line");
+		return;
 	}
-	fflush(g.launches);
+	(void)write_all(g.launches, "launches.tsv", line, (size_t)n);
+	free(line);
+	if (in && g.flush_each) {
+		char launch[32];
+		unsigned long r = 0;
+
+		snprintf(launch, sizeof launch, "%lu", g.launch);
+		if (sync_context("after") == 0)
+			(void)flush(g.on, launch, &r);
+		trace("flush after launch %lu: %lu records", g.launch, r);
+	}
+	if (in && last_selected)
+		drain("after the last selected launch");
 	g.launch++;
 }
 
@@ -754,159 +730,35 @@ static void choose(void)
 	last_selected = g.count != NO_LIMIT && k - g.skip + 1 == g.count;
 }
 
-/* The leading fields of generated_cuda_meta.h's cuLaunchKernel_params
- * (and the cooperative one) and cuLaunchKernelEx_params: that header does
- * not compile as C. */
-typedef struct {
-	CUfunction f;
-} launch_params;
-
-typedef struct {
-	const CUlaunchConfig *config;
-	CUfunction f;
-} launch_ex_params;
-
-/* The kernel a driver launch call launches, or NULL. */
-static CUfunction launch_function(CUpti_CallbackDomain dom,
-				  CUpti_CallbackId cbid,
-				  const CUpti_CallbackData *cb)
+static void on_launch(const CUpti_CallbackData *cb)
 {
-	if (dom != CUPTI_CB_DOMAIN_DRIVER_API || !cb->functionParams)
-		return NULL;
-	switch (cbid) {
-	case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
-	case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
-	case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
-	case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
-		return ((const launch_params *)cb->functionParams)->f;
-	case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
-	case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz:
-		return ((const launch_ex_params *)cb->functionParams)->f;
-	default:
-		return NULL;
-	}
-}
-
-/*
- * BANKSCOPE_INJECT_LOAD_ALL: load every function of f's module the first
- * time one of them is launched (CUDA's lazy loading loads one function at
- * a time), so that an Enable without lazy patching finds them all.
- */
-static int load_module(CUfunction f)
-{
-	CUmodule m;
-	unsigned int n = 0;
-	CUfunction *fs;
-
-	if (!f || !g.func_module || g.func_module(&m, f) != CUDA_SUCCESS)
-		return 0;
-	for (size_t i = 0; i < g.nmodules; i++)
-		if (g.modules[i] == m)
-			return 0;
-	if (g.nmodules == g.capmodules) {
-		size_t cap = g.capmodules ? 2 * g.capmodules : 64;
-		CUmodule *nm = realloc(g.modules, cap * sizeof *nm);
-
-		if (!nm)
-			return 0;
-		g.modules = nm;
-		g.capmodules = cap;
-	}
-	g.modules[g.nmodules++] = m;
-	if (g.module_count(&n, m) != CUDA_SUCCESS || !n ||
-	    !(fs = calloc(n, sizeof *fs)))
-		return 1;
-	if (g.module_enum(fs, n, m) == CUDA_SUCCESS)
-		for (unsigned int i = 0; i < n; i++)
-			(void)g.func_load(fs[i]);
-	trace("module %p: %u functions loaded", (void *)m, n);
-	free(fs);
-	return 1;
-}
-
-/* BANKSCOPE_INJECT_REENABLE (an experiment): a module loaded after Enable
- * is patched by a flush, a Disable and a new Enable. */
-static void reenable(CUcontext ctx)
-{
-	unsigned long n = 0;
-
-	if (sync_context("before re-enabling") < 0 || flush(g.on, "-", &n) < 0)
-		return;
-	trace("re-enable: %lu records flushed", n);
-	if (disable(g.on) == 0)
-		(void)enable(ctx);
-}
-
-static void on_launch(CUpti_CallbackDomain dom, CUpti_CallbackId cbid,
-		      const CUpti_CallbackData *cb)
-{
-	CUfunction f;
-
 	trace("%s %s depth %d symbol %s", cb->callbackSite == CUPTI_API_ENTER
 						   ? "enter" : "exit",
 	      cb->functionName, depth,
 	      cb->symbolName ? cb->symbolName : "(none)");
 	if (cb->callbackSite != CUPTI_API_ENTER) {
-		if (depth > 0 && --depth == 0) {
+		if (depth > 0 && --depth == 0 && launched) {
 			launch_end();
 			free(launched);
 			launched = NULL;
 		}
 		return;
 	}
-	if (depth++ == 0) {
-		free(launched);
-		if (cb->symbolName) {
-			launched = kernel_name_dup(cb->symbolName);
-		} else {
-			launched = malloc(strlen(cb->functionName ?
-						 cb->functionName : "launch") + 3);
-			if (launched)
-				sprintf(launched, "(%s)", cb->functionName ?
-					cb->functionName : "launch");
-		}
-		if (!launched) {
-			stop("out of memory for a kernel name");
-			return;
-		}
-		if (g.per_launch) {
-			/*
-			 * Enable just before launch T: CUPTI reports what
-			 * runs after Enable, and work the program queues
-			 * between two launches (cudaMemset runs a kernel of
-			 * its own) would come first.
-			 */
-			if (g.launch == g.target && !g.on && !g.closed &&
-			    sync_context("before") == 0)
-				(void)start(cb->context);
-			return;
-		}
-		choose();
-	}
-	f = launch_function(dom, cbid, cb);
-	if (g.load_all && load_module(f) && g.reenable && g.on)
-		reenable(cb->context);
-	/* Without lazy patching Enable patches what is loaded: wait for the
-	 * driver call, where the kernel is known (and loaded whole). */
-	if (!g.per_launch && selected && !g.on && !g.closed &&
-	    (g.lazy && !g.load_all ? depth == 1
-				   : dom == CUPTI_CB_DOMAIN_DRIVER_API) &&
-	    sync_context("before") == 0)
-		(void)start(cb->context);
-}
-
-/* The enabled context goes: what it holds. */
-static void context_end(CUcontext ctx)
-{
-	unsigned long n = 0;
-
-	if (!ctx || ctx != g.on)
+	if (depth++ > 0)
 		return;
-	drain("at context destroy", "-", &n);
-	if (g.per_launch && n)
-		fprintf(g.launches, "%lu\t(at context destroy)\t%lu\n",
-			g.launch, n);
-	fflush(g.launches);
+	free(launched);
+	if (cb->symbolName)
+		launched = kernel_name(cb->symbolName);
+	else if (asprintf(&launched, "(%s)", cb->functionName ?
+			  cb->functionName : "launch") < 0)
+		launched = NULL;
+	if (!launched) {
+		stop("out of memory for a kernel name");
+		return;
+	}
+	choose();
+	if (selected && !g.on && !g.closed && sync_context("before") == 0)
+		(void)start(cb->context);
 }
 
 static void CUPTIAPI on_callback(void *user, CUpti_CallbackDomain dom,
@@ -920,14 +772,13 @@ static void CUPTIAPI on_callback(void *user, CUpti_CallbackDomain dom,
 		if (cbid == CUPTI_CBID_RESOURCE_MODULE_LOADED)
 			save_cubin(rd->resourceDescriptor);
 		else if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED &&
-			 !g.per_launch && !g.at_launch && g.lazy &&
-			 !g.load_all && !g.have_re && !g.skip && !g.on &&
-			 !g.closed)
+			 !g.have_re && !g.skip && !g.on && !g.closed)
 			(void)start(rd->context);
-		else if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING)
-			context_end(rd->context);
+		else if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING &&
+			 rd->context == g.on)
+			drain("at context destroy");
 	} else if (g.active && is_launch(dom, cbid)) {
-		on_launch(dom, cbid, data);
+		on_launch(data);
 	}
 	pthread_mutex_unlock(&g.lock);
 }
@@ -962,12 +813,6 @@ static int find_driver(void)
 	if (driver_fn(get, "cuCtxSynchronize", &g.ctx_sync) < 0 ||
 	    driver_fn(get, "cuCtxPushCurrent", &g.ctx_push) < 0 ||
 	    driver_fn(get, "cuCtxPopCurrent", &g.ctx_pop) < 0)
-		return -1;
-	if (g.load_all &&
-	    (driver_fn(get, "cuFuncGetModule", &g.func_module) < 0 ||
-	     driver_fn(get, "cuModuleGetFunctionCount", &g.module_count) < 0 ||
-	     driver_fn(get, "cuModuleEnumerateFunctions", &g.module_enum) < 0 ||
-	     driver_fn(get, "cuFuncLoad", &g.func_load) < 0))
 		return -1;
 	return 0;
 }
@@ -1007,7 +852,8 @@ static int subscribe(void)
 	return 0;
 }
 
-/* An unsigned variable: 0 when unset, -1 (collection stopped) when bad. */
+/* An unsigned variable: 0 when unset, 1 when set, -1 (collection stopped)
+ * when it is not a count. */
 static int env_ulong(const char *name, unsigned long *out)
 {
 	const char *t = getenv(name);
@@ -1035,12 +881,8 @@ static int env_flag(const char *name, int dflt)
 static int read_choices(void)
 {
 	const char *re = getenv("BANKSCOPE_PROFILE_KERNEL");
-	const char *at = getenv("BANKSCOPE_INJECT_ENABLE_AT");
 	int rc;
 
-	if ((rc = env_ulong("BANKSCOPE_PROFILE_LAUNCH", &g.target)) < 0)
-		return -1;
-	g.per_launch = rc;
 	if (env_ulong("BANKSCOPE_PROFILE_SKIP", &g.skip) < 0)
 		return -1;
 	g.count = NO_LIMIT;
@@ -1060,9 +902,6 @@ static int read_choices(void)
 	}
 	g.lazy = env_flag("BANKSCOPE_INJECT_LAZY", 1);
 	g.flush_each = env_flag("BANKSCOPE_INJECT_FLUSH_EACH", 0);
-	g.load_all = env_flag("BANKSCOPE_INJECT_LOAD_ALL", 0);
-	g.reenable = env_flag("BANKSCOPE_INJECT_REENABLE", 0);
-	g.at_launch = at && !strcmp(at, "launch");
 	return 0;
 }
 
@@ -1095,19 +934,20 @@ EXPORT int InitializeInjection(void)
 		close(fd);
 	}
 	if (getenv("BANKSCOPE_INJECT_LOG")) {
-		snprintf(path, sizeof path, "%s/inject.log", g.dir);
+		snprintf(path, sizeof path, "%s/inject-%ld.log", g.dir,
+			 (long)getpid());
 		g.log = fopen(path, "a");
 	}
 	find_demangler();
 	(void)cuptiGetVersion(&v);
 	if (read_choices() == 0)
-		trace("pid %ld, CUPTI API %u, %s, lazy %d, demangler %s",
-		      (long)getpid(), v,
-		      g.per_launch ? "per-launch" : "window", g.lazy,
-		      g.demangle ? "yes" : "no");
+		trace("pid %ld, CUPTI API %u, lazy %d, demangler %s",
+		      (long)getpid(), v, g.lazy, g.demangle ? "yes" : "no");
 	if (g.active &&
-	    (g.records = open_table("records.tsv", BS_SASS_RECORD_COLUMNS)) &&
-	    (g.launches = open_table("launches.tsv", BS_SASS_LAUNCH_COLUMNS)) &&
+	    (g.records = open_table("records.tsv",
+				    BS_SASS_RECORD_COLUMNS)) >= 0 &&
+	    (g.launches = open_table("launches.tsv",
+				     BS_SASS_LAUNCH_COLUMNS)) >= 0 &&
 	    find_driver() == 0 && subscribe() == 0)
 		atexit(at_exit);
 	pthread_mutex_unlock(&g.lock);
