@@ -971,6 +971,49 @@ START_TEST(test_dataset_newline_path)
 }
 END_TEST
 
+/* --verbose: one line per phase, in order, each with its seconds. */
+START_TEST(test_run_verbose)
+{
+	static const char *const phases[] = {
+		"the first run", "2 more runs, 1 at a time",
+		"reading the records, disassembling 1 cubin", "the report",
+	};
+	char *prog = path_of("fake", "program.sh");
+	const char *args[] = { "profile", "--verbose", "--jobs", "1",
+			       "--inject", "/dev/null", "--", prog, NULL };
+	result r = run(args);
+	const char *l = r.err;
+	size_t k = 0;
+
+	ck_assert_int_eq(r.status, 0);
+	while (*l) {
+		const char *e = strchr(l, '\n');
+		char want[128];
+		double secs;
+		int used = 0;
+
+		ck_assert_ptr_nonnull(e);
+		if (k < 4) {
+			snprintf(want, sizeof want, "bankscope: profile: %s: ",
+				 phases[k]);
+			if (!strncmp(l, want, strlen(want))) {
+				ck_assert_int_eq(sscanf(l + strlen(want),
+							"%lf s%n", &secs,
+							&used), 1);
+				ck_assert_ptr_eq(l + strlen(want) + used, e);
+				ck_assert(secs >= 0);
+				k++;
+			}
+		}
+		l = e + 1;
+	}
+	ck_assert_uint_eq(k, 4);
+	free(r.out);
+	free(r.err);
+	free(prog);
+}
+END_TEST
+
 START_TEST(test_usage)
 {
 	const char *fmt[] = { "profile", "--format", "xml", "--replay", ".",
@@ -1043,6 +1086,7 @@ Suite *profile_suite(void)
 	tcase_add_test(cmd, test_run_reruns);
 	tcase_add_test(cmd, test_run_all_launches);
 	tcase_add_test(cmd, test_run_kernel);
+	tcase_add_test(cmd, test_run_verbose);
 	tcase_add_test(cmd, test_dataset_write_error);
 	tcase_add_test(cmd, test_dataset_newline_path);
 	tcase_add_test(cmd, test_usage);

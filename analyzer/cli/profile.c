@@ -59,11 +59,13 @@
 #include <math.h>
 #include <regex.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -82,7 +84,7 @@ static const char profile_usage[] =
 	"usage: bankscope profile [--format text|csv|json] [--kernel REGEX]\n"
 	"                         [--launch-skip N] [--launch-count N]\n"
 	"                         [--launches first|all]\n"
-	"                         [--top N] [--full-names]\n"
+	"                         [--top N] [--full-names] [--verbose]\n"
 	"                         [--explain [--sample BxWxE]] [--keep DIR]\n"
 	"                         [--jobs N] [--max-runs N] [--inject PATH]\n"
 	"                         -- PROGRAM [ARGS]\n"
@@ -111,6 +113,7 @@ static const char profile_usage[] =
 	"                     each kernel; all: every selected launch\n"
 	"  --top N            show the N worst instructions\n"
 	"  --full-names       whole kernel names in the text table\n"
+	"  --verbose          each phase's wall-clock time on stderr\n"
 	"  --explain          also record the lanes' shared addresses of sampled\n"
 	"                     warps (CUDA Sanitizer API) and set the model's\n"
 	"                     prediction, a verdict, the bank map and a fix\n"
@@ -145,7 +148,7 @@ typedef struct {
 	unsigned long skip, count;      /* count 0: every launch */
 	unsigned long top;              /* 0: every instruction */
 	unsigned long jobs, max_runs;
-	int full_names, explain;
+	int full_names, explain, verbose;
 	int all_launches;               /* --launches all */
 	regex_t re;                     /* --kernel, compiled */
 	char **prog;
@@ -175,6 +178,33 @@ typedef struct {
 } profile;
 
 /* ---- files and programs ------------------------------------------------- */
+
+static double now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + t.tv_nsec / 1e9;
+}
+
+/* --verbose: "profile: WHAT: S s" on stderr, the time since *t; *t = now. */
+static void phase(const options *o, double *t, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void phase(const options *o, double *t, const char *fmt, ...)
+{
+	double n = now();
+	va_list ap;
+
+	if (o->verbose) {
+		fputs("bankscope: profile: ", stderr);
+		va_start(ap, fmt);
+		vfprintf(stderr, fmt, ap);
+		va_end(ap);
+		fprintf(stderr, ": %.3f s\n", n - *t);
+	}
+	*t = n;
+}
 
 static void path_join(char *buf, size_t size, const char *dir,
 		      const char *name)
@@ -1360,7 +1390,7 @@ static int spec_select(run_spec *r, const options *o)
  * runs made in *runs; -1 when the records could not be read (err).
  */
 static int more_runs(const options *o, const char *inject, profile *p,
-		     run_spec *x, int code0, bs_error *err)
+		     run_spec *x, int code0, double *clock, bs_error *err)
 {
 	unsigned long left, differ = 0, windows;
 	size_t nt, nr, next = 0, running = x && x->started == 1;
@@ -1425,6 +1455,8 @@ static int more_runs(const options *o, const char *inject, profile *p,
 	}
 	if (x)
 		*x = r[nr];
+	phase(o, clock, "%zu more run%s, %lu at a time", nr,
+	      nr == 1 ? "" : "s", p->jobs);
 	for (size_t i = 0; i < nr; i++)
 		spec_free(&r[i]);
 	free(r);
@@ -1444,6 +1476,7 @@ static int profile_run(const options *o)
 	profile p;
 	bs_error err;
 	int rc, code, empty;
+	double t = now();
 
 	memset(&first, 0, sizeof first);
 	memset(&x, 0, sizeof x);
@@ -1502,14 +1535,22 @@ static int profile_run(const options *o)
 		;
 	p.runs = 1;
 	code = wait_code(first.status);
-	rc = more_runs(o, inject, &p, o->explain ? &x : NULL, code, &err);
-	if (x.started == 1)
+	phase(o, &t, "the first run");
+	rc = more_runs(o, inject, &p, o->explain ? &x : NULL, code, &t, &err);
+	if (x.started == 1) {
 		while (waitpid(x.pid, &x.status, 0) < 0 && errno == EINTR)
 			;
+		phase(o, &t, "the explain run, after the others");
+	}
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGQUIT, &old_quit, NULL);
-	if (rc < 0 || load(&p, 1, &err) < 0 ||
-	    (o->explain && load_explain(&p, &err) < 0) ||
+	if (rc == 0 && load(&p, 1, &err) == 0)
+		phase(o, &t, "reading the records, disassembling %zu cubin%s",
+		      bs_sassprof_cubins(p.sp, NULL, 0),
+		      bs_sassprof_cubins(p.sp, NULL, 0) == 1 ? "" : "s");
+	else
+		rc = -1;
+	if (rc < 0 || (o->explain && load_explain(&p, &err) < 0) ||
 	    select_shown(&p, o, &err) < 0) {
 		report_error(&err);
 		rc = EXIT_BADINPUT;
@@ -1533,6 +1574,7 @@ static int profile_run(const options *o)
 	if (p.state != ST_NONE)
 		show(&p, o, program);
 	free(program);
+	phase(o, &t, "the report");
 	rc = code;
 out:
 	spec_free(&first);
@@ -1664,6 +1706,10 @@ int cmd_profile(int argc, char **argv)
 		}
 		if (!strcmp(a, "--explain")) {
 			o.explain = 1;
+			continue;
+		}
+		if (!strcmp(a, "--verbose")) {
+			o.verbose = 1;
 			continue;
 		}
 		if ((rc = opt_value(argc, argv, &i, "--format", &fmt)) ||
