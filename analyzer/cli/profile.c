@@ -12,8 +12,10 @@
  * /proc/self/exe); BANKSCOPE_PROFILE_DIR, an empty directory (--keep DIR,
  * else a mkdtemp one under $TMPDIR, removed afterwards); and the
  * selection, BANKSCOPE_PROFILE_KERNEL/_SKIP/_COUNT from --kernel,
- * --launch-skip and --launch-count.  That first run lists every launch
- * and measures the selected launches of the first selected kernel: with
+ * --launch-skip and --launch-count (with --launches first, the default,
+ * the first selected launch of each kernel is measured; with all, every
+ * selected launch).  That first run lists every launch and measures the
+ * selected launches of the first selected kernel: with
  * CUDA 13.0 CUPTI's SASS metrics count one kernel per process (see
  * probes/inject/inject.c).  Each other kernel among the selected launches
  * that has no records yet then gets a run of its own, selected by its
