@@ -11,8 +11,8 @@
 #                     load it in headless Chromium
 #   make bench        prediction speed: 10 million random accesses per width;
 #                     profile --replay of crafted records directories
-#   make fuzz         libFuzzer on the pattern reader and the expression
-#                     parser, FUZZ_SECONDS (60) each
+#   make fuzz         libFuzzer on the pattern reader, the expression
+#                     parser and the profile readers, FUZZ_SECONDS (60) each
 #   make probes       build/bankscope-probe, the GPU probe runner (nvcc)
 #   make explain      build/libbankscope_explain.so and its patch module,
 #                     for profile --explain (the CUDA Sanitizer API;
@@ -164,11 +164,13 @@ build/fuzz/%: fuzz/%.c $(LIB_SRC) analyzer/bankscope.h | deps-fuzz
 deps-fuzz:
 	@$(DEPS) clang libclang-rt-14-dev
 
-fuzz: build/fuzz/fuzz_pattern build/fuzz/fuzz_expr
+fuzz: build/fuzz/fuzz_pattern build/fuzz/fuzz_expr build/fuzz/fuzz_profile
 	build/fuzz/fuzz_pattern -max_total_time=$(FUZZ_SECONDS) \
 		build/fuzz/corpus-fuzz_pattern fuzz/seeds/pattern
 	build/fuzz/fuzz_expr -max_total_time=$(FUZZ_SECONDS) \
 		build/fuzz/corpus-fuzz_expr fuzz/seeds/expr
+	build/fuzz/fuzz_profile -max_total_time=$(FUZZ_SECONDS) \
+		build/fuzz/corpus-fuzz_profile fuzz/seeds/profile
 
 # ---- GPU probes (nvcc; run where a CUDA device is) -----------------------------
 PROBE_SRC := $(wildcard probes/*.cu)
