@@ -37,6 +37,8 @@
 # Kinds whose points coincide are drawn as nested markers, the first series
 # largest.  No row of the group at all: the chart is not drawn (exit
 # status SKIP, see common.gp).
+if (!exists("group") || !exists("what") || !exists("rowname") || !exists("returning") || !exists("silent")) \
+	exit error "kinds.gp draws for kinds-matrix.gp, kinds-atomics.gp and kinds-cpasync.gp: run one of them"
 chart = "kinds-" . group
 load here(ARG0) . "common.gp"
 
