@@ -16,11 +16,16 @@
 #                     choice, dependencies, stamps, install, man page
 #   make check-archs  compile the probes, the tutorial and the profile
 #                     sample for each of ARCHS (sm_80 sm_89 sm_90 sm_100)
-#   make bench        prediction speed: 10 million random accesses per width
-#   make fuzz         libFuzzer on the pattern reader and the expression
-#                     parser, FUZZ_SECONDS (60) each
+#   make bench        prediction speed: 10 million random accesses per width;
+#                     profile --replay of crafted records directories
+#   make fuzz         libFuzzer on the pattern reader, the expression
+#                     parser, the tile options and the profile readers,
+#                     FUZZ_SECONDS (60) each
 #   make probes       build/bankscope-probe, the GPU probe runner, and
 #                     build/bankscope-tutorial (nvcc; see NVCC_ARCH below)
+#   make explain      build/libbankscope_explain.so and its patch module,
+#                     for profile --explain (the CUDA Sanitizer API;
+#                     make deps-sanitizer installs it from PyPI)
 #   make probe-stride probe-broadcast probe-padding probe-wide probe-random
 #                     probe-ldsm probe-stsm probe-atoms probe-cpasync
 #   make probe-all    measure on the GPU into data/<gpu>/, then check
@@ -112,6 +117,15 @@ CLI := $(B)/bankscope
 # Built with nvcc and CUPTI (no GPU needed to build them).
 PROBE := build/bankscope-probe
 INJECT := build/libbankscope_inject.so
+# The explain library needs the CUDA Sanitizer API (see its rules below).
+SANITIZER_PIP := build/sanitizer-api/nvidia/cu13
+SANITIZER_HOME ?= $(patsubst %/include/sanitizer.h,%,$(firstword $(wildcard \
+	$(CUDA_HOME)/compute-sanitizer/include/sanitizer.h \
+	$(SANITIZER_PIP)/include/sanitizer.h)))
+SANITIZER_DIR := $(SANITIZER_HOME)
+SANITIZER_LIBDIR := $(patsubst %/,%,$(dir $(firstword $(wildcard $(SANITIZER_DIR)/libsanitizer-public.so $(SANITIZER_DIR)/lib/libsanitizer-public.so))))
+EXPLAIN := build/libbankscope_explain.so build/bankscope_explain_patch.fatbin
+HAVE_SANITIZER := $(and $(SANITIZER_DIR),$(SANITIZER_LIBDIR))
 TUTORIAL := build/bankscope-tutorial
 SMOKE := build/counters-smoke
 MAN_PAGE := build/man/bankscope.1
@@ -154,7 +168,8 @@ PROBE_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(OPT) -g \
 PROFILE_SAMPLE := build/tests/transpose
 CUDA_CHECK_BUILDS := $(if $(HAVE_NVCC),$(TUTORIAL) $(PROFILE_SAMPLE) \
 	$(CHECK_ARCH_OBJ) $(if $(HAVE_CUPTI),$(PROBE))) \
-	$(if $(HAVE_CUPTI),$(INJECT) $(SMOKE))
+	$(if $(HAVE_CUPTI),$(INJECT) $(SMOKE)) \
+	$(if $(and $(HAVE_NVCC),$(HAVE_SANITIZER)),$(EXPLAIN))
 CUDA_SKIPPED := $(if $(HAVE_NVCC),,check: skipped, $(NO_NVCC): $(PROBE), \
 	$(TUTORIAL), $(PROFILE_SAMPLE) and the $(CHECK_NVCC_ARCH) compile of \
 	the probe kernels; the probe runner tests and bankscope-probe --version; \
@@ -266,6 +281,11 @@ BUILD_TEST = CC='$(CC)' NVCC='$(NVCC)' CUDA_HOME='$(CUDA_HOME)' \
 check-build: $(CLI) $(CUDA_CHECK_BUILDS) $(MAN_PAGE)
 	MAKE='$(MAKE)' $(BUILD_TEST)
 
+# make check-msan: the suite under clang's MemorySanitizer (MSAN=1 above).
+.PHONY: check-msan
+check-msan:
+	$(MAKE) --no-print-directory check MSAN=1
+
 # ---- benchmark -------------------------------------------------------------
 $(B)/bench_predict: $(B)/obj/tests/bench_predict.o $(LIB)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
@@ -273,6 +293,8 @@ $(B)/bench_predict: $(B)/obj/tests/bench_predict.o $(LIB)
 bench: $(B)/bench_predict $(CLI)
 	$(B)/bench_predict
 	sh tests/bench_stream.sh $(CLI)
+	sh tests/bench_replay.sh $(CLI)
+	sh tests/bench_replay.sh $(CLI)
 
 # ---- fuzzing (clang's libFuzzer) --------------------------------------------
 FUZZ_FLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -Ianalyzer -O1 -g \
@@ -286,11 +308,16 @@ build/fuzz/%: fuzz/%.c $(LIB_SRC) $(B)/gen/profiles.c $(wildcard analyzer/*.h) \
 deps-fuzz:
 	@$(DEPS) clang libclang-rt-14-dev
 
-fuzz: build/fuzz/fuzz_pattern build/fuzz/fuzz_expr
+fuzz: build/fuzz/fuzz_pattern build/fuzz/fuzz_expr build/fuzz/fuzz_tile \
+		build/fuzz/fuzz_profile
 	build/fuzz/fuzz_pattern -max_total_time=$(FUZZ_SECONDS) \
 		build/fuzz/corpus-fuzz_pattern fuzz/seeds/pattern
 	build/fuzz/fuzz_expr -max_total_time=$(FUZZ_SECONDS) \
 		build/fuzz/corpus-fuzz_expr fuzz/seeds/expr
+	build/fuzz/fuzz_tile -max_total_time=$(FUZZ_SECONDS) \
+		build/fuzz/corpus-fuzz_tile fuzz/seeds/tile
+	build/fuzz/fuzz_profile -max_total_time=$(FUZZ_SECONDS) \
+		build/fuzz/corpus-fuzz_profile fuzz/seeds/profile
 
 # ---- GPU probes (nvcc; run where a CUDA device is) -----------------------------
 # The nvcc stamp holds the compiler and its flags, targets included: a
@@ -398,6 +425,45 @@ $(INJECT): probes/inject/inject.c probes/cupti_reason.c \
 		-L$(CUDA_HOME)/lib64 \
 		-Wl,--disable-new-dtags,-rpath,$(CUDA_HOME)/lib64 \
 		-lcupti -ldl -lpthread
+
+# ---- explain: the Sanitizer API library and its patch module ----------------
+# build/libbankscope_explain.so (probes/explain/explain.c, linked to
+# libsanitizer-public.so) and build/bankscope_explain_patch.fatbin
+# (probes/explain/patch.cu, nvcc --fatbin --compile-as-tools-patch) are what
+# `bankscope profile --explain` loads.  They need the CUDA Sanitizer API:
+# compute-sanitizer's folder where CUDA is installed whole, else the PyPI
+# package nvidia-cuda-sanitizer-api that scripts/sanitizer-deps.sh puts
+# under build/sanitizer-api (make deps-sanitizer).  Without it `make`
+# builds everything else and `make explain` says what is missing.
+
+.PHONY: explain deps-sanitizer
+ifneq ($(HAVE_SANITIZER),)
+explain: $(EXPLAIN)
+all: $(if $(HAVE_CUPTI),$(EXPLAIN))
+else
+explain:
+	@echo "explain: the CUDA Sanitizer API (sanitizer.h, libsanitizer-public.so) is missing: run make deps-sanitizer, or set SANITIZER_HOME to compute-sanitizer's folder" >&2; exit 1
+endif
+
+deps-sanitizer:
+	@sh scripts/sanitizer-deps.sh
+
+build/libbankscope_explain.so: probes/explain/explain.c probes/explain/explain.h \
+		analyzer/bankscope.h
+	@mkdir -p $(@D)
+	$(CC) -std=c11 $(WARN) $(OPT) -g -fPIC -shared -fvisibility=hidden \
+		-Iprobes/explain -Ianalyzer -I$(SANITIZER_DIR)/include \
+		-I$(CUDA_HOME)/include -o $@ probes/explain/explain.c \
+		-L$(SANITIZER_LIBDIR) -Wl,-rpath,$(abspath $(SANITIZER_LIBDIR)) \
+		-lsanitizer-public -ldl -lpthread
+
+# The patch module: machine code of the targets, and PTX of each for JIT.
+build/bankscope_explain_patch.fatbin: probes/explain/patch.cu \
+		probes/explain/explain.h build/stamp/cuda-cc
+	@mkdir -p $(@D)
+	$(NVCC) --fatbin --compile-as-tools-patch $(NVCC_GENCODE) \
+		$(foreach t,$(filter sm_%,$(NVCC_TARGETS)),$(if $(filter compute_$(t:sm_%=%),$(NVCC_TARGETS)),,-gencode=arch=compute_$(t:sm_%=%)$(comma)code=compute_$(t:sm_%=%))) \
+		-I$(SANITIZER_DIR)/include -Iprobes/explain -o $@ -c $<
 
 $(PROFILE_SAMPLE): build/obj/tests/cuda/transpose.o
 	@mkdir -p $(@D)

@@ -19,9 +19,9 @@
  *              wavefronts, one base for packed requests and one for the
  *              others, a least-squares fit rounded to whole cycles when
  *              that moves no row by more than half a cycle;
- *   throughput the median bytes per clock per SM of the full-warp rows
- *              whose lanes want distinct words and that measured no
- *              conflict.
+ *   throughput the median bytes per clock per SM of the rows whose every
+ *              address lane is active and wants a word of its own, and
+ *              that measured no conflict.
  *
  * Candidates are tried simplest first (one phase of 32 before narrower
  * ones, no packing before packing, fewer and smaller partners first,

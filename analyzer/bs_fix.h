@@ -42,11 +42,31 @@ extern "C" {
  * both before code that must use more data), then the least extra shared
  * memory (extra_bytes), then the smaller padding, then the narrower
  * widening.  extra_bytes counts, for a tile, rows * added elements *
- * width; for a struct, the added bytes times 32, the structs one warp
- * reads (N structs cost N/32 times that); for an access, the rows its
- * active lanes span times the bytes added to a row.  When no change
+ * element bytes; for a struct, the added bytes times 32, the structs one
+ * warp reads (N structs cost N/32 times that); for an access, the rows
+ * its active lanes span times the bytes added to a row.  When no change
  * reaches the ideal, `best` is the pad or swizzle change with the fewest
  * wavefronts, if one lowers them at all (ties by the same rule).
+ *
+ * Tiles read or written by ldmatrix, stmatrix or cp.async, tiles of
+ * elements narrower than the access (bs_tile_spec.elem) and tiles that
+ * already carry a TMA or CuTe swizzle take the byte-layout search
+ * instead (bs_fix.byte_layout): the TMA swizzles (tma32, tma64, tma128),
+ * the CuTe swizzles Swizzle<B,M,S> with 2^M at least the access width, M
+ * + B <= 7 (the permuted units stay inside one 128-byte line of banks),
+ * S > 0 and M + S + B <= 18, skipping those whose source bits lie above
+ * every address of the tile (a TMA mode over rows wider than its span is
+ * tried as the CuTe swizzle of the same bits: no TMA box writes it), each
+ * with the
+ * tile's padding or none, and padding rows by multiples of the access
+ * width; no XOR swizzle, no widening.  Its cost rule: a swizzle before
+ * padding (TMA writes boxes densely, so it cannot fill a padded tile, and
+ * no wgmma descriptor reads one); among swizzles a TMA mode before any
+ * other (only those three can be written by TMA and read by wgmma), the
+ * TMA modes from the smallest (32B, 64B, 128B: fewer XOR bits, a smaller
+ * repeat to align the tile to), the others by B, then the repeat 2^(M +
+ * |S| + B), then M, then S; then extra shared memory and padding as
+ * above.
  */
 #define BS_FIX_MAX_PAD 4096      /* largest max_pad accepted, elements */
 
@@ -70,7 +90,8 @@ typedef struct {
 	bs_access access;        /* FROM_ACCESS */
 	uint64_t base;           /* FROM_ACCESS: address of element 0 */
 	unsigned row_elems;      /* FROM_ACCESS: row length; 0: the lane stride */
-	int max_pad;             /* pad 0..max_pad elements; < 0: 128/width - 1 */
+	int max_pad;             /* pad 0..max_pad elements; < 0: 128 /
+				    element bytes - 1 */
 } bs_fix_input;
 
 /* One change and the access it leads to. */
@@ -78,6 +99,7 @@ typedef struct {
 	bs_fix_kind kind;
 	unsigned pad;            /* padding of a row or struct after it, elements */
 	bs_swizzle swizzle;      /* layout after it */
+	bs_cute cute;            /* its B, M, S when swizzle is SWIZZLE_CUTE */
 	unsigned width;          /* bytes per lane after it */
 	unsigned merged;         /* WIDEN: narrow accesses one wide access
 				    replaces; 1 otherwise */
@@ -86,10 +108,13 @@ typedef struct {
 	int64_t extra_bytes;     /* shared memory it adds (negative: frees) */
 	bs_access access;        /* the access after it */
 	bs_summary sum;
-	char label[96];          /* "pad rows by 1 float" */
-	char declaration[160];   /* "__shared__ float tile[32][33];  ..." */
+	char label[128];         /* "pad rows by 1 float" */
+	char declaration[224];   /* "__shared__ float tile[32][33];  ..." */
 	char index_change[160];  /* "tile[r][c ^ (r % 32)]  ..."; "" if none */
 	char note[256];          /* what it requires or assumes */
+	char warning[320];       /* a known trap: for a TMA swizzle, the
+				    wgmma descriptor's reverse numbering; ""
+				    when none */
 } bs_fix_change;
 
 typedef struct {
@@ -99,6 +124,7 @@ typedef struct {
 	unsigned tried;          /* changes evaluated */
 	int already_ideal;       /* before has no bank conflict: nothing tried */
 	int reaches_ideal;       /* best reaches the ideal */
+	int byte_layout;         /* the byte-layout search was made */
 	bs_fix_change best;      /* kind NONE: no change lowers the wavefronts */
 	bs_fix_change alternative;   /* the cheapest ideal change of another
 					kind than best, or kind NONE */

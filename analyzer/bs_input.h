@@ -68,25 +68,94 @@ typedef struct {
 /* address = base + index * width, for each lane where active != 0. */
 int bs_access_from_expr(const bs_expr_spec *s, bs_access *out, bs_error *err);
 
-/* ---- shapes people write in CUDA code ---------------------------------- */
+/* ---- shapes people write in CUDA code ----------------------------------
+ * A tile is T tile[ROWS][COLS + PAD] of ELEM-byte elements stored row by
+ * row from base; an access reads WIDTH bytes a lane (WIDTH a multiple of
+ * ELEM: a 16-byte ldmatrix row holds 8 halves).  The access modes:
+ *
+ *   BS_BY_ROW      lane l reads the l-th WIDTH-byte piece of row index
+ *   BS_BY_COL      lane l reads WIDTH bytes at column index of row l
+ *   BS_BY_CHUNKS   lane l reads the l-th WIDTH-byte chunk of the tile,
+ *                  counted row by row from row index (a cp.async copy)
+ *   BS_MAT_STACK   ldmatrix/stmatrix: lane 8m+i gives row i of matrix m,
+ *                  a 16-byte row; matrix m at rows index+8m..+7, bytes
+ *                  column*ELEM..+15 (matrices stacked)
+ *   BS_MAT_SIDE    matrix m at rows index..+7, 16 bytes m to the right
+ *                  of column (side by side)
+ *   BS_MAT_MMA     matrix m at row block m%2, column block m/2 (the
+ *                  order of the m16n8k16 mma A fragment)
+ *
+ * Swizzles: XOR moves element c of row r to column c ^ (r % COLS) (COLS a
+ * power of two, ELEM = WIDTH).  The others act on byte addresses, as TMA
+ * and CuTe's swizzled shared-memory pointers apply them: CuTe's
+ * Swizzle<B,M,S> takes address x to x ^ ((x & (((1<<B)-1) << (M+S))) >>
+ * S) (a negative S shifts left, from bits M..M+B-1 to M-S..), and TMA's
+ * SWIZZLE_32B, 64B and 128B are Swizzle<1,4,3>, <2,4,3> and <3,4,3>: bits
+ * [4,4+B) XOR bits [7,7+B), repeating every 256, 512 and 1024 bytes.
+ */
+typedef enum {
+	BS_BY_ROW = 0, BS_BY_COL = 1, BS_BY_CHUNKS = 2,
+	BS_MAT_STACK = 3, BS_MAT_SIDE = 4, BS_MAT_MMA = 5,
+} bs_tile_dir;
+typedef enum {
+	BS_SWIZZLE_NONE = 0, BS_SWIZZLE_XOR = 1,
+	BS_SWIZZLE_TMA32 = 2, BS_SWIZZLE_TMA64 = 3, BS_SWIZZLE_TMA128 = 4,
+	BS_SWIZZLE_CUTE = 5,
+} bs_swizzle;
 
-typedef enum { BS_BY_ROW = 0, BS_BY_COL = 1 } bs_tile_dir;
-typedef enum { BS_SWIZZLE_NONE = 0, BS_SWIZZLE_XOR = 1 } bs_swizzle;
+/* CuTe Swizzle<B,M,S> on byte addresses. */
+typedef struct {
+	int8_t bits, base, shift;          /* B, M, S */
+} bs_cute;
 
 typedef struct {
 	unsigned rows, cols;     /* logical tile, elements */
 	unsigned pad;            /* extra elements at the end of each row */
-	unsigned width;          /* element bytes */
-	bs_tile_dir dir;         /* BY_ROW: lane l reads tile[index][l];
-				    BY_COL: lane l reads tile[l][index] */
-	unsigned index;          /* the row (BY_ROW) or column (BY_COL) */
-	bs_swizzle swizzle;      /* XOR: column c is stored at c ^ (row % cols) */
+	unsigned width;          /* bytes a lane accesses */
+	bs_tile_dir dir;         /* the access mode (above) */
+	unsigned index;          /* the row (ROW, CHUNKS, matrices) or
+				    column (COL) */
+	bs_swizzle swizzle;
 	bs_kind kind;
 	uint64_t base;
 	const char *name;
+	unsigned elem;           /* element bytes; 0: width */
+	unsigned column;         /* matrix modes: first element column */
+	bs_cute cute;            /* SWIZZLE_CUTE: B, M, S */
 } bs_tile_spec;
 
 int bs_tile_access(const bs_tile_spec *s, bs_access *out, bs_error *err);
+/*
+ * What the tile's layout warns of, or 0: a byte swizzle over a base that
+ * is not a multiple of its repeat (the pattern starts part-way in), rows
+ * wider than a TMA swizzle's span (no one TMA box writes them).  The text
+ * (one sentence, or two joined by "; ") goes to buf; returns its length.
+ */
+size_t bs_tile_warning(const bs_tile_spec *s, char *buf, size_t size);
+/* ldmatrix or stmatrix: lanes give the 16-byte rows of 8x8 matrices. */
+int bs_kind_is_matrix(bs_kind k);
+
+/* "row", "col", "chunks", "stack", "side", "mma": 0 and *out, or -1. */
+int bs_tile_dir_find(const char *name, bs_tile_dir *out);
+const char *bs_tile_dir_name(bs_tile_dir d);
+
+/*
+ * Swizzles by name: "none", "xor", "tma32", "tma64", "tma128",
+ * "cute:B,M,S".  bs_swizzle_parse() fills *sw (and *cute for cute:, else
+ * zeroes it): 0, or -1 with err naming source and, inside cute:, the
+ * column.  A cute swizzle must have B >= 0, M >= 0, |S| >= B (CuTe's own
+ * static assertions) and touch address bits 0-17 only (M + |S| + B <=
+ * 18: 256 KB, more shared memory than a block has).
+ */
+int bs_swizzle_parse(const char *text, const char *source, bs_swizzle *sw,
+		     bs_cute *cute, bs_error *err);
+int bs_cute_check(bs_cute c, const char *source, bs_error *err);
+/* "tma128", "cute:2,4,3", ... */
+void bs_swizzle_name(bs_swizzle sw, bs_cute cute, char *buf, size_t size);
+/* The byte swizzle of sw as Swizzle<B,M,S>: 1 and *out; 0 for none, xor. */
+int bs_swizzle_bytes(bs_swizzle sw, bs_cute cute, bs_cute *out);
+/* x under Swizzle<B,M,S>. */
+uint32_t bs_cute_apply(bs_cute c, uint32_t x);
 
 typedef struct {
 	unsigned struct_bytes;   /* sizeof the struct */

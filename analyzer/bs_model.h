@@ -316,6 +316,9 @@ typedef struct {
 
 typedef struct {
 	bs_summary sum;
+	int serial;             /* the rule serves every lane's word on its own:
+				   a phase's words count lanes, not distinct
+				   words */
 	unsigned nphases;       /* all phases of the access, active or not */
 	bs_phase phase[BS_MAX_PHASES];
 	unsigned ncells;

@@ -16,23 +16,27 @@ extern "C" {
  * What `bankscope profile` reports: the shared-memory instructions of a
  * CUDA program as it ran, each SASS instruction with its executions and
  * wavefronts counted by CUPTI's SASS Metrics API (the injection library,
- * probes/inject/inject.c, which measures one kernel launch per run of the
+ * probes/inject/inject.c, which measures one kernel per run of the
  * program).  A records directory holds, from one or more runs:
  *
  *   status.txt       "ok", or why counters could not be collected; lines
  *                    after the first: failures of later runs
  *   records.tsv      BS_SASS_RECORD_COLUMNS, then one line per (launch,
  *                    function, pc), tab-separated: kernel (demangled when
- *                    the program could), launch index, cubin CRC, function
- *                    index, function symbol, pc offset (0x hex or
- *                    decimal), smsp__sass_inst_executed (warp
+ *                    the program could), launch index ("-": summed over
+ *                    the launches of a measured window), cubin CRC,
+ *                    function index, function symbol, pc offset (0x hex
+ *                    or decimal), smsp__sass_inst_executed (warp
  *                    instructions), smsp__sass_l1tex_pipe_lsu_wavefronts_
  *                    mem_shared and its _ideal
  *   launches.tsv     BS_SASS_LAUNCH_COLUMNS, one line per kernel or graph
- *                    launch a run saw: index, kernel, and the records.tsv
- *                    lines it wrote when that run measured it, else "-"
+ *                    launch a run saw: index, kernel, and "*" when it was
+ *                    inside the run's measured window, the records.tsv
+ *                    lines it wrote when that run measured it alone, else
+ *                    "-"
  *   cubin-CRC.cubin  every module the program loaded
  *   cubin-CRC.sass   optional: its disassembly
+ *   explain.tsv      optional: BS_EXPLAIN_COLUMNS (profile --explain)
  *
  * A bs_sassprof sums the records per (cubin, function, pc) over launches,
  * takes SASS text and source lines from disassemblies (nvdisasm -c -g
@@ -40,16 +44,34 @@ extern "C" {
  * instruction lines, a comment holding the hex offset, then the text up
  * to ';'; '//## File "x.cu", line 12' lines, the first position of an
  * "inlined at" chain; anything else is skipped), then keeps the
- * shared-memory instructions (bs_sass_is_shared) and any instruction that
+ * shared-memory instructions (bs_sass_is_shared), any instruction that
  * moved shared wavefronts (a generic LD/ST to shared memory, say, or one
- * not found in a disassembly) and sorts them by excess wavefronts,
- * descending; ties by kernel, then pc.  Errors name the file, line and
- * column.
+ * not found in a disassembly), and, marked not_counted, the executed
+ * instructions that use shared memory outside the LSU pipe CUPTI's
+ * shared-memory metrics count (bs_sass_not_counted).  They are sorted by
+ * excess wavefronts, descending, ties by kernel, then pc; the not counted
+ * come last.  Kernels are told apart by their demangled name; a launch
+ * inside a window is measured when its kernel has records.  Errors name
+ * the file, line and column.
  */
 #define BS_SASS_RECORD_COLUMNS \
 	"kernel\tlaunch\tcubin_crc\tfunction_index\tfunction\tpc_offset\t" \
 	"inst_executed\twavefronts\twavefronts_ideal"
 #define BS_SASS_LAUNCH_COLUMNS "launch\tkernel\tpc_records"
+/*
+ * explain.tsv, written by libbankscope_explain.so (probes/explain/explain.c)
+ * for `bankscope profile --explain`: one line per sampled warp execution
+ * of a shared-memory instruction, tab-separated: launch index, kernel
+ * (demangled), function symbol, pc offset in the function (0x hex, as in
+ * records.tsv), access kind (ld, st, atom, ldsm, stsm, ldgsts), bytes per
+ * lane, matrices per lane (ldsm/stsm; 1 otherwise), block and warp (linear
+ * indexes), the execution of that instruction by that warp (from 0), and
+ * the 32 lanes' shared-window addresses, space-separated, '-' for a lane
+ * that did not take part (the pattern-file lane fields).
+ */
+#define BS_EXPLAIN_COLUMNS \
+	"launch\tkernel\tfunction\tpc_offset\tkind\twidth\tcount\tblock\t" \
+	"warp\texec\taddresses"
 
 typedef struct {
 	const char *kernel;       /* as recorded */
@@ -64,12 +86,14 @@ typedef struct {
 	uint64_t wavefronts;      /* all launches */
 	uint64_t ideal;           /* ideal wavefronts, all launches */
 	int64_t excess;           /* wavefronts - ideal */
+	const char *not_counted;  /* why CUPTI does not count it; NULL */
 } bs_sass_insn;
 
 typedef struct {
 	unsigned long index;
 	const char *kernel;       /* from launches.tsv; NULL when not there */
 	int measured;             /* a run measured it */
+	int window;               /* inside a run's measured window */
 	unsigned long records;    /* its records.tsv lines */
 	unsigned long written;    /* the pc_records launches.tsv gave */
 	int mismatch;             /* runs named different kernels for it */
@@ -81,9 +105,13 @@ typedef struct {
 	unsigned long measured;        /* launches a run measured */
 	unsigned long empty_launches;  /* measured, with no record */
 	unsigned long mismatched;      /* launches runs disagree about */
-	unsigned long kernels;         /* distinct kernel names */
+	unsigned long kernels;         /* distinct kernel names launched (of
+					  the records when no launch is known) */
+	unsigned long kernels_measured;   /* of those, with a measured launch */
+	unsigned long kernels_unlaunched; /* in records, never launched */
 	unsigned long instructions;    /* distinct (cubin, function, pc) */
 	unsigned long disassembled;    /* of those, found in a disassembly */
+	unsigned long not_counted;     /* kept instructions not counted */
 } bs_sassprof_totals;
 
 typedef struct bs_sassprof bs_sassprof;
@@ -112,9 +140,52 @@ size_t bs_sassprof_finish(bs_sassprof *p);
 const bs_sass_insn *bs_sassprof_get(const bs_sassprof *p, size_t i);
 void bs_sassprof_get_totals(const bs_sassprof *p, bs_sassprof_totals *out);
 
+/*
+ * Explain records (explain.tsv): the sampled warp executions of each
+ * shared-memory instruction, with every lane's address.  A sample's kind
+ * is what the Sanitizer API saw: "ld", "st", "atom" (a memory-access
+ * callback reading, writing or both), "ldsm", "stsm" (the matrix
+ * callback: each lane gives one row address, count matrices), "ldgsts"
+ * (the global-to-shared callback: the shared destination).
+ */
+typedef struct {
+	unsigned long launch;
+	uint32_t pc;              /* offset in the function */
+	const char *kind;         /* static string, see above */
+	unsigned width;           /* bytes per lane */
+	unsigned count;           /* matrices per lane (ldsm, stsm), else 1 */
+	unsigned block, warp, exec;
+	uint32_t active;          /* lanes that took part */
+	uint32_t addr[BS_LANES];  /* shared-window byte addresses */
+} bs_explain_sample;
+
+typedef struct {
+	const char *kernel, *function;
+	uint32_t pc;
+	size_t first, n;          /* its samples: first .. first + n - 1 */
+} bs_explain_insn;
+
+typedef struct bs_explain bs_explain;
+
+bs_explain *bs_explain_new(void);
+void bs_explain_free(bs_explain *e);
+/* Reads a whole explain.tsv (f is not closed); 0, or -1 with err. */
+int bs_explain_read(bs_explain *e, FILE *f, const char *name, bs_error *err);
+/* Instructions sorted by function, then pc; samples by launch, block,
+ * warp, execution.  NULL when there is none (or out of memory). */
+size_t bs_explain_instructions(bs_explain *e);
+const bs_explain_insn *bs_explain_instruction(bs_explain *e, size_t i);
+const bs_explain_insn *bs_explain_find(bs_explain *e, const char *function,
+				       uint32_t pc);
+const bs_explain_sample *bs_explain_sample_at(bs_explain *e, size_t i);
+
 /* 1 when the instruction's opcode (after an @P predicate) is LDS, STS,
  * LDSM, STSM or ATOMS, with or without .modifiers; else 0. */
 int bs_sass_is_shared(const char *sass);
+/* Why CUPTI's LSU shared-memory metrics do not count an instruction that
+ * uses shared memory (TMA UTMALDG/UTMASTG/UTMAREDG, bulk UBLKCP/UBLKRED,
+ * warpgroup HGMMA/IGMMA/QGMMA/BGMMA), or NULL. */
+const char *bs_sass_not_counted(const char *sass);
 
 #ifdef __cplusplus
 }

@@ -602,7 +602,10 @@ static int fit_latency(group *g, const geometry *geo, bs_rule *r,
 	return 0;
 }
 
-/* Median bytes per clock of the full-warp, distinct-word, conflict-free rows. */
+/*
+ * Median bytes per clock of the conflict-free rows whose every address
+ * lane (all 32, or ldsm.x1's 8) is active and wants a word of its own.
+ */
 static void fit_throughput(group *g, bs_rule *r)
 {
 	double *v = malloc(g->n * sizeof *v), med, lo;
@@ -614,12 +617,14 @@ static void fit_throughput(group *g, bs_rule *r)
 		const mrow *m = &g->c->row[g->idx[i]];
 		int distinct = 1;
 
-		if (isnan(m->tp) || m->a.active != UINT32_MAX ||
+		if (isnan(m->tp) ||
+		    m->a.active != bs_kind_get(m->a.kind)->addr_lanes ||
 		    isnan(m->bc) || m->bc != 0)
 			continue;
 		for (unsigned a = 0; a < BS_LANES && distinct; a++)
 			for (unsigned b = a + 1; b < BS_LANES; b++)
-				if (m->a.addr[a] / 4 == m->a.addr[b] / 4) {
+				if ((m->a.active >> a & m->a.active >> b & 1) &&
+				    m->a.addr[a] / 4 == m->a.addr[b] / 4) {
 					distinct = 0;
 					break;
 				}

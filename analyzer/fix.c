@@ -33,6 +33,7 @@
  * of a change are written only for the best and the alternative.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bankscope.h"
@@ -49,6 +50,8 @@ typedef struct {
 	bs_fix_change ideal[NKINDS];  /* cheapest ideal change of each kind */
 	int have_low;
 	bs_fix_change low;       /* fewest wavefronts among the others */
+	int bytes;               /* the byte-layout search (bs_fix.h) */
+	unsigned elem;           /* FROM_TILE: element bytes */
 } search;
 
 const char *bs_fix_kind_name(bs_fix_kind kind)
@@ -107,8 +110,43 @@ static void rename_access(bs_access *a, const char *base, const char *suffix)
 		 suffix);
 }
 
-static int cheaper(const bs_fix_change *a, const bs_fix_change *b)
+/*
+ * The byte-layout search ranks swizzles: a TMA mode first, the smallest
+ * first; then CuTe's by B, the repeat, M, S.  0 when a and b tie.
+ */
+static int swizzle_cmp(const bs_fix_change *a, const bs_fix_change *b)
 {
+	bs_cute x, y;
+	int kx[5], ky[5];
+
+	if (!bs_swizzle_bytes(a->swizzle, a->cute, &x) ||
+	    !bs_swizzle_bytes(b->swizzle, b->cute, &y))
+		return 0;
+	kx[0] = a->swizzle == BS_SWIZZLE_CUTE;
+	ky[0] = b->swizzle == BS_SWIZZLE_CUTE;
+	kx[1] = x.bits;
+	ky[1] = y.bits;
+	kx[2] = x.base + abs(x.shift) + x.bits;
+	ky[2] = y.base + abs(y.shift) + y.bits;
+	kx[3] = x.base;
+	ky[3] = y.base;
+	kx[4] = x.shift;
+	ky[4] = y.shift;
+	for (int i = 0; i < 5; i++)
+		if (kx[i] != ky[i])
+			return kx[i] < ky[i] ? -1 : 1;
+	return 0;
+}
+
+static int cheaper(const search *s, const bs_fix_change *a,
+		   const bs_fix_change *b)
+{
+	if (s->bytes && a->kind == BS_FIX_SWIZZLE && b->kind == BS_FIX_SWIZZLE) {
+		int r = swizzle_cmp(a, b);
+
+		if (r)
+			return r < 0;
+	}
 	if (a->extra_bytes != b->extra_bytes)
 		return a->extra_bytes < b->extra_bytes;
 	if (a->pad != b->pad)
@@ -116,13 +154,22 @@ static int cheaper(const bs_fix_change *a, const bs_fix_change *b)
 	return a->width < b->width;
 }
 
-static int lower(const bs_fix_change *a, const bs_fix_change *b)
+/* The kinds in the order the cost rule tries them. */
+static int kind_rank(const search *s, bs_fix_kind k)
+{
+	if (s->bytes)
+		return k == BS_FIX_SWIZZLE ? 0 : k == BS_FIX_PAD ? 1 : 2;
+	return (int)k;
+}
+
+static int lower(const search *s, const bs_fix_change *a,
+		 const bs_fix_change *b)
 {
 	if (a->sum.wavefronts != b->sum.wavefronts)
 		return a->sum.wavefronts < b->sum.wavefronts;
 	if (a->kind != b->kind)
-		return a->kind < b->kind;
-	return cheaper(a, b);
+		return kind_rank(s, a->kind) < kind_rank(s, b->kind);
+	return cheaper(s, a, b);
 }
 
 /* Price one change and keep it when it is the best of its class. */
@@ -141,7 +188,7 @@ static void consider(search *s, bs_fix_change *c)
 	else
 		ideal = c->sum.bank_conflicts == 0 && c->sum.wavefronts < before;
 	if (ideal) {
-		if (!s->have[c->kind] || cheaper(c, &s->ideal[c->kind])) {
+		if (!s->have[c->kind] || cheaper(s, c, &s->ideal[c->kind])) {
 			s->ideal[c->kind] = *c;
 			s->have[c->kind] = 1;
 		}
@@ -149,7 +196,7 @@ static void consider(search *s, bs_fix_change *c)
 	}
 	if (c->kind == BS_FIX_WIDEN || c->sum.wavefronts >= before)
 		return;
-	if (!s->have_low || lower(c, &s->low)) {
+	if (!s->have_low || lower(s, c, &s->low)) {
 		s->low = *c;
 		s->have_low = 1;
 	}
@@ -242,7 +289,8 @@ static void tile_changes(search *s)
 		snprintf(s->out->explanation, sizeof s->out->explanation,
 			 "the XOR swizzle needs a power-of-two column count, "
 			 "not %u", t->cols);
-	if (t->swizzle != BS_SWIZZLE_NONE)
+	if (t->swizzle != BS_SWIZZLE_NONE ||
+	    (t->dir != BS_BY_ROW && t->dir != BS_BY_COL))
 		return;
 	for (unsigned w = 2 * t->width; w <= 16; w *= 2) {
 		unsigned g = w / t->width;
@@ -261,6 +309,95 @@ static void tile_changes(search *s)
 		if (ok)
 			try_widen(s, chunk, w, t->pad, BS_SWIZZLE_NONE);
 	}
+}
+
+/* One byte-layout candidate: the tile with padding k and swizzle sw. */
+static void try_layout(search *s, bs_fix_kind kind, unsigned k, bs_swizzle sw,
+		       bs_cute cute)
+{
+	const bs_tile_spec *t = &s->in->tile;
+	bs_tile_spec n = *t;
+	bs_fix_change c;
+	char name[32], suffix[48];
+
+	if (k == t->pad && sw == t->swizzle &&
+	    (sw != BS_SWIZZLE_CUTE || !memcmp(&cute, &t->cute, sizeof cute)))
+		return;
+	new_change(&c, kind, k, sw, t->width);
+	c.cute = cute;
+	n.pad = k;
+	n.swizzle = sw;
+	n.cute = cute;
+	n.name = NULL;
+	if (bs_tile_access(&n, &c.access, NULL) < 0)
+		return;
+	if (t->name) {
+		if (sw == BS_SWIZZLE_CUTE)
+			snprintf(name, sizeof name, "_cute%d_%d_%d", cute.bits,
+				 cute.base, cute.shift);
+		else if (sw != BS_SWIZZLE_NONE)
+			snprintf(name, sizeof name, "_%s", sw == BS_SWIZZLE_TMA32
+				 ? "tma32" : sw == BS_SWIZZLE_TMA64 ? "tma64"
+				 : "tma128");
+		else
+			name[0] = '\0';
+		snprintf(suffix, sizeof suffix, "_pad%u%s", k, name);
+		rename_access(&c.access, t->name, suffix);
+	}
+	c.extra_bytes = (int64_t)t->rows * ((int64_t)k - t->pad) * s->elem;
+	consider(s, &c);
+}
+
+/*
+ * The byte-layout search (bs_fix.h): TMA and CuTe swizzles, with the
+ * tile's padding or none, and padding by multiples of the access width.
+ */
+static void tile_byte_changes(search *s)
+{
+	static const bs_swizzle tma[] = { BS_SWIZZLE_TMA32, BS_SWIZZLE_TMA64,
+					  BS_SWIZZLE_TMA128 };
+	const bs_tile_spec *t = &s->in->tile;
+	unsigned w = t->width, step = t->width / s->elem;
+	unsigned pads[2] = { t->pad, 0 }, npads = t->pad ? 2 : 1;
+	unsigned mmin = (unsigned)__builtin_ctz(w);
+	uint64_t end = t->base + (uint64_t)t->rows *
+				 ((uint64_t)t->cols + t->pad) * s->elem;
+	const bs_cute none = { 0, 0, 0 };
+
+	for (unsigned p = 0; p < npads; p++) {
+		uint64_t row = ((uint64_t)t->cols + pads[p]) * s->elem;
+
+		/*
+		 * Rows wider than a TMA mode's span are no TMA box: the same
+		 * bits are then the CuTe swizzle Swizzle<B,4,3>, for code.
+		 */
+		for (unsigned i = 0; i < sizeof tma / sizeof *tma; i++) {
+			bs_cute c = { (int8_t)(i + 1), 4, 3 };
+
+			if (row > 32u << i)
+				try_layout(s, BS_FIX_SWIZZLE, pads[p],
+					   BS_SWIZZLE_CUTE, c);
+			else
+				try_layout(s, BS_FIX_SWIZZLE, pads[p], tma[i],
+					   none);
+		}
+		for (unsigned m = mmin; m + 1 <= 7; m++)
+			for (unsigned b = 1; m + b <= 7; b++)
+				for (unsigned sh = b; m + sh + b <= 18; sh++) {
+					bs_cute c = { (int8_t)b, (int8_t)m,
+						      (int8_t)sh };
+
+					/* tried above, or reading bits above
+					   every address of the tile */
+					if ((m == 4 && sh == 3) ||
+					    1ull << (m + sh) >= end)
+						continue;
+					try_layout(s, BS_FIX_SWIZZLE, pads[p],
+						   BS_SWIZZLE_CUTE, c);
+				}
+	}
+	for (unsigned k = 0; k <= s->out->max_pad; k += step)
+		try_layout(s, BS_FIX_PAD, k, BS_SWIZZLE_NONE, none);
 }
 
 static void struct_changes(search *s)
@@ -460,6 +597,14 @@ static void layout_label(bs_fix_change *c, unsigned from, bs_swizzle was)
 		 *pad ? ", " : "", pad);
 }
 
+/* cp.async: an LDGSTS writes its shared destination. */
+static int tensor_copy(bs_kind kind)
+{
+	const bs_kind_info *k = bs_kind_get(kind);
+
+	return k && !strncmp(k->sass, "LDGSTS", 6);
+}
+
 /* The access writes shared memory (a store, or cp.async's destination). */
 static int writes(bs_kind kind)
 {
@@ -632,11 +777,138 @@ static void describe_access(const search *s, bs_fix_change *c)
 		 "column" : "");
 }
 
+/* Element types of byte-layout tiles, by size: "half", "halves". */
+static const char *elem_name(unsigned e, int plural)
+{
+	switch (e) {
+	case 1: return plural ? "chars" : "char";
+	case 2: return plural ? "halves" : "half";
+	case 4: return plural ? "floats" : "float";
+	case 8: return plural ? "doubles" : "double";
+	default: return plural ? "uint4s" : "uint4";
+	}
+}
+
+/* "8 halves (16 bytes)" */
+static const char *amount(char *buf, size_t size, unsigned n, unsigned e)
+{
+	snprintf(buf, size, "%u %s (%u bytes)", n, elem_name(e, n != 1),
+		 n * e);
+	return buf;
+}
+
+/* "o ^ ((o >> 3) & 0x70)": Swizzle<B,M,S> on byte offset o. */
+static void xor_text(char *buf, size_t size, bs_cute x)
+{
+	unsigned ones = (1u << x.bits) - 1;
+
+	if (x.shift >= 0)
+		snprintf(buf, size, "o ^ ((o >> %d) & 0x%x)", x.shift,
+			 ones << x.base);
+	else
+		snprintf(buf, size, "o ^ ((o << %d) & 0x%x)", -x.shift,
+			 ones << (x.base - x.shift));
+}
+
+static void describe_tile_bytes(const search *s, bs_fix_change *c)
+{
+	const bs_tile_spec *t = &s->in->tile;
+	unsigned e = s->elem, cols = t->cols + c->pad, was = t->cols + t->pad;
+	unsigned long long row = (unsigned long long)cols * e, repeat;
+	const char *type = elem_name(e, 0);
+	char pad[96] = "", n1[48], n2[48], old[32], shape[48], ox[48];
+	size_t len;
+	bs_cute x;
+
+	if (c->pad != t->pad && !c->pad)
+		snprintf(pad, sizeof pad, "drop the padding of %s",
+			 amount(n1, sizeof n1, t->pad, e));
+	else if (c->pad != t->pad && !t->pad)
+		snprintf(pad, sizeof pad, "pad rows by %s",
+			 amount(n1, sizeof n1, c->pad, e));
+	else if (c->pad != t->pad)
+		snprintf(pad, sizeof pad, "pad rows by %s instead of %s",
+			 amount(n1, sizeof n1, c->pad, e),
+			 amount(n2, sizeof n2, t->pad, e));
+	bs_swizzle_name(t->swizzle, t->cute, old, sizeof old);
+	if (cols != was)
+		snprintf(shape, sizeof shape, "was [%u][%u]: %+lld bytes",
+			 t->rows, was, (long long)c->extra_bytes);
+	else
+		snprintf(shape, sizeof shape, "unchanged: +0 bytes");
+	if (c->kind == BS_FIX_PAD) {
+		if (t->swizzle != BS_SWIZZLE_NONE)
+			snprintf(c->label, sizeof c->label, "drop the %s "
+				 "swizzle%s%s", old, *pad ? ", " : "", pad);
+		else
+			snprintf(c->label, sizeof c->label, "%s", pad);
+		snprintf(c->declaration, sizeof c->declaration,
+			 "__shared__ %s tile[%u][%u];  /* %s */", type,
+			 t->rows, cols, shape);
+		if (t->swizzle != BS_SWIZZLE_NONE)
+			snprintf(c->index_change, sizeof c->index_change,
+				 "tile[r][c] at byte r * %llu + c * %u, "
+				 "unswizzled  /* was swizzled with %s */", row,
+				 e, old);
+		snprintf(c->note, sizeof c->note, "costs shared memory, and "
+			 "TMA cannot fill a padded tile: it writes each box "
+			 "densely, rows of boxDim[0] x element size bytes; no "
+			 "TMA or wgmma swizzle atom has rows of %llu bytes", row);
+		return;
+	}
+	bs_swizzle_bytes(c->swizzle, c->cute, &x);
+	repeat = 1ull << (x.base + abs(x.shift) + x.bits);
+	if (c->swizzle == BS_SWIZZLE_CUTE)
+		len = (size_t)snprintf(c->label, sizeof c->label, "swizzle with "
+				       "CuTe Swizzle<%d,%d,%d> (no TMA mode)",
+				       x.bits, x.base, x.shift);
+	else
+		len = (size_t)snprintf(c->label, sizeof c->label, "swizzle with "
+				       "TMA SWIZZLE_%uB (CuTe Swizzle<%d,%d,%d>)",
+				       16u << x.bits, x.bits, x.base, x.shift);
+	if (t->swizzle != BS_SWIZZLE_NONE && len < sizeof c->label)
+		len += (size_t)snprintf(c->label + len, sizeof c->label - len,
+					" instead of %s", old);
+	if (*pad && len < sizeof c->label)
+		snprintf(c->label + len, sizeof c->label - len, ", %s", pad);
+	snprintf(c->declaration, sizeof c->declaration,
+		 "__shared__ __align__(%llu) %s tile[%u][%u];  /* %s; aligned "
+		 "to the %llu-byte repeat */", repeat, type, t->rows, cols,
+		 shape, repeat);
+	xor_text(ox, sizeof ox, x);
+	snprintf(c->index_change, sizeof c->index_change, "tile[r][c] at byte "
+		 "o = r * %llu + c * %u is stored at %s", row, e, ox);
+	if (c->swizzle == BS_SWIZZLE_CUTE) {
+		snprintf(c->note, sizeof c->note, "no TMA mode writes this "
+			 "pattern%s and no wgmma descriptor reads it: the code "
+			 "that fills the tile and the code that reads it must "
+			 "both XOR these bits, from a base that is a multiple "
+			 "of %llu bytes", x.base == 4 && x.shift == 3 ?
+			 " (its rows are wider than the mode's span)" : "",
+			 repeat);
+		return;
+	}
+	snprintf(c->note, sizeof c->note, "a TMA load writes this layout with "
+		 "CU_TENSOR_MAP_SWIZZLE_%uB; code that addresses the tile "
+		 "itself (ldmatrix, stmatrix, cp.async, ld, st) must XOR the "
+		 "same bits, from a base that is a multiple of %llu bytes",
+		 16u << x.bits, repeat);
+	snprintf(c->warning, sizeof c->warning, "the sm_90 wgmma matrix "
+		 "descriptor numbers swizzle modes in the reverse order of "
+		 "CUtensorMapSwizzle (descriptor bits 62-63: 128B 1, 64B 2, "
+		 "32B 3, none 0; TMA: NONE 0, 32B 1, 64B 2, 128B 3): this tile "
+		 "is CU_TENSOR_MAP_SWIZZLE_%uB = %d for TMA and layout type %d "
+		 "for wgmma", 16u << x.bits, x.bits, 4 - x.bits);
+}
+
 static void describe(const search *s, bs_fix_change *c)
 {
 	switch (c->kind == BS_FIX_NONE ? -1 : (int)s->in->source) {
 	case BS_FIX_FROM_TILE:
-		describe_tile(&s->in->tile, c);
+		if (s->bytes)
+			describe_tile_bytes(s, c);
+		else
+			describe_tile(&s->in->tile, c);
 		break;
 	case BS_FIX_FROM_STRUCT:
 		describe_struct(&s->in->strct, c);
@@ -679,10 +951,13 @@ static int before_access(const bs_fix_input *in, bs_access *a, unsigned *w,
 int bs_fix_search(const bs_profile *p, const bs_fix_input *in, bs_fix *out,
 		  bs_error *err)
 {
-	static const bs_fix_kind order[] = { BS_FIX_PAD, BS_FIX_SWIZZLE,
-					     BS_FIX_WIDEN };
+	static const bs_fix_kind order[2][3] = {
+		{ BS_FIX_PAD, BS_FIX_SWIZZLE, BS_FIX_WIDEN },
+		{ BS_FIX_SWIZZLE, BS_FIX_PAD, BS_FIX_WIDEN },
+	};
 	search s;
 	unsigned width = 0;
+	bs_cute sw;
 
 	memset(out, 0, sizeof *out);
 	memset(&s, 0, sizeof s);
@@ -696,6 +971,16 @@ int bs_fix_search(const bs_profile *p, const bs_fix_input *in, bs_fix *out,
 	if (before_access(in, &out->before, &width, err) < 0 ||
 	    bs_predict(p, &out->before, &out->sum_before, err) < 0)
 		return -1;
+	if (in->source == BS_FIX_FROM_TILE) {
+		const bs_tile_spec *t = &in->tile;
+
+		s.elem = t->elem ? t->elem : t->width;
+		width = s.elem;
+		s.bytes = bs_kind_is_matrix(t->kind) || tensor_copy(t->kind) ||
+			  s.elem != t->width ||
+			  bs_swizzle_bytes(t->swizzle, t->cute, &sw);
+		out->byte_layout = s.bytes;
+	}
 	out->max_pad = in->max_pad < 0 ? 128 / width - 1
 				       : (unsigned)in->max_pad;
 	if (out->sum_before.bank_conflicts == 0) {
@@ -703,15 +988,17 @@ int bs_fix_search(const bs_profile *p, const bs_fix_input *in, bs_fix *out,
 		out->reaches_ideal = 1;
 		return 0;
 	}
-	if (in->source == BS_FIX_FROM_TILE)
+	if (in->source == BS_FIX_FROM_TILE && s.bytes)
+		tile_byte_changes(&s);
+	else if (in->source == BS_FIX_FROM_TILE)
 		tile_changes(&s);
 	else if (in->source == BS_FIX_FROM_STRUCT)
 		struct_changes(&s);
 	else
 		access_changes(&s);
 
-	for (size_t i = 0; i < sizeof order / sizeof *order; i++) {
-		bs_fix_kind k = order[i];
+	for (size_t i = 0; i < 3; i++) {
+		bs_fix_kind k = order[s.bytes][i];
 
 		if (!s.have[k])
 			continue;
@@ -719,7 +1006,7 @@ int bs_fix_search(const bs_profile *p, const bs_fix_input *in, bs_fix *out,
 			out->best = s.ideal[k];
 			out->reaches_ideal = 1;
 		} else if (out->alternative.kind == BS_FIX_NONE ||
-			   cheaper(&s.ideal[k], &out->alternative)) {
+			   cheaper(&s, &s.ideal[k], &out->alternative)) {
 			out->alternative = s.ideal[k];
 		}
 	}

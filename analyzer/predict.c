@@ -224,6 +224,7 @@ static int predict(const bs_profile *p, const bs_access *a, bs_summary *s,
 	if (d) {
 		d->nphases = nph;
 		d->ncells = 0;
+		d->serial = r->same_word == BS_SAME_WORD_SERIAL;
 	}
 	for (unsigned ph = 0; ph < nph; ph++) {
 		uint32_t mask = width == 32 ? UINT32_MAX

@@ -43,6 +43,7 @@ typedef struct {
 typedef struct {
 	bs_sass_insn in;
 	unsigned long last_launch;   /* for counting launches per insn */
+	int drained;                 /* has records not tied to a launch */
 } entry;
 
 struct bs_sassprof {
@@ -53,8 +54,11 @@ struct bs_sassprof {
 	size_t hcap;
 	uint32_t *crcs;              /* distinct, ascending */
 	size_t ncrc, crccap;
-	bs_sass_launch *launch;      /* sorted by index */
+	bs_sass_launch *launch;      /* sorted by index after each read */
 	size_t nl, lcap;
+	size_t *lhash;               /* launch index -> position + 1 */
+	size_t lhcap;
+	int lsorted;                 /* launch[] is in index order */
 	bs_sassprof_totals tot;
 	size_t kept;
 	int finished;
@@ -203,25 +207,47 @@ static int note_crc(bs_sassprof *p, uint32_t crc)
 	return 0;
 }
 
-/* The launch with index l, added when new; NULL when out of memory. */
+static size_t launch_slot(const bs_sassprof *p, unsigned long l)
+{
+	uint64_t h = (uint64_t)l * 0x9e3779b97f4a7c15ull;
+	size_t i = (size_t)(h ^ h >> 31) & (p->lhcap - 1);
+
+	while (p->lhash[i] && p->launch[p->lhash[i] - 1].index != l)
+		i = (i + 1) & (p->lhcap - 1);
+	return i;
+}
+
+/* The hash of launch indexes, rebuilt for launch[] as it is. */
+static int rehash_launches(bs_sassprof *p, size_t cap)
+{
+	size_t *h = calloc(cap, sizeof *h);
+
+	if (!h)
+		return -1;
+	free(p->lhash);
+	p->lhash = h;
+	p->lhcap = cap;
+	for (size_t k = 0; k < p->nl; k++)
+		p->lhash[launch_slot(p, p->launch[k].index)] = k + 1;
+	return 0;
+}
+
+/*
+ * The launch with index l, added when new (at the end: the array is
+ * sorted again after the read, sort_launches); NULL when out of memory.
+ * Records and launches may come in any order: a hash finds them, so
+ * reading n of them is linear, not quadratic.
+ */
 static bs_sass_launch *note_launch(bs_sassprof *p, unsigned long l)
 {
-	size_t lo = 0, hi = p->nl;
+	size_t i;
 
-	if (p->nl && p->launch[p->nl - 1].index < l) {
-		lo = p->nl;
-	} else {
-		while (lo < hi) {
-			size_t mid = (lo + hi) / 2;
-
-			if (p->launch[mid].index < l)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		if (lo < p->nl && p->launch[lo].index == l)
-			return &p->launch[lo];
-	}
+	if (2 * (p->nl + 1) > p->lhcap &&
+	    rehash_launches(p, p->lhcap ? 2 * p->lhcap : 256) < 0)
+		return NULL;
+	i = launch_slot(p, l);
+	if (p->lhash[i])
+		return &p->launch[p->lhash[i] - 1];
 	if (p->nl == p->lcap) {
 		size_t cap = p->lcap ? 2 * p->lcap : 64;
 		bs_sass_launch *n = realloc(p->launch, cap * sizeof *n);
@@ -231,12 +257,29 @@ static bs_sass_launch *note_launch(bs_sassprof *p, unsigned long l)
 		p->launch = n;
 		p->lcap = cap;
 	}
-	memmove(p->launch + lo + 1, p->launch + lo,
-		(p->nl - lo) * sizeof *p->launch);
-	memset(&p->launch[lo], 0, sizeof p->launch[lo]);
-	p->launch[lo].index = l;
-	p->nl++;
-	return &p->launch[lo];
+	if (p->nl && p->launch[p->nl - 1].index > l)
+		p->lsorted = 0;
+	memset(&p->launch[p->nl], 0, sizeof p->launch[p->nl]);
+	p->launch[p->nl].index = l;
+	p->lhash[i] = ++p->nl;
+	return &p->launch[p->nl - 1];
+}
+
+static int by_launch_index(const void *a, const void *b)
+{
+	const bs_sass_launch *x = a, *y = b;
+
+	return (x->index > y->index) - (x->index < y->index);
+}
+
+/* launch[] in index order again, after a read that added out of order. */
+static int sort_launches(bs_sassprof *p)
+{
+	if (p->lsorted)
+		return 0;
+	qsort(p->launch, p->nl, sizeof *p->launch, by_launch_index);
+	p->lsorted = 1;
+	return rehash_launches(p, p->lhcap);
 }
 
 /* A kernel name for launch l: the first one given; a different one later
@@ -257,6 +300,7 @@ bs_sassprof *bs_sassprof_new(void)
 
 	if (!p)
 		return NULL;
+	p->lsorted = 1;
 	if (grow_hash(p) < 0 || !(p->line = malloc(p->linecap = 1024))) {
 		bs_sassprof_free(p);
 		return NULL;
@@ -275,6 +319,7 @@ void bs_sassprof_free(bs_sassprof *p)
 	free(p->hash);
 	free(p->crcs);
 	free(p->launch);
+	free(p->lhash);
 	free(p->line);
 	free(p);
 }
@@ -433,14 +478,16 @@ static int add_record(bs_sassprof *p, src *s, const field *fld,
 		"kernel", "launch", "cubin_crc", "function_index", "function",
 		"pc_offset", "inst_executed", "wavefronts", "wavefronts_ideal"
 	};
-	uint64_t launch, crc, fidx, pc, v[3];
+	uint64_t launch = 0, crc, fidx, pc, v[3];
+	int drained = !strcmp(fld[1].text, "-");
 	char *kernel, *fn;
-	bs_sass_launch *l;
+	bs_sass_launch *l = NULL;
 	size_t *slot;
 	entry *e;
 
 	if (get_name(s, &fld[0], what[0], &kernel, err) < 0 ||
-	    get_u64(s, &fld[1], what[1], ULONG_MAX, &launch, err) < 0 ||
+	    (!drained &&
+	     get_u64(s, &fld[1], what[1], ULONG_MAX, &launch, err) < 0) ||
 	    get_u64(s, &fld[2], what[2], UINT32_MAX, &crc, err) < 0 ||
 	    get_u64(s, &fld[3], what[3], UINT32_MAX, &fidx, err) < 0 ||
 	    get_name(s, &fld[4], what[4], &fn, err) < 0 ||
@@ -451,10 +498,12 @@ static int add_record(bs_sassprof *p, src *s, const field *fld,
 			    err) < 0)
 			return -1;
 	if (note_crc(p, (uint32_t)crc) < 0 ||
-	    !(l = note_launch(p, (unsigned long)launch)))
+	    (!drained && !(l = note_launch(p, (unsigned long)launch))))
 		return bs_error_set(err, s->name, s->line, 0, "out of memory");
-	l->measured = 1;
-	l->records++;
+	if (l) {
+		l->measured = 1;
+		l->records++;
+	}
 	p->tot.records++;
 	slot = lookup(p, (uint32_t)crc, fn, (uint32_t)pc);
 	if (!*slot) {
@@ -481,7 +530,9 @@ static int add_record(bs_sassprof *p, src *s, const field *fld,
 	} else {
 		e = &p->e[*slot - 1];
 	}
-	if (!e->in.launches || e->last_launch != launch) {
+	if (drained) {
+		e->drained = 1;
+	} else if (!e->in.launches || e->last_launch != launch) {
 		e->in.launches++;
 		e->last_launch = (unsigned long)launch;
 	}
@@ -508,6 +559,8 @@ int bs_sassprof_read_records(bs_sassprof *p, FILE *f, const char *name,
 		    add_record(p, &s, fld, err) < 0)
 			return -1;
 	}
+	if (sort_launches(p) < 0)
+		return bs_error_set(err, s.name, 0, 0, "out of memory");
 	return rc;
 }
 
@@ -525,7 +578,7 @@ int bs_sassprof_read_launches(bs_sassprof *p, FILE *f, const char *name,
 		uint64_t launch, n = 0;
 		bs_sass_launch *l;
 		char *kernel;
-		int measured;
+		int measured, window;
 
 		if (!p->line[0])
 			continue;
@@ -534,7 +587,8 @@ int bs_sassprof_read_launches(bs_sassprof *p, FILE *f, const char *name,
 			    err) < 0 ||
 		    get_name(&s, &fld[1], "kernel", &kernel, err) < 0)
 			return -1;
-		measured = strcmp(fld[2].text, "-") != 0;
+		window = !strcmp(fld[2].text, "*");
+		measured = !window && strcmp(fld[2].text, "-") != 0;
 		if (measured && get_u64(&s, &fld[2], "pc_records", ULONG_MAX,
 					&n, err) < 0)
 			return -1;
@@ -542,12 +596,15 @@ int bs_sassprof_read_launches(bs_sassprof *p, FILE *f, const char *name,
 			return bs_error_set(err, s.name, s.line, 0,
 					    "out of memory");
 		name_launch(p, l, kernel);
+		l->window |= window;
 		if (measured) {
 			l->measured = 1;
 			if (n > l->written)
 				l->written = (unsigned long)n;
 		}
 	}
+	if (sort_launches(p) < 0)
+		return bs_error_set(err, s.name, 0, 0, "out of memory");
 	return rc;
 }
 
@@ -674,22 +731,64 @@ int bs_sassprof_read_disasm(bs_sassprof *p, uint32_t crc, FILE *f,
 
 /* ---- filtering and order ------------------------------------------------- */
 
-int bs_sass_is_shared(const char *sass)
+/* The opcode of a SASS line (after an @P predicate), and its length up
+ * to the first '.' or blank. */
+static const char *opcode(const char *sass, size_t *n)
 {
-	static const char *const op[] = { "LDS", "STS", "LDSM", "STSM",
-					  "ATOMS" };
 	const char *p = sass + strspn(sass, " \t");
-	size_t n;
 
 	if (*p == '@') {
 		p += strcspn(p, " \t");
 		p += strspn(p, " \t");
 	}
-	n = strcspn(p, ". \t");
+	*n = strcspn(p, ". \t");
+	return p;
+}
+
+int bs_sass_is_shared(const char *sass)
+{
+	static const char *const op[] = { "LDS", "STS", "LDSM", "STSM",
+					  "ATOMS" };
+	size_t n;
+	const char *p = opcode(sass, &n);
+
 	for (size_t i = 0; i < sizeof op / sizeof *op; i++)
 		if (strlen(op[i]) == n && !strncmp(p, op[i], n))
 			return 1;
 	return 0;
+}
+
+const char *bs_sass_not_counted(const char *sass)
+{
+	static const struct {
+		const char *op, *why;
+	} op[] = {
+		{ "UTMALDG", "TMA load: the tensor memory accelerator writes "
+			     "shared memory, outside the LSU pipe" },
+		{ "UTMASTG", "TMA store: the tensor memory accelerator reads "
+			     "shared memory, outside the LSU pipe" },
+		{ "UTMAREDG", "TMA reduction: the tensor memory accelerator "
+			      "reads shared memory, outside the LSU pipe" },
+		{ "UBLKCP", "bulk copy: the tensor memory accelerator moves "
+			    "it, outside the LSU pipe" },
+		{ "UBLKRED", "bulk reduction: the tensor memory accelerator "
+			     "moves it, outside the LSU pipe" },
+		{ "HGMMA", "warpgroup MMA: reads its operands from shared "
+			   "memory through descriptors, outside the LSU pipe" },
+		{ "IGMMA", "warpgroup MMA: reads its operands from shared "
+			   "memory through descriptors, outside the LSU pipe" },
+		{ "QGMMA", "warpgroup MMA: reads its operands from shared "
+			   "memory through descriptors, outside the LSU pipe" },
+		{ "BGMMA", "warpgroup MMA: reads its operands from shared "
+			   "memory through descriptors, outside the LSU pipe" },
+	};
+	size_t n;
+	const char *p = opcode(sass, &n);
+
+	for (size_t i = 0; i < sizeof op / sizeof *op; i++)
+		if (strlen(op[i].op) == n && !strncmp(p, op[i].op, n))
+			return op[i].why;
+	return NULL;
 }
 
 static int by_report_order(const void *a, const void *b)
@@ -698,6 +797,8 @@ static int by_report_order(const void *a, const void *b)
 	const bs_sass_insn *y = &((const entry *)b)->in;
 	int c;
 
+	if (!x->not_counted != !y->not_counted)
+		return x->not_counted ? 1 : -1;
 	if (x->excess != y->excess)
 		return x->excess > y->excess ? -1 : 1;
 	if ((c = strcmp(x->kernel, y->kernel)))
@@ -726,25 +827,111 @@ static int by_address(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Distinct kernel names of launches and instructions (interned). */
-static unsigned long count_kernels(const bs_sassprof *p)
+/* The distinct interned names of v[0..n), sorted by address, in place;
+ * returns how many. */
+static size_t distinct(const char **v, size_t n)
 {
-	const char **k = malloc((p->n + p->nl + 1) * sizeof *k);
-	size_t n = 0;
-	unsigned long d = 0;
+	size_t d = 0;
 
-	if (!k)
-		return 0;
-	for (size_t i = 0; i < p->nl; i++)
-		if (p->launch[i].kernel)
-			k[n++] = p->launch[i].kernel;
-	for (size_t i = 0; i < p->n; i++)
-		k[n++] = p->e[i].in.kernel;
-	qsort(k, n, sizeof *k, by_address);
+	qsort(v, n, sizeof *v, by_address);
 	for (size_t i = 0; i < n; i++)
-		d += !i || k[i] != k[i - 1];
-	free(k);
+		if (!d || v[i] != v[d - 1])
+			v[d++] = v[i];
 	return d;
+}
+
+static int among(const char *const *v, size_t n, const char *k)
+{
+	return k && bsearch(&k, v, n, sizeof *v, by_address) != NULL;
+}
+
+/* A kernel and the launches of it inside a measured window. */
+typedef struct {
+	const char *kernel;
+	unsigned long n;
+} kernel_count;
+
+static int by_kernel_address(const void *a, const void *b)
+{
+	return by_address(&((const kernel_count *)a)->kernel,
+			  &((const kernel_count *)b)->kernel);
+}
+
+/*
+ * The counts: launches and kernels come from launches.tsv (records alone
+ * when there is none), kernels are told apart by name, a launch is
+ * measured when a run measured it alone (its records carry its index) or
+ * it was inside a window and its kernel has records; a measured launch
+ * whose run gave no record for it is empty.  Records of kernels no launch
+ * line names (a launch the library could not see) are counted apart, so
+ * every total adds up.  Instructions drained from a window count the
+ * measured launches of their kernel.
+ */
+static int count(bs_sassprof *p)
+{
+	const char **rk = malloc((p->n + 1) * sizeof *rk);
+	const char **lk = malloc((p->nl + 1) * sizeof *lk);
+	const char **mk = malloc((p->nl + 1) * sizeof *mk);
+	kernel_count *wc = malloc((p->nl + 1) * sizeof *wc);
+	size_t nrk = 0, nlk = 0, nmk = 0, nwc = 0;
+
+	if (!rk || !lk || !mk || !wc) {
+		free(rk);
+		free(lk);
+		free(mk);
+		free(wc);
+		return -1;
+	}
+	for (size_t i = 0; i < p->n; i++)
+		rk[nrk++] = p->e[i].in.kernel;
+	nrk = distinct(rk, nrk);
+	p->tot.launches = (unsigned long)p->nl;
+	for (size_t i = 0; i < p->nl; i++) {
+		bs_sass_launch *l = &p->launch[i];
+		int has = among(rk, nrk, l->kernel);
+
+		if (l->kernel)
+			lk[nlk++] = l->kernel;
+		if (l->window && !l->measured)
+			l->measured = has;
+		p->tot.measured += (unsigned long)l->measured;
+		p->tot.empty_launches += (l->measured && !l->records &&
+					  !l->window) ||
+					 (l->window && !has);
+		if (has && l->kernel)
+			mk[nmk++] = l->kernel;
+		if (l->window && has)
+			wc[nwc++] = (kernel_count){ l->kernel, 1 };
+	}
+	nlk = distinct(lk, nlk);
+	p->tot.kernels = (unsigned long)(p->nl ? nlk : nrk);
+	p->tot.kernels_measured = (unsigned long)distinct(mk, nmk);
+	for (size_t i = 0; p->nl && i < nrk; i++)
+		p->tot.kernels_unlaunched += !among(lk, nlk, rk[i]);
+	qsort(wc, nwc, sizeof *wc, by_kernel_address);
+	for (size_t i = 0, k = 0; i < nwc; i = k) {
+		for (k = i + 1; k < nwc && wc[k].kernel == wc[i].kernel; k++)
+			;
+		wc[i].n = (unsigned long)(k - i);
+		for (size_t j = i + 1; j < k; j++)
+			wc[j].n = 0;
+	}
+	for (size_t i = 0; i < p->n; i++) {
+		entry *e = &p->e[i];
+		kernel_count key = { e->in.kernel, 0 }, *c;
+
+		if (!e->drained)
+			continue;
+		c = bsearch(&key, wc, nwc, sizeof *wc, by_kernel_address);
+		while (c && c > wc && c[-1].kernel == key.kernel)
+			c--;
+		e->in.launches += c ? c->n : 0;
+	}
+	free(rk);
+	free(lk);
+	free(mk);
+	free(wc);
+	return 0;
 }
 
 size_t bs_sassprof_finish(bs_sassprof *p)
@@ -754,20 +941,22 @@ size_t bs_sassprof_finish(bs_sassprof *p)
 	if (p->finished)
 		return p->kept;
 	p->tot.instructions = (unsigned long)p->n;
-	p->tot.kernels = count_kernels(p);
-	p->tot.launches = (unsigned long)p->nl;
-	for (size_t i = 0; i < p->nl; i++) {
-		p->tot.measured += (unsigned long)p->launch[i].measured;
-		p->tot.empty_launches += p->launch[i].measured &&
-					 !p->launch[i].records;
-	}
+	if (count(p) < 0)
+		p->tot.kernels = 0;
 	for (size_t i = 0; i < p->n; i++) {
 		bs_sass_insn *in = &p->e[i].in;
+		int shared = in->sass && bs_sass_is_shared(in->sass);
+		const char *why = in->sass ? bs_sass_not_counted(in->sass)
+					   : NULL;
 
 		in->excess = excess(in->wavefronts, in->ideal);
-		if ((in->sass && bs_sass_is_shared(in->sass)) ||
-		    in->wavefronts > 0)
-			p->e[k++] = p->e[i];
+		if (!shared && !in->wavefronts && why && in->executions) {
+			in->not_counted = why;
+			p->tot.not_counted++;
+		} else if (!shared && !in->wavefronts) {
+			continue;
+		}
+		p->e[k++] = p->e[i];
 	}
 	if (k)
 		qsort(p->e, k, sizeof *p->e, by_report_order);

@@ -103,8 +103,9 @@ function trim(s) {
 
 # A table of two columns becomes a list (.TP: the first column is the
 # tag, as wide as the widest up to 24; the header row first, in bold),
-# which reads well at any terminal width; a wider one goes to tbl, a cell a line (no text blocks: a cell
-# does not wrap, so keep such tables narrow).
+# which reads well at any terminal width; a wider one goes to tbl, every
+# cell a text block (T{ ... T}), the columns after the first expanded to
+# the line (x), so that long cells wrap instead of overflowing.
 function flush_table(    i, j, n, cells, fmt, head, t, w) {
 	if (!nrows)
 		return
@@ -140,15 +141,16 @@ function flush_table(    i, j, n, cells, fmt, head, t, w) {
 	head = ""
 	fmt = ""
 	for (j = 2; j < n; j++) {
-		head = head (j > 2 ? " " : "") "lB"
-		fmt = fmt (j > 2 ? " " : "") "l"
+		head = head (j > 2 ? " " : "") (j > 2 ? "lxB" : "lB")
+		fmt = fmt (j > 2 ? " " : "") (j > 2 ? "lx" : "l")
 	}
 	print head
 	print fmt "."
 	for (i = 1; i <= nrows; i++) {
 		n = split(rows[i], cells, "|")
 		for (j = 2; j < n; j++)
-			printf("%s%s", (j > 2) ? "\t" : "", inline(trim(cells[j])))
+			printf("%sT{\n%s\nT}", (j > 2) ? "\t" : "",
+			       inline(trim(cells[j])))
 		printf("\n")
 	}
 	print ".TE"

@@ -27,9 +27,15 @@
 # plots/common.gp).  Such a chart, or one that lacks a column, is listed in
 # $PLOTS_DIR/not-drawn.txt as "NAME: reason", which `bankscope report`
 # shows on the page; the terminal lists them too.  Any other gnuplot
-# failure stops make plots.  The two bank maps are predictions by the
-# dataset's profile (`bankscope predict --format map --arch PROFILE`), drawn
-# whatever the rows.
+# failure stops make plots.  The kind charts ($KIND_CHARTS: kinds-matrix,
+# kinds-atomics, kinds-cpasync, plots/kinds.gp) do not read the dataset but
+# its plot data, $PLOTS_DIR/kinds.csv, which `bankscope report --plot-data`
+# writes first: every row with its kind's group and the profile's
+# prediction, so that they group rows by kind (the dataset's op column),
+# never by probe or row name; their columns are checked in that file, and
+# a dataset without rows of a chart's group lists it as not drawn.  The
+# two bank maps are predictions by the dataset's profile (`bankscope
+# predict --format map --arch PROFILE`), drawn whatever the rows.
 #
 # make report: with DATA given (command line or environment) that dataset is
 # reported.  Otherwise, when `$NVIDIA_SMI -L` succeeds (NVIDIA_SMI defaults
@@ -65,6 +71,7 @@ OUT=${REPORT_OUT:-build/report}
 PLOTS=${PLOTS_DIR:-build/plots}
 PROBE=build/bankscope-probe
 CHARTS="stride latency throughput padding wide"
+KIND_CHARTS="kinds-matrix kinds-atomics kinds-cpasync"
 SKIP=3
 
 die() {
@@ -125,6 +132,7 @@ chart_columns() {
 	throughput) echo "probe op note width addresses tp_bytes_per_clk_per_sm wavefronts_measured wavefronts_predicted ideal_wavefronts_predicted" ;;
 	padding) echo "probe op name wavefronts_measured wavefronts_predicted cycles_per_access_median" ;;
 	wide) echo "probe op name width wavefronts_measured wavefronts_predicted" ;;
+	kinds-*) echo "group series label returns modeled noted wavefronts_measured wavefronts_predicted cycles_per_access_median profile" ;;
 	esac
 }
 
@@ -180,15 +188,21 @@ plots() {
 	drawn=""
 	skipped=""
 	: >"$PLOTS/not-drawn.txt"
-	for c in $CHARTS; do
-		col=$(lacking "$c" "$data")
+	"$CLI" report --plot-data "$PLOTS/kinds.csv" ${ARCH:+--arch "$ARCH"} "$data" ||
+		die "bankscope report --plot-data $PLOTS/kinds.csv $data failed"
+	for c in $CHARTS $KIND_CHARTS; do
+		input=$data
+		case $c in
+		kinds-*) input=$PLOTS/kinds.csv ;;
+		esac
+		col=$(lacking "$c" "$input")
 		if [ -n "$col" ]; then
 			why="the dataset has no column $col"
-		elif draw "$c" "$data" "$PLOTS/$c"; then
+		elif draw "$c" "$input" "$PLOTS/$c"; then
 			drawn="$drawn $c"
 			continue
 		elif [ "$rc" != "$SKIP" ]; then
-			die "plots/$c.gp failed on $data (gnuplot exit status $rc)"
+			die "plots/$c.gp failed on $input (gnuplot exit status $rc)"
 		fi
 		echo "$c: $why" >>"$PLOTS/not-drawn.txt"
 		skipped="$skipped; $c ($why)"

@@ -44,6 +44,10 @@ typedef struct {
 	bs_fix_kind alt;
 	long long alt_extra;
 	const char *explains;     /* words the explanation must hold */
+	const char *tile_kind;    /* a tile's kind by name; NULL: ld */
+	bs_cute cute;             /* SWIZZLE_CUTE: the B, M, S expected */
+	const char *warns;        /* words the change's warning must hold;
+				     NULL: it has none */
 } fix_row;
 
 #define TILE(r, c, p, w, d, i, s) .in = { .source = BS_FIX_FROM_TILE, \
@@ -56,6 +60,16 @@ typedef struct {
 #define LINE(l, row) .in = { .source = BS_FIX_FROM_ACCESS, \
 	.row_elems = row }, .line = l
 #define MAXPAD(n) .limit = (n) + 1
+/* a tile of ELEM-byte elements read WIDTH bytes a lane by kind K */
+#define BTILE(r, c, p, e, w, d, i, s, k) .in = { .source = BS_FIX_FROM_TILE, \
+	.tile = { .rows = r, .cols = c, .pad = p, .elem = e, .width = w, \
+		  .dir = d, .index = i, .swizzle = s } }, .tile_kind = k, \
+	.profile = "tiles16"
+#define STACK BS_MAT_STACK
+#define SIDE BS_MAT_SIDE
+#define TMA64 BS_SWIZZLE_TMA64
+#define TMA128 BS_SWIZZLE_TMA128
+#define CUTE BS_SWIZZLE_CUTE
 #define COL BS_BY_COL
 #define ROW BS_BY_ROW
 #define NONE BS_SWIZZLE_NONE
@@ -156,12 +170,89 @@ static const fix_row rows[] = {
 	  "textbook", TILE(32, 32, 0, 8, COL, 0, NONE), .before = 32,
 	  .ideal = 2, .outcome = IDEAL, .kind = BS_FIX_PAD, .pad = 1,
 	  .after = 2, .extra = 256, .alt = BS_FIX_SWIZZLE },
+
+	/*
+	 * The byte-layout search, under tests/cases/tiles16.profile (rules
+	 * chosen for the tests, not measured: 16-byte rows in phases of 8
+	 * lanes, 4-byte accesses in one phase of 32).  A phase of 8 16-byte
+	 * rows is conflict-free when its rows sit in 8 different 16-byte
+	 * columns, (address / 16) % 8.
+	 */
+	{ "ldmatrix x4 over half tile[64][64]: rows 128 bytes apart, all in "
+	  "column 0, 8-way; tma32 and tma64 leave 4- and 2-way, tma128 moves "
+	  "row r to column r & 7; padding 16 bytes: 144 r, column r % 8",
+	  BTILE(64, 64, 0, 2, 16, STACK, 0, NONE, "ldsm.x4"), .before = 32,
+	  .ideal = 4, .outcome = IDEAL, .kind = BS_FIX_SWIZZLE, .pad = 0,
+	  .swizzle = TMA128, .after = 4, .extra = 0, .alt = BS_FIX_PAD,
+	  .alt_extra = 64 * 16, .warns = "this tile is "
+	  "CU_TENSOR_MAP_SWIZZLE_128B = 3 for TMA and layout type 1 for "
+	  "wgmma" },
+	{ "ldmatrix x4 over half tile[32][32]: rows 64 bytes apart, columns "
+	  "0 and 4, 4-way; tma32 leaves 2-way, tma64 (bits 7-8 into 4-5) "
+	  "puts rows 0-7 in columns 0 4 1 5 2 6 3 7", BTILE(32, 32, 0, 2, 16,
+	  STACK, 0, NONE, "ldsm.x4"), .before = 16, .ideal = 4,
+	  .outcome = IDEAL, .kind = BS_FIX_SWIZZLE, .swizzle = TMA64,
+	  .after = 4, .alt = BS_FIX_PAD, .alt_extra = 32 * 16,
+	  .warns = "= 2 for TMA and layout type 2 for wgmma" },
+	{ "ldmatrix x4 over half tile[64][128]: rows of 256 bytes are no TMA "
+	  "box; Swizzle<3,4,3> reads bits 7-9 = 2r & 7, 2-way; Swizzle<3,4,4> "
+	  "reads bits 8-10 = r & 7", BTILE(64, 128, 0, 2, 16, STACK, 0, NONE,
+	  "ldsm.x4"), .before = 32, .ideal = 4, .outcome = IDEAL,
+	  .kind = BS_FIX_SWIZZLE, .swizzle = CUTE, .cute = { 3, 4, 4 },
+	  .after = 4, .alt = BS_FIX_PAD, .alt_extra = 64 * 16 },
+	{ "stmatrix x4 side by side over half tile[64][64+64]: rows of 256 "
+	  "bytes, 8-way; tma128 without the padding frees 64 x 128 bytes, "
+	  "16 bytes of padding instead of 128 frees 64 x 112",
+	  BTILE(64, 64, 64, 2, 16, SIDE, 0, NONE, "stsm.x4"), .before = 32,
+	  .ideal = 4, .outcome = IDEAL, .kind = BS_FIX_SWIZZLE, .pad = 0,
+	  .swizzle = TMA128, .after = 4, .extra = -64 * 128,
+	  .alt = BS_FIX_PAD, .alt_extra = -64 * 112,
+	  .warns = "layout type 1 for wgmma" },
+	{ "cp.async of 16 bytes down column 0 of half tile[64][64]: lane l "
+	  "at 128 l, 8-way; tma128", BTILE(64, 64, 0, 2, 16, COL, 0, NONE,
+	  "cp.async.cg"), .before = 32, .ideal = 4, .outcome = IDEAL,
+	  .kind = BS_FIX_SWIZZLE, .swizzle = TMA128, .after = 4,
+	  .alt = BS_FIX_PAD, .alt_extra = 64 * 16, .warns = "layout type 1" },
+	{ "cp.async of 4 bytes down column 0 of float tile[32][32]: words 32 l "
+	  "in bank 0; moving 4-byte units needs 5 XOR bits, Swizzle<5,2,5>: "
+	  "word 32 l + l; padding 1 float costs 32 x 4 bytes",
+	  BTILE(32, 32, 0, 4, 4, COL, 0, NONE, "cp.async.ca"), .before = 32,
+	  .ideal = 1, .outcome = IDEAL, .kind = BS_FIX_SWIZZLE, .swizzle = CUTE,
+	  .cute = { 5, 2, 5 }, .after = 1, .alt = BS_FIX_PAD,
+	  .alt_extra = 128 },
+	{ "the same, padding forbidden: the swizzle alone",
+	  BTILE(32, 32, 0, 4, 4, COL, 0, NONE, "cp.async.ca"), MAXPAD(0),
+	  .before = 32, .ideal = 1, .outcome = IDEAL, .kind = BS_FIX_SWIZZLE,
+	  .swizzle = CUTE, .cute = { 5, 2, 5 }, .after = 1,
+	  .alt = BS_FIX_NONE },
+	{ "cp.async of the tile's chunks row by row: 128 contiguous bytes a "
+	  "phase", BTILE(64, 64, 0, 2, 16, BS_BY_CHUNKS, 0, NONE,
+	  "cp.async.cg"), .before = 4, .ideal = 4, .outcome = ALREADY },
+	{ "ldmatrix x1 over rows of 128 KB: rows 0-7 differ in bits 17-19 "
+	  "and a swizzle reads bits 0-17 only: 2 columns, 4-way at best, "
+	  "Swizzle<1,4,13> first (B, then the repeat, then M)",
+	  BTILE(8, 65536, 0, 2, 16, STACK, 0, NONE, "ldsm.x1"), MAXPAD(0),
+	  .before = 8, .ideal = 1, .outcome = IMPROVED,
+	  .kind = BS_FIX_SWIZZLE, .swizzle = CUTE, .cute = { 1, 4, 13 },
+	  .after = 4 },
 };
 
 static const bs_profile *row_profile(const fix_row *r)
 {
-	const bs_profile *p = r->profile ? bs_profile_find(r->profile)
-					 : bs_profile_default();
+	static bs_profile tiles16;
+	const bs_profile *p;
+	bs_error err;
+	FILE *f;
+
+	if (r->profile && !strcmp(r->profile, "tiles16")) {
+		f = fopen("tests/cases/tiles16.profile", "r");
+		ck_assert_ptr_nonnull(f);
+		ck_assert_msg(bs_profile_read(f, "tiles16.profile", &tiles16,
+					      &err) == 0, "%s", err.text);
+		fclose(f);
+		return &tiles16;
+	}
+	p = r->profile ? bs_profile_find(r->profile) : bs_profile_default();
 
 	ck_assert_ptr_nonnull(p);
 	return p;
@@ -173,6 +264,8 @@ static void row_input(const fix_row *r, bs_fix_input *in)
 
 	*in = r->in;
 	in->max_pad = r->limit ? r->limit - 1 : -1;
+	if (r->tile_kind)
+		ck_assert_int_eq(bs_kind_find(r->tile_kind, &in->tile.kind), 0);
 	if (r->expr) {
 		bs_expr_spec s = { .name = "expr", .index = r->expr,
 				   .width = r->width };
@@ -221,6 +314,14 @@ START_TEST(test_fix_rows)
 	ck_assert_msg(b->pad == r->pad && b->swizzle == r->swizzle,
 		      "%s: pad %u swizzle %d", r->what, b->pad,
 		      (int)b->swizzle);
+	if (r->swizzle == BS_SWIZZLE_CUTE)
+		ck_assert_msg(!memcmp(&b->cute, &r->cute, sizeof r->cute),
+			      "%s: Swizzle<%d,%d,%d>", r->what, b->cute.bits,
+			      b->cute.base, b->cute.shift);
+	ck_assert_msg(r->warns ? strstr(b->warning, r->warns) != NULL
+			       : !*b->warning, "%s: warning '%s'", r->what,
+		      b->warning);
+	ck_assert_int_eq(f.byte_layout, r->tile_kind != NULL);
 	ck_assert_msg(b->sum.wavefronts == r->after, "%s: after %u", r->what,
 		      b->sum.wavefronts);
 	ck_assert_msg(b->extra_bytes == r->extra, "%s: extra %lld", r->what,

@@ -3,19 +3,23 @@
  * disassembly parser and the bankscope profile command, without a GPU.
  *
  * The fixture tests/cases/profile/transpose/ is a records directory
- * written on an H200 (CUDA 13.0, driver 580) by libbankscope_inject.so for
- * build/tests/transpose, with nvdisasm's disassembly of its cubin (and
- * cuobjdump -sass of the program from the same machine): there CUPTI
- * returned records for launch 0 only, transpose_naive, whose column read
- * LDS costs 32 wavefronts for an ideal of 1 in each of its 32768 warp
- * executions, as Nsight Compute measured too.  Its replays must give
- * expected.txt, .csv, .json and expected_stderr.txt exactly.  garbled/,
- * missing_records/ and not_allowed/ hold broken directories; fake/program.sh
- * stands in for a CUDA program and the injection library, to run the
- * command's repeated runs; /bin/false, /bin/true and a shell that kills
- * itself check the exit status pass-through (they load no CUDA, so the
- * injection library is never loaded: --inject /dev/null).  The program is
- * $BANKSCOPE (make check sets it); $BANKSCOPE_PROFILE_CASES overrides the
+ * written on the H100 (CUDA 13.0, driver 580.159) by bankscope profile
+ * with libbankscope_inject.so for build/tests/transpose, two runs (one
+ * kernel each), with nvdisasm's disassembly of its cubin (and cuobjdump
+ * -sass of the program from the same machine): transpose_naive's column
+ * read LDS costs 32 wavefronts for an ideal of 1 in each of its 32768
+ * warp executions, transpose_padded's 1.  Its replays must give
+ * expected.txt, .csv, .json and expected_stderr.txt exactly.
+ * sample-transpose/ is the CUDA sample transpose profiled with --explain
+ * on the same machine; explain/ and window/ are made by hand (fake
+ * records, disassembly and explain records, each value chosen to give
+ * one verdict or one count).  garbled/, missing_records/ and
+ * not_allowed/ hold broken directories; fake/program.sh stands in for a
+ * CUDA program and the injection library, to run the command's repeated
+ * runs; /bin/false, /bin/true and a shell that kills itself check the
+ * exit status pass-through (they load no CUDA, so the injection library
+ * is never loaded: --inject /dev/null).  The program is $BANKSCOPE (make
+ * check sets it); $BANKSCOPE_PROFILE_CASES overrides the
  * cases folder.
  */
 #include <check.h>
@@ -36,8 +40,10 @@
 extern char **environ;
 
 #define CASES_DIR "tests/cases/profile"
-#define CRC 2216893726u
+#define CRC 1656416357u
 #define NAIVE "transpose_naive(float*, float const*)"
+#define PADDED "transpose_padded(float*, float const*)"
+#define SOURCE "/work/main/.carry/d/tests/cuda/transpose.cu"
 
 static const char *cases(void)
 {
@@ -96,51 +102,63 @@ static bs_sassprof *transpose(int with_disasm, const char *disasm_file)
 START_TEST(test_transpose_table)
 {
 	static const struct {
+		const char *kernel, *function;
 		uint32_t pc;
 		const char *sass;
 		unsigned long line;
 		uint64_t exec, wf, ideal;
 		int64_t excess;
 	} want[] = {
-		{ 0x1a0, "LDS R9, [R6]", 47, 32768, 1048576, 32768, 1015808 },
-		{ 0x180, "STS [R5], R0", 43, 32768, 32768, 32768, 0 },
+		{ NAIVE, "_Z15transpose_naivePfPKf", 0x1a0, "LDS R9, [R6]", 47,
+		  32768, 1048576, 32768, 1015808 },
+		{ NAIVE, "_Z15transpose_naivePfPKf", 0x180, "STS [R5], R0", 43,
+		  32768, 32768, 32768, 0 },
+		{ PADDED, "_Z16transpose_paddedPfPKf", 0x180, "STS [R5], R0", 56,
+		  32768, 32768, 32768, 0 },
+		{ PADDED, "_Z16transpose_paddedPfPKf", 0x1a0, "LDS R9, [R6]", 60,
+		  32768, 32768, 32768, 0 },
 	};
-	bs_sassprof *p = transpose(1, "cubin-2216893726.sass");
+	bs_sassprof *p = transpose(1, "cubin-1656416357.sass");
 	bs_sassprof_totals t;
 
-	ck_assert_ptr_null(bs_sassprof_get(p, 2));
-	for (size_t i = 0; i < 2; i++) {
+	ck_assert_ptr_null(bs_sassprof_get(p, 4));
+	for (size_t i = 0; i < 4; i++) {
 		const bs_sass_insn *in = bs_sassprof_get(p, i);
 
 		ck_assert_ptr_nonnull(in);
-		ck_assert_str_eq(in->kernel, NAIVE);
-		ck_assert_str_eq(in->function, "_Z15transpose_naivePfPKf");
+		ck_assert_str_eq(in->kernel, want[i].kernel);
+		ck_assert_str_eq(in->function, want[i].function);
 		ck_assert_uint_eq(in->cubin_crc, CRC);
 		ck_assert_uint_eq(in->pc, want[i].pc);
 		ck_assert_str_eq(in->sass, want[i].sass);
-		ck_assert_str_eq(in->source_file,
-				 "/work/main/tests/cuda/transpose.cu");
+		ck_assert_str_eq(in->source_file, SOURCE);
 		ck_assert_uint_eq(in->source_line, want[i].line);
 		ck_assert_uint_eq(in->launches, 1);
 		ck_assert_uint_eq(in->executions, want[i].exec);
 		ck_assert_uint_eq(in->wavefronts, want[i].wf);
 		ck_assert_uint_eq(in->ideal, want[i].ideal);
 		ck_assert_int_eq(in->excess, want[i].excess);
+		ck_assert_ptr_null(in->not_counted);
 	}
 	bs_sassprof_get_totals(p, &t);
-	ck_assert_uint_eq(t.records, 29);
-	ck_assert_uint_eq(t.instructions, 29);
-	ck_assert_uint_eq(t.disassembled, 29);
+	ck_assert_uint_eq(t.records, 58);
+	ck_assert_uint_eq(t.instructions, 58);
+	ck_assert_uint_eq(t.disassembled, 58);
 	ck_assert_uint_eq(t.launches, 4);
-	ck_assert_uint_eq(t.measured, 4);
-	ck_assert_uint_eq(t.empty_launches, 3);
+	ck_assert_uint_eq(t.measured, 2);
+	ck_assert_uint_eq(t.empty_launches, 0);
 	ck_assert_uint_eq(t.mismatched, 0);
 	ck_assert_uint_eq(t.kernels, 2);
+	ck_assert_uint_eq(t.kernels_measured, 2);
+	ck_assert_uint_eq(t.kernels_unlaunched, 0);
+	ck_assert_uint_eq(t.not_counted, 0);
 	ck_assert_uint_eq(bs_sassprof_launch_count(p), 4);
-	ck_assert_str_eq(bs_sassprof_launch_at(p, 2)->kernel,
-			 "transpose_padded(float*, float const*)");
-	ck_assert_uint_eq(bs_sassprof_launch_at(p, 0)->written, 33);
-	ck_assert_uint_eq(bs_sassprof_launch_at(p, 0)->records, 29);
+	ck_assert_str_eq(bs_sassprof_launch_at(p, 2)->kernel, PADDED);
+	ck_assert_int_eq(bs_sassprof_launch_at(p, 0)->window, 1);
+	ck_assert_int_eq(bs_sassprof_launch_at(p, 1)->window, 0);
+	ck_assert_int_eq(bs_sassprof_launch_at(p, 2)->window, 1);
+	ck_assert_int_eq(bs_sassprof_launch_at(p, 0)->measured, 1);
+	ck_assert_int_eq(bs_sassprof_launch_at(p, 3)->measured, 0);
 	bs_sassprof_free(p);
 }
 END_TEST
@@ -167,8 +185,11 @@ START_TEST(test_transpose_no_disasm)
 
 	ck_assert_uint_eq(bs_sassprof_get(p, 0)->pc, 0x1a0);
 	ck_assert_ptr_null(bs_sassprof_get(p, 0)->sass);
+	ck_assert_str_eq(bs_sassprof_get(p, 1)->kernel, NAIVE);
 	ck_assert_uint_eq(bs_sassprof_get(p, 1)->pc, 0x180);
-	ck_assert_ptr_null(bs_sassprof_get(p, 2));
+	ck_assert_str_eq(bs_sassprof_get(p, 3)->kernel, PADDED);
+	ck_assert_uint_eq(bs_sassprof_get(p, 3)->pc, 0x1a0);
+	ck_assert_ptr_null(bs_sassprof_get(p, 4));
 	bs_sassprof_free(p);
 }
 END_TEST
@@ -318,6 +339,239 @@ START_TEST(test_sums_and_order)
 	fclose(f);
 	fclose(g);
 	bs_sassprof_free(p);
+}
+END_TEST
+
+static const struct {
+	const char *sass, *why;        /* why: a word of the reason, or NULL */
+} uncounted[] = {
+	{ "UTMALDG.2D [UR8], [UR4]", "TMA load" },
+	{ "@P0 UTMASTG.3D [UR4], [UR8]", "TMA store" },
+	{ "UTMAREDG.2D.ADD [UR4], [UR8]", "TMA reduction" },
+	{ "UBLKCP.S.G [UR4], [UR6], UR8", "bulk copy" },
+	{ "HGMMA.64x128x16.F32 R24, gdesc[UR4], R24", "warpgroup MMA" },
+	{ "HGMMA.64x64x16.F32 R24, R152, gdesc[UR8], R24, gsb0", "warpgroup" },
+	{ "IGMMA.64x64x32.S8.S8 R24, gdesc[UR4], R24", "warpgroup MMA" },
+	{ "LDS R9, [R6]", NULL },
+	{ "LDSM.16.M88.4 R8, [R7]", NULL },
+	{ "LDGSTS.E [R3], desc[UR4][R4.64]", NULL },
+	{ "HMMA.16816.F32 R4, R8, R12, R4", NULL },
+	{ "UTMALDGX R1, [R2]", NULL },
+};
+
+START_TEST(test_not_counted)
+{
+	const char *why = bs_sass_not_counted(uncounted[_i].sass);
+
+	if (!uncounted[_i].why)
+		ck_assert_msg(why == NULL, "'%s' should be counted",
+			      uncounted[_i].sass);
+	else
+		ck_assert_msg(why && strstr(why, uncounted[_i].why),
+			      "'%s': %s", uncounted[_i].sass,
+			      why ? why : "(counted)");
+}
+END_TEST
+
+static bs_sassprof *read_case(const char *dir, int disasm)
+{
+	bs_sassprof *p = bs_sassprof_new();
+	bs_error err;
+	FILE *f;
+
+	f = open_case(dir, "records.tsv");
+	ck_assert_int_eq(bs_sassprof_read_records(p, f, "r", &err), 0);
+	fclose(f);
+	f = open_case(dir, "launches.tsv");
+	ck_assert_int_eq(bs_sassprof_read_launches(p, f, "l", &err), 0);
+	fclose(f);
+	if (disasm) {
+		f = open_case(dir, "cubin-7.sass");
+		ck_assert_int_eq(bs_sassprof_read_disasm(p, 7, f, "d", &err),
+				 0);
+		fclose(f);
+	}
+	bs_sassprof_finish(p);
+	return p;
+}
+
+/* window/: launches a b a c d, all but c selected ("*"); records of a
+ * and of e, a kernel no launch line names: kernels come from the launch
+ * lines, e is counted apart, b and d are selected without records. */
+START_TEST(test_window_counts)
+{
+	bs_sassprof *p = read_case("window", 1);
+	bs_sassprof_totals t;
+
+	bs_sassprof_get_totals(p, &t);
+	ck_assert_uint_eq(t.launches, 5);
+	ck_assert_uint_eq(t.kernels, 4);
+	ck_assert_uint_eq(t.kernels_measured, 1);
+	ck_assert_uint_eq(t.kernels_unlaunched, 1);
+	ck_assert_uint_eq(t.measured, 2);
+	ck_assert_uint_eq(t.empty_launches, 2);
+	ck_assert_uint_eq(t.records, 2);
+	ck_assert_str_eq(bs_sassprof_get(p, 0)->kernel, "a()");
+	ck_assert_uint_eq(bs_sassprof_get(p, 0)->launches, 2);
+	ck_assert_str_eq(bs_sassprof_get(p, 1)->kernel, "e()");
+	ck_assert_uint_eq(bs_sassprof_get(p, 1)->launches, 0);
+	bs_sassprof_free(p);
+}
+END_TEST
+
+/* explain/: TMA and warpgroup MMA kept as not counted, after the
+ * counted ones; an IADD3 with no wavefront dropped. */
+START_TEST(test_not_counted_kept)
+{
+	bs_sassprof *p = read_case("explain", 1);
+	size_t n;
+	bs_sassprof_totals t;
+
+	bs_sassprof_get_totals(p, &t);
+	n = bs_sassprof_finish(p);
+	ck_assert_uint_eq(n, 8);
+	ck_assert_uint_eq(t.not_counted, 2);
+	ck_assert_uint_eq(t.instructions, 9);
+	ck_assert_ptr_null(bs_sassprof_get(p, 5)->not_counted);
+	ck_assert_uint_eq(bs_sassprof_get(p, 6)->pc, 0x60);
+	ck_assert_ptr_nonnull(bs_sassprof_get(p, 6)->not_counted);
+	ck_assert_uint_eq(bs_sassprof_get(p, 7)->pc, 0x70);
+	ck_assert_ptr_nonnull(bs_sassprof_get(p, 7)->not_counted);
+	bs_sassprof_free(p);
+}
+END_TEST
+
+/* Launch lines and records in any order: the launches come back sorted,
+ * each found again (a hash, not a sorted insert: 200000 of them took
+ * 17.6 s before). */
+START_TEST(test_out_of_order)
+{
+	enum { N = 2000 };
+	size_t cap = 64 * N, n = 0;
+	char *rec = malloc(cap), *lau = malloc(cap);
+	bs_sassprof *p = bs_sassprof_new();
+	bs_error err;
+	FILE *f;
+
+	n = (size_t)snprintf(rec, cap, HEAD);
+	for (unsigned i = 0; i < N; i++)
+		n += (size_t)snprintf(rec + n, cap - n,
+				      "k()\t%u\t7\t0\t_Z1kv\t0x10\t1\t2\t1\n",
+				      (i * 7919u) % N);
+	f = fmemopen(rec, n, "r");
+	ck_assert_int_eq(bs_sassprof_read_records(p, f, "r", &err), 0);
+	fclose(f);
+	n = (size_t)snprintf(lau, cap, "launch\tkernel\tpc_records\n");
+	for (unsigned i = N; i-- > 0;)
+		n += (size_t)snprintf(lau + n, cap - n, "%u\tk()\t1\n", i);
+	f = fmemopen(lau, n, "r");
+	ck_assert_int_eq(bs_sassprof_read_launches(p, f, "l", &err), 0);
+	fclose(f);
+	ck_assert_uint_eq(bs_sassprof_launch_count(p), N);
+	for (unsigned i = 0; i < N; i++) {
+		const bs_sass_launch *l = bs_sassprof_launch_at(p, i);
+
+		ck_assert_uint_eq(l->index, i);
+		ck_assert_uint_eq(l->records, 1);
+		ck_assert_str_eq(l->kernel, "k()");
+	}
+	bs_sassprof_finish(p);
+	ck_assert_uint_eq(bs_sassprof_get(p, 0)->launches, N);
+	ck_assert_uint_eq(bs_sassprof_get(p, 0)->executions, N);
+	free(rec);
+	free(lau);
+	bs_sassprof_free(p);
+}
+END_TEST
+
+/* explain/explain.tsv read and grouped per instruction. */
+START_TEST(test_explain_read)
+{
+	bs_explain *e = bs_explain_new();
+	const bs_explain_insn *x;
+	const bs_explain_sample *s;
+	bs_error err;
+	FILE *f = open_case("explain", "explain.tsv");
+
+	ck_assert_int_eq(bs_explain_read(e, f, "x", &err), 0);
+	fclose(f);
+	ck_assert_uint_eq(bs_explain_instructions(e), 5);
+	x = bs_explain_find(e, "_Z1kPf", 0x30);
+	ck_assert_ptr_nonnull(x);
+	ck_assert_uint_eq(x->n, 3);
+	ck_assert_str_eq(x->kernel, "k(float*)");
+	s = bs_explain_sample_at(e, x->first + 2);
+	ck_assert_str_eq(s->kind, "atom");
+	ck_assert_uint_eq(s->block, 1);
+	ck_assert_uint_eq(s->active, 0xffff);
+	s = bs_explain_sample_at(e, x->first + 1);
+	ck_assert_uint_eq(s->warp, 1);
+	ck_assert_uint_eq(s->addr[3], 384);
+	x = bs_explain_find(e, "_Z1kPf", 0x40);
+	s = bs_explain_sample_at(e, x->first);
+	ck_assert_str_eq(s->kind, "ldsm");
+	ck_assert_uint_eq(s->width, 16);
+	ck_assert_uint_eq(s->count, 4);
+	ck_assert_ptr_null(bs_explain_find(e, "_Z1kPf", 0x50));
+	ck_assert_ptr_null(bs_explain_find(e, "_Z1jv", 0x10));
+	bs_explain_free(e);
+}
+END_TEST
+
+#define XHEAD "launch\tkernel\tfunction\tpc_offset\tkind\twidth\tcount\t" \
+	      "block\twarp\texec\taddresses\n"
+#define LANES0 "0 4 8 12 16 20 24 28 32 36 40 44 48 52 56 60 64 68 72 76 " \
+	       "80 84 88 92 96 100 104 108 112 116 120 124"
+
+static const struct {
+	const char *text, *want;
+} bad_explain[] = {
+	{ "", "x: empty file: expected the header line" },
+	{ "launch\tkernel\n", "x:1:14: not the expected header line" },
+	{ XHEAD "0\tk\tf\t0x10\tld\t4\t1\t0\t0\n",
+	  "x:2:22: 9 tab-separated fields, expected 11" },
+	{ XHEAD "0\tk\tf\t0x10\tld\t4\t1\t0\t0\t0\t" LANES0 "\t9\n",
+	  "x:2:125: more than 11 tab-separated fields" },
+	{ XHEAD "0\tk\tf\t0x10\tlds\t4\t1\t0\t0\t0\t" LANES0 "\n",
+	  "x:2:12: kind: 'lds' is not ld, st, atom, ldsm, stsm or ldgsts" },
+	{ XHEAD "0\tk\tf\t0x10\tld\t3\t1\t0\t0\t0\t" LANES0 "\n",
+	  "x:2:15: width: 3 is not 1, 2, 4, 8 or 16" },
+	{ XHEAD "0\tk\tf\t0x1g\tld\t4\t1\t0\t0\t0\t" LANES0 "\n",
+	  "x:2:7: pc_offset: '0x1g' is not a non-negative integer" },
+	{ XHEAD "0\tk\tf\t0x10\tld\t4\t1\t0\t0\t0\t0 4 8\n",
+	  "x:2:30: addresses: 3 lane fields, expected 32" },
+	{ XHEAD "0\tk\tf\t0x10\tld\t4\t1\t0\t0\t0\t" LANES0 " 9\n",
+	  "x:2:125: addresses: more than 32 lane fields" },
+	{ XHEAD "0\tk\tf\t0x10\tld\t4\t1\t0\t0\t0\t- - - - - - - - - "
+	  "- - - - - - - - - - - - - - - - - - - - - - -\n",
+	  "x:2:25: addresses: no active lane" },
+	{ XHEAD "0\tk\tf\t0x10\tld\t4\t1\t0\t0\t0\t4294967296 4 8 12 "
+	  "16 20 24 28 32 36 40 44 48 52 56 60 64 68 72 76 80 84 88 92 96 "
+	  "100 104 108 112 116 120 124\n",
+	  "x:2:25: address: 4294967296 is larger than 4294967295" },
+	{ XHEAD "0\t\tf\t0x10\tld\t4\t1\t0\t0\t0\t" LANES0 "\n",
+	  "x:2:3: kernel is empty" },
+};
+
+START_TEST(test_explain_bad)
+{
+	char buf[512];
+	bs_explain *e = bs_explain_new();
+	FILE *f = fmemopen((void *)bad_explain[_i].text,
+			   strlen(bad_explain[_i].text) ? strlen(
+				   bad_explain[_i].text) : 1, "r");
+	bs_error err;
+
+	ck_assert_ptr_nonnull(f);
+	if (!strlen(bad_explain[_i].text)) {
+		fclose(f);
+		f = fopen("/dev/null", "r");
+	}
+	ck_assert_int_eq(bs_explain_read(e, f, "x", &err), -1);
+	bs_error_format(&err, buf, sizeof buf);
+	ck_assert_str_eq(buf, bad_explain[_i].want);
+	fclose(f);
+	bs_explain_free(e);
 }
 END_TEST
 
@@ -479,12 +733,13 @@ START_TEST(test_run_false)
 }
 END_TEST
 
+/* A program that launched no kernel is an error, whatever its status. */
 START_TEST(test_run_true)
 {
 	const char *args[] = { "profile", "--inject", "/dev/null",
 			       "/bin/true", NULL };
 
-	expect(run(args), 0, "", NO_CUDA("/bin/true"));
+	expect(run(args), 1, "", NO_CUDA("/bin/true"));
 }
 END_TEST
 
@@ -524,20 +779,23 @@ START_TEST(test_run_not_executable)
 }
 END_TEST
 
-/* Stand-in program: launches a, b, a, c; one run each for a (launch 0),
- * b (1) and c (3); only the first run's output shows. */
+/* Stand-in program: launches a, b, a, c; the first run measures the
+ * first launch of a, then one run each for b (launch 1) and c (3), one
+ * at a time here; only the first run's output shows. */
 START_TEST(test_run_reruns)
 {
 	char *prog = path_of("fake", "program.sh"), want[2048], path[512];
 	char keep[] = "/tmp/bankscope-profile-keep-XXXXXX";
-	const char *args[] = { "profile", "--keep", keep, "--inject",
-			       "/dev/null", "--", prog, NULL };
+	const char *args[] = { "profile", "--keep", keep, "--jobs", "1",
+			       "--inject", "/dev/null", "--", prog, NULL };
 	char *launches;
 
 	ck_assert_ptr_nonnull(mkdtemp(keep));
 	snprintf(want, sizeof want,
-		 "run 0\n"
+		 "run a\n"
 		 "program: %s\n"
+		 "runs: 3 (one kernel each: CUPTI's SASS metrics count one "
+		 "kernel per process; 1 at a time after the first)\n"
 		 "4 launches of 3 kernels, 3 measured; 3 of 3 instructions "
 		 "use shared memory\n"
 		 "executions in warp instructions; wavefronts, ideal and "
@@ -557,9 +815,9 @@ START_TEST(test_run_reruns)
 	snprintf(path, sizeof path, "%s/launches.tsv", keep);
 	launches = tu_slurp(path, NULL);
 	ck_assert_str_eq(launches, "launch\tkernel\tpc_records\n"
-		"0\ta()\t1\n1\tb()\t-\n2\ta()\t-\n3\tc()\t-\n"
-		"0\ta()\t-\n1\tb()\t1\n2\ta()\t-\n3\tc()\t-\n"
-		"0\ta()\t-\n1\tb()\t-\n2\ta()\t-\n3\tc()\t1\n");
+		"0\ta()\t*\n1\tb()\t-\n2\ta()\t-\n3\tc()\t-\n"
+		"0\ta()\t-\n1\tb()\t*\n2\ta()\t-\n3\tc()\t-\n"
+		"0\ta()\t-\n1\tb()\t-\n2\ta()\t-\n3\tc()\t*\n");
 	free(launches);
 	snprintf(path, sizeof path, "rm -r '%s'", keep);
 	ck_assert_int_eq(system(path), 0);
@@ -567,18 +825,20 @@ START_TEST(test_run_reruns)
 }
 END_TEST
 
-/* --launches all, the program's status passed through, --max-runs. */
+/* --launches all: every launch of a (0 and 2) in its run; the status
+ * passed through; --max-runs leaves c unmeasured. */
 START_TEST(test_run_all_launches)
 {
 	char *prog = path_of("fake", "program.sh"), want[1024], err[512];
 	const char *args[] = { "profile", "--format", "csv", "--launches",
-			       "all", "--max-runs", "3", "--inject",
+			       "all", "--max-runs", "2", "--inject",
 			       "/dev/null", "--", prog, NULL };
 
 	setenv("FAKE_EXIT", "3", 1);
 	snprintf(want, sizeof want,
-		 "run 0\n"
+		 "run a\n"
 		 "# program: %s\n"
+		 "# runs: 2\n"
 		 "# launches: 4\n# measured_launches: 3\n# kernels: 3\n"
 		 "# instructions: 2\n"
 		 "# units: executions in warp instructions; wavefronts, ideal "
@@ -589,13 +849,167 @@ START_TEST(test_run_all_launches)
 		 "a(),_Z1av,7,0x0010,,,2,22,20,2,11\n"
 		 "b(),_Z1bv,7,0x0010,,,1,11,10,1,11\n", prog);
 	snprintf(err, sizeof err,
-		 "bankscope: 1 launch left unmeasured: --max-runs 3 allows 2 "
-		 "more runs\n"
+		 "bankscope: 1 kernel left unmeasured: --max-runs 2 allows 1 "
+		 "more run\n"
 		 "bankscope: %s exited with status 3; the profile covers what "
 		 "ran\n"
+		 "bankscope: 1 selected launch gave no SASS records (2 of 3 "
+		 "kernels measured); the table covers the others\n"
 		 "bankscope: 1 cubin the records name is missing: no SASS text "
 		 "or source lines for it\n", prog);
 	expect(run(args), 3, want, err);
+	unsetenv("FAKE_EXIT");
+	free(prog);
+}
+END_TEST
+
+/* --kernel: only the kernels it matches are measured and shown; none
+ * matched is an error (exit 1, one line). */
+START_TEST(test_run_kernel)
+{
+	char *prog = path_of("fake", "program.sh"), want[1024];
+	const char *args[] = { "profile", "--kernel", "^[bc]", "--format",
+			       "csv", "--inject", "/dev/null", "--", prog,
+			       NULL };
+	const char *none[] = { "profile", "--kernel", "zz", "--inject",
+			       "/dev/null", "--", prog, NULL };
+
+	snprintf(want, sizeof want,
+		 "run b\n"
+		 "# program: %s\n"
+		 "# runs: 2\n"
+		 "# launches: 4\n# measured_launches: 2\n# kernels: 3\n"
+		 "# instructions: 2\n"
+		 "# units: executions in warp instructions; wavefronts, ideal "
+		 "and excess in wavefronts; all summed over the measured "
+		 "launches\n"
+		 "kernel,function,cubin_crc,pc,sass,source,executions,"
+		 "wavefronts,ideal,excess,wavefronts_per_exec\n"
+		 "c(),_Z1cv,7,0x0010,,,1,13,10,3,13\n"
+		 "b(),_Z1bv,7,0x0010,,,1,11,10,1,11\n", prog);
+	expect(run(args), 0, want,
+	       "bankscope: 1 cubin the records name is missing: no SASS text "
+	       "or source lines for it\n");
+	snprintf(want, sizeof want, "bankscope: no launch of %s matched "
+		 "--kernel zz\n", prog);
+	expect(run(none), 1, "run \n", want);
+	free(prog);
+}
+END_TEST
+
+/* A failed row write names its file and its reason, exit 2 (it printed
+ * uninitialized memory as the message before: issue 13). */
+START_TEST(test_dataset_write_error)
+{
+	char dir[] = "/tmp/bankscope-profile-fsize-XXXXXX", cmd[2048];
+	char outp[600], errp[600], target[600], *err;
+	const char *prog = getenv("BANKSCOPE");
+	char *cases_t = path_of("tutorial", ""), *pat = path_of("tutorial",
+								"patterns");
+	int st;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(target, sizeof target, "%s/big.csv", dir);
+	snprintf(outp, sizeof outp, "%s/out", dir);
+	snprintf(errp, sizeof errp, "%s/err", dir);
+	snprintf(cmd, sizeof cmd, "trap '' XFSZ; ulimit -f 8; exec '%s' "
+		 "profile --replay '%s' --patterns '%s' --dataset '%s' "
+		 "> /dev/null 2> '%s'", prog, cases_t, pat, target, errp);
+	st = system(cmd);
+	ck_assert(WIFEXITED(st));
+	ck_assert_int_eq(WEXITSTATUS(st), 2);
+	err = tu_slurp(errp, NULL);
+	ck_assert_msg(strstr(err, ": cannot write: File too large\n") &&
+		      !strncmp(err, "bankscope: ", 11) &&
+		      !strchr(err, '\n')[1],
+		      "message: %s", err);
+	ck_assert_int_ne(access(target, F_OK), 0);
+	free(err);
+	free(cases_t);
+	free(pat);
+	(void)outp;
+	snprintf(cmd, sizeof cmd, "rm -r '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
+/* A replay path with a newline: the dataset keeps its header (the path
+ * in the metadata with '?' for the newline); the header write was not
+ * checked and the file came out headerless (issue 13). */
+START_TEST(test_dataset_newline_path)
+{
+	char dir[] = "/tmp/bankscope-profile-nl-XXXXXX", rec[600], cmd[2048];
+	char out[700], *text, *src = path_of("transpose", "");
+	const char *args[] = { "profile", "--replay", rec, "--patterns", NULL,
+			       "--dataset", out, NULL };
+	char *pat = path_of("transpose", "patterns");
+	result r;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(rec, sizeof rec, "%s/a\nb", dir);
+	snprintf(cmd, sizeof cmd, "cp -r '%s' '%s'", src, rec);
+	ck_assert_int_eq(system(cmd), 0);
+	snprintf(out, sizeof out, "%s/d.csv", dir);
+	args[4] = pat;
+	r = run(args);
+	ck_assert_int_eq(r.status, 0);
+	snprintf(cmd, sizeof cmd, "bankscope: dataset written to %s\n", out);
+	ck_assert_str_eq(r.err, cmd);
+	free(r.out);
+	free(r.err);
+	text = tu_slurp(out, NULL);
+	ck_assert_ptr_nonnull(text);
+	snprintf(cmd, sizeof cmd, "# source: bankscope profile --replay "
+		 "%s/a?b\n", dir);
+	ck_assert_msg(!strncmp(text, cmd, strlen(cmd)), "%s", text);
+	ck_assert_ptr_nonnull(strstr(text, "\nprobe,name,width,op,"));
+	free(text);
+	snprintf(cmd, sizeof cmd, "rm -r '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+	free(src);
+	free(pat);
+}
+END_TEST
+
+/* --verbose: one line per phase, in order, each with its seconds. */
+START_TEST(test_run_verbose)
+{
+	static const char *const phases[] = {
+		"the first run", "2 more runs, 1 at a time",
+		"reading the records, disassembling 1 cubin", "the report",
+	};
+	char *prog = path_of("fake", "program.sh");
+	const char *args[] = { "profile", "--verbose", "--jobs", "1",
+			       "--inject", "/dev/null", "--", prog, NULL };
+	result r = run(args);
+	const char *l = r.err;
+	size_t k = 0;
+
+	ck_assert_int_eq(r.status, 0);
+	while (*l) {
+		const char *e = strchr(l, '\n');
+		char want[128];
+		double secs;
+		int used = 0;
+
+		ck_assert_ptr_nonnull(e);
+		if (k < 4) {
+			snprintf(want, sizeof want, "bankscope: profile: %s: ",
+				 phases[k]);
+			if (!strncmp(l, want, strlen(want))) {
+				ck_assert_int_eq(sscanf(l + strlen(want),
+							"%lf s%n", &secs,
+							&used), 1);
+				ck_assert_ptr_eq(l + strlen(want) + used, e);
+				ck_assert(secs >= 0);
+				k++;
+			}
+		}
+		l = e + 1;
+	}
+	ck_assert_uint_eq(k, 4);
+	free(r.out);
+	free(r.err);
 	free(prog);
 }
 END_TEST
@@ -611,6 +1025,9 @@ START_TEST(test_usage)
 			       NULL };
 	const char *which[] = { "profile", "--launches", "some", "/bin/true",
 				NULL };
+	const char *jobs[] = { "profile", "--jobs", "65", "/bin/true", NULL };
+	const char *cnt[] = { "profile", "--launch-count", "0", "/bin/true",
+			      NULL };
 
 	expect(run(fmt), 2, "", "bankscope: option --format: 'xml' is not "
 	       "text, csv or json\n");
@@ -622,6 +1039,10 @@ START_TEST(test_usage)
 	       "measure nothing\n");
 	expect(run(which), 2, "", "bankscope: option --launches: 'some' is "
 	       "not first or all\n");
+	expect(run(jobs), 2, "", "bankscope: option --jobs: 65 is larger "
+	       "than 64\n");
+	expect(run(cnt), 2, "", "bankscope: option --launch-count: must be "
+	       "at least 1\n");
 }
 END_TEST
 
@@ -640,6 +1061,14 @@ Suite *profile_suite(void)
 			    sizeof bad_records / sizeof *bad_records);
 	tcase_add_test(lib, test_bad_launches);
 	tcase_add_test(lib, test_sums_and_order);
+	tcase_add_loop_test(lib, test_not_counted, 0,
+			    sizeof uncounted / sizeof *uncounted);
+	tcase_add_test(lib, test_window_counts);
+	tcase_add_test(lib, test_not_counted_kept);
+	tcase_add_test(lib, test_out_of_order);
+	tcase_add_test(lib, test_explain_read);
+	tcase_add_loop_test(lib, test_explain_bad, 0,
+			    sizeof bad_explain / sizeof *bad_explain);
 	suite_add_tcase(s, lib);
 
 	tcase_add_test(cmd, test_replay_text);
@@ -656,6 +1085,10 @@ Suite *profile_suite(void)
 	tcase_add_test(cmd, test_run_not_executable);
 	tcase_add_test(cmd, test_run_reruns);
 	tcase_add_test(cmd, test_run_all_launches);
+	tcase_add_test(cmd, test_run_kernel);
+	tcase_add_test(cmd, test_run_verbose);
+	tcase_add_test(cmd, test_dataset_write_error);
+	tcase_add_test(cmd, test_dataset_newline_path);
 	tcase_add_test(cmd, test_usage);
 	tcase_set_timeout(cmd, 30);
 	suite_add_tcase(s, cmd);

@@ -33,6 +33,8 @@
 extern char **environ;
 
 #define DATASET "data/h100-sxm/all-20261122-052715.csv"
+/* Every access kind: ldmatrix, stmatrix, the atomics, cp.async (issue 10). */
+#define KINDS "data/h100-sxm/explore-kinds-20261124-142552-dataset.csv"
 
 static void spit(const char *path, const char *text)
 {
@@ -413,7 +415,234 @@ START_TEST(test_h100_sections)
 	ck_assert_msg(strstr(loads, "| 4 | ld | no | 158 |"), "no load row");
 	ck_assert_msg(!strstr(stores + 1, "| ld |"), "a load row in the store "
 		      "table");
+	/* loads and stores only: no section of another kind */
+	ck_assert_msg(!strstr(end + 1, "## ldmatrix") && !strstr(end + 1,
+		      "## Shared atomics") && !strstr(end + 1, "## cp.async") &&
+		      !strstr(end + 1, "not modeled"), "a kind section in a "
+		      "report of loads and stores");
 	free(md);
+}
+END_TEST
+
+/* ---- the kinds dataset: a section per group of kinds ---------------------- */
+
+static char kinds_dir[256];
+static int kinds_status = -1;
+static char *kinds_err;
+
+static void kinds_setup(void)
+{
+	const char *args[] = { "report", "--out", kinds_dir, KINDS, NULL };
+
+	temp_dir(kinds_dir, sizeof kinds_dir);
+	if (kinds_dir[0])
+		kinds_status = run(args, &kinds_err);
+}
+
+static void kinds_teardown(void)
+{
+	if (kinds_dir[0])
+		remove_dir(kinds_dir);
+	free(kinds_err);
+}
+
+/*
+ * The exploration's figures, as bankscope check and the profile give
+ * them: every measured row of a kind sm_90 models agrees; ldmatrix costs
+ * 31 + 2 x wavefronts cycles, the atomics 34 (CAS 36) + 2 x wavefronts;
+ * the conflict-free throughputs are the medians bankscope calibrate put in
+ * the profile (atom.add.u32 127.13, CAS 63.86: two wavefronts a slot);
+ * atom.add.f32, atom.add.u64 and cp.async.cg are not modeled (437 rows).
+ */
+static const struct {
+	const char *file, *needle;
+} kinds_expect[] = {
+	{ "report.md", "## ldmatrix and stmatrix\n" },
+	{ "report.md", "1556 rows of 12 kinds and widths: 1556 agree with "
+		       "profile sm\\_90, 0 disagree, 0 not modeled; the rule "
+		       "of each kind is in docs/model.md, section \"ldmatrix "
+		       "and stmatrix: one phase per matrix\"." },
+	{ "report.md", "### Measured against profile sm\\_90, and its rule\n" },
+	{ "report.md", "| `ldsm.x4` | 16 | 173 | 173 | 173 | 0 | 0 | "
+		       "`phase=8 same_word=share slot_waves=1 ideal=words "
+		       "source=h100x` |" },
+	{ "report.md", "Source `h100x`: measured on NVIDIA H100 80GB HBM3 by "
+		       "probes/explore: " KINDS "." },
+	{ "report.md", "| `ldsm.x4` | 16 | latency (dependent chain) | 173 | "
+		       "2.000 | 31.00 | 1.0000 | 31 + 2 x wavefronts |" },
+	{ "report.md", "| `ldsm.x1.t` | 16 | latency (dependent chain) | 89 | "
+		       "2.000 | 31.00 | 1.0000 | 31 + 2 x wavefronts |" },
+	{ "report.md", "| `stsm.x4` | 16 | interval (back to back) | 173 | "
+		       "1.971 | 1.81 | 0.9995 | no timing: nothing waits for "
+		       "it |" },
+	{ "report.md", "| `ldsm.x4` | 16 | 72 | 127.888 | `ldsm.x4.side.p80` "
+		       "(line 886) | 127.89 |" },
+	{ "report.md", "| `ldsm.x1` | 16 | 34 | 127.242 | "
+		       "`ldsm.x1.stacked.p144` (line 17) | not measured |" },
+	{ "report.md", "## Shared atomics\n" },
+	{ "report.md", "962 rows of 8 kinds and widths: 749 agree with profile "
+		       "sm\\_90, 0 disagree, 213 not modeled" },
+	{ "report.md", "| `atom.cas.b32` | 4 | 107 | 107 | 107 | 0 | 0 | "
+		       "`phase=32 same_word=serial slot_waves=2 ideal=words "
+		       "source=h100x` |" },
+	{ "report.md", "| `atom.add.u32` | 4 | latency (dependent chain) | 214 "
+		       "| 2.000 | 34.00 | 1.0000 | 34 + 2 x wavefronts |" },
+	{ "report.md", "| `atom.cas.b32` | 4 | latency (dependent chain) | 107 "
+		       "| 2.000 | 35.99 | 1.0000 | 36 + 2 x wavefronts |" },
+	{ "report.md", "| `red.add.u32` | 4 | interval (back to back) | 107 | "
+		       "1.997 | 1.04 | 0.9983 | no timing: nothing waits for "
+		       "it |" },
+	{ "report.md", "| `atom.add.u32` | 4 | 40 | 127.131 | "
+		       "`cuda.inc.ret.kaddr.k1_interleaved` (line 2455) and "
+		       "`atom.add.u32.stride.s7` (line 1572), the middle two | "
+		       "127.13 |" },
+	{ "report.md", "| `atom.cas.b32` | 4 | 20 | 63.864 | "
+		       "`atom.cas.b32.stride.s3` (line 1782) | 63.86 |" },
+	{ "report.md", "Not modeled: profile sm\\_90 has no rule for the "
+		       "kinds below, so their rows are measured but not judged "
+		       "(docs/model.md, section \"Shared atomics: every lane's "
+		       "word on its own\", says why).  Their measured ranges:" },
+	{ "report.md", "| `atom.add.f32` | 4 | 107 | 107 | - | - | 107 | none: "
+		       "not modeled |" },
+	{ "report.md", "| `atom.add.f32` | 4 | 107 | 107 | 3 - 592 | - | 101 - "
+		       "4007 (latency) | 0.093 - 2.984 |" },
+	{ "report.md", "| `atom.add.u64` | 8 | 106 | 106 | 3 - 336 | - | 116 - "
+		       "3559 (latency) | 0.126 - 3.627 |" },
+	{ "report.md", "## cp.async\n" },
+	{ "report.md", "| `cp.async.ca` | 16 | interval (back to back) | 224 | "
+		       "1.973 | 0.46 | 0.9979 | no timing: nothing waits for "
+		       "it |" },
+	{ "report.md", "| `cp.async.ca` | 4 | 20 | 48.174 | " },
+	{ "report.md", "| `cp.async.ca` | 16 | 45 | 98.774 | "
+		       "`cp.async.ca.stride.s9` (line 2749) | 98.77 |" },
+	{ "report.md", "| `cp.async.cg` | 16 | 224 | 224 | 1 - 32 | 0 | 8.83 - "
+		       "129.02 (interval) | 2.226 - 70.758 |" },
+	{ "report.md", "**AGREES: 3207 rows, 2770 agree, 0 disagree** (2770 "
+		       "measured, 0 skipped for a note, 0 timing only; profile "
+		       "sm\\_90)." },
+	{ "report.md", "437 rows of kinds profile sm\\_90 has no rule for "
+		       "were measured but not judged: atom.add.f32, "
+		       "atom.add.u64, cp.async.cg." },
+	/* the load and store throughput counts loads and stores only */
+	{ "report.md", "| 16 | ld | 5 | - | 0.999 | 255.620 | `ld.ctl.s0` |" },
+	{ "index.html", "<h2>ldmatrix and stmatrix</h2>" },
+	{ "index.html", "<tr><td><code>ldsm.x4</code></td><td>16</td>"
+			"<td>latency (dependent chain)</td><td>173</td>"
+			"<td>2.000</td><td>31.00</td><td>1.0000</td>"
+			"<td>31 + 2 x wavefronts</td></tr>" },
+	{ "index.html", "<strong>AGREES: 3207 rows, 2770 agree, 0 disagree"
+			"</strong>" },
+};
+
+START_TEST(test_kinds_written)
+{
+	ck_assert_msg(kinds_dir[0], "no temporary folder");
+	ck_assert_msg(kinds_status == 0, "bankscope report exit status %d: %s",
+		      kinds_status, kinds_err ? kinds_err : "");
+	ck_assert_str_eq(kinds_err ? kinds_err : "", "");
+}
+END_TEST
+
+START_TEST(test_kinds_holds)
+{
+	char *text = page(kinds_dir, kinds_expect[_i].file);
+
+	assert_holds(text, kinds_expect[_i].file, kinds_expect[_i].needle);
+	free(text);
+}
+END_TEST
+
+/* The kind sections come after the throughput of loads and stores, in
+ * the order of the groups, before the verdict. */
+START_TEST(test_kinds_order)
+{
+	static const char *const order[] = {
+		"## Throughput\n", "## ldmatrix and stmatrix\n",
+		"### Cycles against wavefronts\n",
+		"### Conflict-free throughput\n", "## Shared atomics\n",
+		"## cp.async\n", "## Predicted against measured\n",
+		"## Charts\n" };
+	char *md = page(kinds_dir, "report.md");
+	const char *at;
+
+	ck_assert_ptr_nonnull(md);
+	at = md;
+	for (size_t i = 0; i < sizeof order / sizeof *order; i++) {
+		const char *p = strstr(at, order[i]);
+
+		ck_assert_msg(p, "report.md: no %s after %s", order[i],
+			      i ? order[i - 1] : "the start");
+		at = p + 1;
+	}
+	free(md);
+}
+END_TEST
+
+/*
+ * --plot-data: the rows the kind charts read, no report.  The rows are
+ * the dataset's, each with its kind's group, its series and the profile's
+ * prediction, empty where sm_90 has no rule; a name with a comma is
+ * quoted and last.
+ */
+START_TEST(test_plot_data)
+{
+	char dir[256], plot[300], data[300], text[1024], *csv, *err;
+	const char *args[] = { "report", "--plot-data", plot, KINDS, NULL };
+	const char *own[] = { "report", "--plot-data", plot, data, NULL };
+	const char *bad[] = { "report", "--plot-data", "/no/such/dir/p.csv",
+			      KINDS, NULL };
+	size_t lines = 0;
+	int n;
+
+	temp_dir(dir, sizeof dir);
+	ck_assert_msg(dir[0], "no temporary folder");
+	path_in(plot, sizeof plot, dir, "kinds.csv");
+	path_in(data, sizeof data, dir, "comma.csv");
+	ck_assert_int_eq(run(args, &err), 0);
+	ck_assert_str_eq(err ? err : "", "");
+	free(err);
+	csv = page(dir, "kinds.csv");
+	assert_holds(csv, "kinds.csv", "\n# profile: sm_90\n# gpu: NVIDIA H100 "
+		     "80GB HBM3\nline,kind,label,group,series,width,returns,"
+		     "modeled,noted,active_lanes,wavefronts_measured,"
+		     "bank_conflicts_measured,wavefronts_predicted,"
+		     "ideal_wavefronts_predicted,packed_predicted,"
+		     "cycles_per_access_median,latency_cycles_predicted,"
+		     "tp_bytes_per_clk_per_sm,profile,name\n"
+		     "9,ldsm.x1,ldsm.x1,matrix,1,16,1,1,0,8,1,0,1,1,0,33,33,"
+		     "127.255,sm_90,ldsm.x1.stacked.p16\n");
+	assert_holds(csv, "kinds.csv", "\n2100,atom.add.f32,atom.add.f32,"
+		     "atomics,7,4,1,0,0,32,96,,,,,3015,,0.093,sm_90,"
+		     "atom.add.f32.stride.s0\n");
+	assert_holds(csv, "kinds.csv", "\n2527,cp.async.ca,cp.async.ca 4 B,"
+		     "cpasync,1,4,0,1,0,32,32,31,32,1,0,64,,3.834,sm_90,"
+		     "cp.async.ca.stride.s0\n");
+	for (const char *p = csv; p && *p; p++)
+		lines += *p == '\n';
+	ck_assert_uint_eq(lines, 3 + 1 + 3207);
+	free(csv);
+	listing(dir, text, sizeof text);
+	ck_assert_str_eq(text, "kinds.csv\n");
+
+	/* a comma in a name: quoted, the last column */
+	n = snprintf(text, sizeof text, "probe,name,width,op,"
+		     "wavefronts_measured,addresses\nx,\"a,b\",16,ldsm.x4,4,0");
+	for (int l = 1; l < 32; l++)
+		n += snprintf(text + n, sizeof text - (size_t)n, " %d", 16 * l);
+	snprintf(text + n, sizeof text - (size_t)n, "\n");
+	spit(data, text);
+	ck_assert_int_eq(run(own, NULL), 0);
+	csv = page(dir, "kinds.csv");
+	assert_holds(csv, "kinds.csv", "\n2,ldsm.x4,ldsm.x4,matrix,3,16,1,1,0,"
+		     "32,4,,4,4,0,,39,,sm_90,\"a,b\"\n");
+	free(csv);
+
+	ck_assert_int_eq(run(bad, &err), 2);
+	ck_assert_msg(err && !strncmp(err, "bankscope: /no/such/dir/p.csv: "
+				      "cannot write: ", 31), "stderr: %s",
+		      err ? err : "");
+	free(err);
+	remove_dir(dir);
 }
 END_TEST
 
@@ -920,6 +1149,9 @@ static const struct {
 	  "bankscope: report: one dataset only" },
 	{ NULL, { DATASET, "--note", NULL }, 2,
 	  "bankscope: option --note needs a value" },
+	{ NULL, { "--plot-data", "BAD", DATASET, NULL }, 2,
+	  "bankscope: report: --plot-data writes the plot data and no "
+	  "report: --out does not go with it" },
 	{ NULL, { "--help", NULL }, 0, "" },
 };
 
@@ -976,6 +1208,15 @@ Suite *report_suite(void)
 			    (int)(sizeof expect / sizeof *expect));
 	tcase_add_test(tc, test_h100_offline);
 	tcase_add_test(tc, test_h100_sections);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("kinds");
+	tcase_add_unchecked_fixture(tc, kinds_setup, kinds_teardown);
+	tcase_add_test(tc, test_kinds_written);
+	tcase_add_loop_test(tc, test_kinds_holds, 0,
+			    (int)(sizeof kinds_expect / sizeof *kinds_expect));
+	tcase_add_test(tc, test_kinds_order);
+	tcase_add_test(tc, test_plot_data);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("content");

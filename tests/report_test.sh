@@ -19,7 +19,8 @@
 #     onload and onerror into the DOM, read back with --dump-dom: every
 #     one must load, with a non-zero size;
 #   - the page renders: build/report-test/screenshot.png, 1400 px wide, to
-#     look at.
+#     look at, and that of 6, screenshot-kinds.png; the images of 6 load
+#     in the same test page.
 # 2. A dataset of one probe family ($STRIDE, make probe-stride's file):
 #    make report succeeds, draws stride, latency, throughput and the bank
 #    maps, and says on the terminal and on the page that padding and wide
@@ -32,16 +33,24 @@
 #    (sm_89)": the H100 run relabelled, in $T): make report calibrates
 #    first, writes the profile beside the dataset, and the terminal and
 #    the page say the report compares with it.
+# 6. The dataset of every access kind ($KINDS, the exploration of
+#    ldmatrix, stmatrix, the shared atomics and cp.async): the three kind
+#    charts are drawn (PNG and SVG as in 1, their legends naming each
+#    kind's rows and fitted line), the page holds its figures, and the
+#    charts of loads and stores are named as not drawn, with why.  In 1
+#    and 2 the kind charts are named as not drawn (no such rows).
 # Run from the repository root (make check-report).  Exit status 0 when
 # every check passed; each failure is one "FAIL: ..." line.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 DATA=${DATA:-data/h100-sxm/all-20261122-052715.csv}
 STRIDE=${STRIDE:-data/h100-sxm/stride-20261122-052718.csv}
+KINDS=${KINDS:-data/h100-sxm/explore-kinds-20261124-142552-dataset.csv}
 MAKE=${MAKE:-make}
 T=build/report-test
 OUT=$T/report
 SHOT=$T/screenshot.png
+SHOT_KINDS=$T/screenshot-kinds.png
 PAGE=$T/images.html
 LOG=$T/chromium.log
 fails=0
@@ -81,67 +90,84 @@ report report DATA="$DATA" || {
 [ -f "$OUT/report.md" ] || fail "$OUT/report.md was not written"
 
 charts="stride latency throughput padding wide bankmap-lane2 bankmap-tile"
+kind_charts="kinds-matrix kinds-atomics kinds-cpasync"
 
 command -v file >/dev/null 2>&1 || scripts/deps.sh file || fail "no file(1)"
-for c in $charts; do
-	png=$OUT/$c.png
-	svg=$OUT/$c.svg
-	if [ ! -f "$png" ]; then
-		fail "$png is missing"
-	else
-		magic=$(head -c 8 "$png" | od -An -tx1 | tr -d ' \n')
-		size=$(wc -c <"$png")
-		desc=$(file -b "$png")
-		w=$(echo "$desc" | sed -n 's/^PNG image data, \([0-9]*\) x \([0-9]*\),.*/\1/p')
-		h=$(echo "$desc" | sed -n 's/^PNG image data, \([0-9]*\) x \([0-9]*\),.*/\2/p')
-		if [ "$magic" != 89504e470d0a1a0a ]; then
-			fail "$png: not PNG magic bytes ($magic)"
-		elif [ "$size" -le 5000 ]; then
-			fail "$png: only $size bytes"
-		elif [ -z "$w" ] || [ "$w" -lt 400 ] || [ "$w" -gt 6000 ] ||
-			[ "$h" -lt 200 ] || [ "$h" -gt 6000 ]; then
-			fail "$png: file says '$desc'"
+# check_charts DIR NAMES: each NAME.png in DIR a PNG, each NAME.svg an SVG.
+check_charts() {
+	for c in $2; do
+		png=$1/$c.png
+		svg=$1/$c.svg
+		if [ ! -f "$png" ]; then
+			fail "$png is missing"
 		else
-			ok "$png: $w x $h, $size bytes"
+			magic=$(head -c 8 "$png" | od -An -tx1 | tr -d ' \n')
+			size=$(wc -c <"$png")
+			desc=$(file -b "$png")
+			w=$(echo "$desc" | sed -n 's/^PNG image data, \([0-9]*\) x \([0-9]*\),.*/\1/p')
+			h=$(echo "$desc" | sed -n 's/^PNG image data, \([0-9]*\) x \([0-9]*\),.*/\2/p')
+			if [ "$magic" != 89504e470d0a1a0a ]; then
+				fail "$png: not PNG magic bytes ($magic)"
+			elif [ "$size" -le 5000 ]; then
+				fail "$png: only $size bytes"
+			elif [ -z "$w" ] || [ "$w" -lt 400 ] || [ "$w" -gt 6000 ] ||
+				[ "$h" -lt 200 ] || [ "$h" -gt 6000 ]; then
+				fail "$png: file says '$desc'"
+			else
+				ok "$png: $w x $h, $size bytes"
+			fi
 		fi
-	fi
-	if [ ! -f "$svg" ]; then
-		fail "$svg is missing"
-		continue
-	fi
-	size=$(wc -c <"$svg")
-	if command -v xmllint >/dev/null 2>&1; then
-		xmllint --noout "$svg" 2>&1 | head -3
-		wellformed=$(xmllint --noout "$svg" >/dev/null 2>&1 && echo yes)
-	else
-		wellformed=$(python3 -c 'import sys, xml.etree.ElementTree as E
+		if [ ! -f "$svg" ]; then
+			fail "$svg is missing"
+			continue
+		fi
+		size=$(wc -c <"$svg")
+		if command -v xmllint >/dev/null 2>&1; then
+			xmllint --noout "$svg" 2>&1 | head -3
+			wellformed=$(xmllint --noout "$svg" >/dev/null 2>&1 && echo yes)
+		else
+			wellformed=$(python3 -c 'import sys, xml.etree.ElementTree as E
 r = E.parse(sys.argv[1]).getroot()
 print("yes" if r.tag.endswith("svg") else "no")' "$svg" 2>/dev/null)
-	fi
-	if [ "$wellformed" != yes ]; then
-		fail "$svg is not well-formed XML"
-	elif [ "$size" -le 5000 ] || ! grep -q '<svg' "$svg"; then
-		fail "$svg: $size bytes, or no <svg> element"
-	else
-		ok "$svg: well-formed, $size bytes"
-	fi
+		fi
+		if [ "$wellformed" != yes ]; then
+			fail "$svg is not well-formed XML"
+		elif [ "$size" -le 5000 ] || ! grep -q '<svg' "$svg"; then
+			fail "$svg: $size bytes, or no <svg> element"
+		else
+			ok "$svg: well-formed, $size bytes"
+		fi
+	done
+}
+check_charts "$OUT" "$charts"
+for c in $kind_charts; do
+	[ -e "$OUT/$c.png" ] && fail "$DATA has no row of $c's kinds, yet $c.png is in the report"
 done
 
-# Every file the page refers to, relative and present.
-refs=$(grep -o -E '(src|href)="[^"]*"' "$OUT/index.html" | sed 's/^[a-z]*="//; s/"$//' | sort -u)
-[ -n "$refs" ] || fail "index.html refers to no file"
-for r in $refs; do
-	case $r in
-	/* | *:*) fail "index.html refers to $r, not a relative path" ;;
-	*) [ -f "$OUT/$r" ] || fail "index.html refers to $r, which is not in $OUT/" ;;
-	esac
-done
-grep -q -E 'https?:' "$OUT/index.html" && fail "index.html names an http(s) resource"
-for c in $charts; do
-	echo "$refs" | grep -qx "$c.png" || fail "index.html does not show $c.png"
-	grep -q "($c.png)" "$OUT/report.md" || fail "report.md does not show $c.png"
-done
-ok "index.html refers to $(echo "$refs" | wc -l) files, all present"
+# Every file the page refers to, relative and present.  refs_of DIR.
+refs_of() {
+	grep -o -E '(src|href)="[^"]*"' "$1/index.html" | sed 's/^[a-z]*="//; s/"$//' | sort -u
+}
+# check_refs DIR CHARTS: the page in DIR refers to files there only, and
+# shows each of CHARTS.
+check_refs() {
+	r_all=$(refs_of "$1")
+	[ -n "$r_all" ] || fail "$1/index.html refers to no file"
+	for r in $r_all; do
+		case $r in
+		/* | *:*) fail "$1/index.html refers to $r, not a relative path" ;;
+		*) [ -f "$1/$r" ] || fail "$1/index.html refers to $r, which is not in $1/" ;;
+		esac
+	done
+	grep -q -E 'https?:' "$1/index.html" && fail "$1/index.html names an http(s) resource"
+	for c in $2; do
+		echo "$r_all" | grep -qx "$c.png" || fail "$1/index.html does not show $c.png"
+		grep -q "($c.png)" "$1/report.md" || fail "$1/report.md does not show $c.png"
+	done
+	ok "$1/index.html refers to $(echo "$r_all" | wc -l) files, all present"
+}
+refs=$(refs_of "$OUT")
+check_refs "$OUT" "$charts"
 
 # The tables hold the dataset's numbers.  holds_in DIR FILE TEXT.
 holds_in() {
@@ -166,6 +192,10 @@ holds report.md '**AGREES: 1309 rows, 1309 agree, 0 disagree**'
 holds report.md '## Stores: interval between back-to-back stores'
 holds report.md '| `cuda_driver_api_version` | 13.0 (written as driver\_version) |'
 holds index.html '<tr><td><code>pairs</code></td><td>all</td><td><code>l/2</code></td>'
+# no row of another kind: the kind charts are named as not drawn, with why
+holds report.md 'Not drawn: `kinds-matrix` (the dataset has no ldmatrix or stmatrix rows); `kinds-atomics` (the dataset has no shared atomic rows); `kinds-cpasync` (the dataset has no cp.async rows).'
+grep -q -x -F "plots: not drawn: kinds-matrix (the dataset has no ldmatrix or stmatrix rows); kinds-atomics (the dataset has no shared atomic rows); kinds-cpasync (the dataset has no cp.async rows)" "$T/report.log" ||
+	fail "the terminal of make report DATA=$DATA does not name the kind charts as not drawn"
 
 # 2. One probe family: the charts it supports, the others named with why.
 if report stride DATA="$STRIDE"; then
@@ -175,7 +205,7 @@ if report stride DATA="$STRIDE"; then
 	for c in padding wide; do
 		[ -e "$T/stride/$c.png" ] && fail "$STRIDE: $c.png is in the report"
 	done
-	for line in "plots: not drawn: padding (the dataset has no struct or tile loads of probe padding); wide (the dataset has no 8- or 16-byte rows of probe wide)" \
+	for line in "plots: not drawn: padding (the dataset has no struct or tile loads of probe padding); wide (the dataset has no 8- or 16-byte rows of probe wide); kinds-matrix (the dataset has no ldmatrix or stmatrix rows); kinds-atomics (the dataset has no shared atomic rows); kinds-cpasync (the dataset has no cp.async rows)" \
 		"report: $T/stride/index.html and $T/stride/report.md, on $STRIDE"; do
 		if grep -q -x -F -- "$line" "$T/stride.log"; then
 			ok "terminal: $line"
@@ -183,7 +213,7 @@ if report stride DATA="$STRIDE"; then
 			fail "the terminal of make report DATA=$STRIDE lacks: $line"
 		fi
 	done
-	holds_in "$T/stride" report.md 'Not drawn: `padding` (the dataset has no struct or tile loads of probe padding); `wide` (the dataset has no 8- or 16-byte rows of probe wide).'
+	holds_in "$T/stride" report.md 'Not drawn: `padding` (the dataset has no struct or tile loads of probe padding); `wide` (the dataset has no 8- or 16-byte rows of probe wide); `kinds-matrix` (the dataset has no ldmatrix or stmatrix rows);'
 else
 	cat "$T/stride.log"
 	fail "make report DATA=$STRIDE"
@@ -234,6 +264,45 @@ else
 	fail "make report DATA=$T/sm89.csv (no built-in profile)"
 fi
 
+# 6. Every access kind (the exploration of issue 10): the kind charts are
+#    drawn from the op column through the plot data, the sections hold its
+#    figures, and the charts of loads and stores, which need columns this
+#    dataset has not, are named as not drawn.
+if report kinds DATA="$KINDS"; then
+	check_charts "$T/kinds" "$kind_charts bankmap-lane2 bankmap-tile"
+	check_refs "$T/kinds" "$kind_charts"
+	for c in stride latency throughput padding wide; do
+		[ -e "$T/kinds/$c.png" ] && fail "$KINDS: $c.png is in the report"
+	done
+	[ -f "$T/kinds-plots/kinds.csv" ] || fail "make plots left no $T/kinds-plots/kinds.csv"
+	line="plots: $T/kinds-plots/ from $KINDS: drawn: kinds-matrix kinds-atomics kinds-cpasync bankmap-lane2 bankmap-tile"
+	if grep -q -x -F -- "$line" "$T/kinds.log"; then
+		ok "terminal: $line"
+	else
+		fail "the terminal of make report DATA=$KINDS lacks: $line"
+	fi
+	holds_in "$T/kinds" report.md 'Not drawn: `stride` (the dataset has no column wavefronts\_predicted); `latency` (the dataset has no column packed\_predicted);'
+	holds_in "$T/kinds" report.md '| `ldsm.x4` | 16 | latency (dependent chain) | 173 | 2.000 | 31.00 | 1.0000 | 31 + 2 x wavefronts |'
+	holds_in "$T/kinds" report.md '| `atom.add.u32` | 4 | 40 | 127.131 | `cuda.inc.ret.kaddr.k1_interleaved` (line 2455) and `atom.add.u32.stride.s7` (line 1572), the middle two | 127.13 |'
+	holds_in "$T/kinds" report.md '437 rows of kinds profile sm\_90 has no rule for were measured but not judged: atom.add.f32, atom.add.u64, cp.async.cg.'
+	holds_in "$T/kinds" index.html '<figure id="chart-kinds-atomics"><a href="kinds-atomics.svg"><img src="kinds-atomics.png" alt="Shared atomics"></a>'
+	# the legends the charts draw: each kind's rows and its fitted line
+	for t in 'ldsm.x4: 173 rows, 173 on the diagonal; 31.00 + 2.000 x wavefronts cycles (n 173)' \
+		'atom.cas.b32: 107 rows, 107 on the diagonal; 35.99 + 2.000 x wavefronts cycles (n 107)' \
+		'atom.add.f32: 107 rows, 107 timed (latency), not modeled' \
+		'cp.async.cg: 224 rows, 224 timed (interval), not modeled' \
+		'predicted by profile sm_90, wavefronts per warp instruction'; do
+		if grep -q -F -- "$t" "$T/kinds"/kinds-*.svg; then
+			ok "a kind chart says: $t"
+		else
+			fail "no kind chart (SVG) says: $t"
+		fi
+	done
+else
+	cat "$T/kinds.log"
+	fail "make report DATA=$KINDS"
+fi
+
 # The browser: every image loads; a screenshot to look at.
 if ! command -v chromium >/dev/null 2>&1; then
 	scripts/deps.sh chromium || {
@@ -248,6 +317,13 @@ for r in $refs; do
 	*.png | *.svg) list="$list\"report/$r\"," ;;
 	esac
 done
+if [ -f "$T/kinds/index.html" ]; then
+	for r in $(refs_of "$T/kinds"); do
+		case $r in
+		*.png | *.svg) list="$list\"kinds/$r\"," ;;
+		esac
+	done
+fi
 cat >"$PAGE" <<EOF
 <!DOCTYPE html>
 <html><head><meta charset="utf-8"><title>report images</title></head>
@@ -285,11 +361,17 @@ esac
 rm -f "$SHOT"
 $chrome --screenshot="$SHOT" --window-size=1400,10000 "file://$PWD/$OUT/index.html" \
 	>>"$LOG" 2>&1
-if [ -f "$SHOT" ] && [ "$(head -c 8 "$SHOT" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]; then
-	ok "screenshot $SHOT ($(file -b "$SHOT" | cut -d, -f2 | tr -d ' '))"
-else
-	fail "no screenshot $SHOT (see $LOG)"
-fi
+rm -f "$SHOT_KINDS"
+[ -f "$T/kinds/index.html" ] &&
+	$chrome --screenshot="$SHOT_KINDS" --window-size=1400,16000 "file://$PWD/$T/kinds/index.html" \
+		>>"$LOG" 2>&1
+for shot in "$SHOT" "$SHOT_KINDS"; do
+	if [ -f "$shot" ] && [ "$(head -c 8 "$shot" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]; then
+		ok "screenshot $shot ($(file -b "$shot" | cut -d, -f2 | tr -d ' '))"
+	else
+		fail "no screenshot $shot (see $LOG)"
+	fi
+done
 
 if [ "$(user_state)" = "$before" ]; then
 	ok "build/report/ and build/plots/ untouched"

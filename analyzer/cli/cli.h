@@ -75,11 +75,12 @@ int arch_option(const char *value, const bs_profile **out);
  * argv[*i] when it is one of them (1), else 0, -1 after a message; the
  * others return 0, or EXIT_BADINPUT after a message naming the option.
  * The builders fill their spec's shape fields; width, kind and base are
- * the caller's.
+ * the caller's (shape_tile reads the kind for its default --access).
+ * bs_tile_warning's text is the caller's to print with tile_warn().
  */
 struct shape_options {
 	const char *expr, *active, *warp;
-	const char *tile, *pad, *access, *index, *swizzle;
+	const char *tile, *pad, *access, *index, *swizzle, *elem, *column;
 	const char *structure, *field;
 	const char *width, *kind, *name;
 };
@@ -91,6 +92,8 @@ int shape_width_kind(const shape_options *o, unsigned *width, bs_kind *kind);
 int shape_expr(const shape_options *o, bs_expr_spec *s);
 int shape_tile(const shape_options *o, bs_tile_spec *t);
 int shape_struct(const shape_options *o, bs_struct_spec *s);
+/* "bankscope: warning: ..." on stderr when the tile's layout warns. */
+void tile_warn(const bs_tile_spec *t);
 
 /*
  * fits.c: cycles against wavefronts per width, kind and packing, and the
@@ -149,11 +152,48 @@ void print_map(FILE *out, const bs_profile *p, const bs_access *a,
 /* join.c: profiled instructions joined to KERNEL:OP:RANK patterns. */
 typedef struct join join;
 join *join_open(const char *path, bs_error *err);
-int join_find(const join *j, const bs_sassprof *sp, size_t n, size_t i,
+/* 1 and the access of instruction i of the n of sp, or 0 when none. */
+int join_find(join *j, const bs_sassprof *sp, size_t n, size_t i,
 	      bs_access *out);
-int join_write_dataset(const join *j, const bs_sassprof *sp, size_t n,
-		       const char *path, const char *source, bs_error *err);
+/* A new dataset at path (bs_dataset_commit: never over a file), its path
+ * in final; every write checked: 0, or -1 with err. */
+int join_write_dataset(join *j, const bs_sassprof *sp, size_t n,
+		       const char *path, const char *source, char *final,
+		       size_t size, bs_error *err);
 void join_free(join *j);
+
+/* explain.c: profile --explain, the model against the counters. */
+typedef enum {
+	EX_NONE = 0,          /* no sampled execution */
+	EX_AGREES,
+	EX_DISAGREES,
+	EX_DATA_DEPENDENT,
+	EX_NOT_MODELED,
+} ex_verdict;
+
+typedef struct {
+	const bs_explain_insn *x;    /* its samples, or NULL */
+	size_t samples;              /* sampled executions */
+	size_t predicted;            /* of those, the model predicted */
+	const char *sass;            /* the instruction, or NULL */
+	const char *kind;            /* the recorded access kind */
+	unsigned width;
+	unsigned min_wf, max_wf, min_ideal, max_ideal;
+	unsigned long sum_wf, sum_ideal, sum_conflicts;
+	double mean_wf;
+	double measured_wf, measured_ideal;   /* per execution; NaN: none */
+	size_t worst;                /* sample with the most wavefronts */
+	double active;               /* agreeing only over the executions
+					with a lane on: their share; else 0 */
+	ex_verdict verdict;
+} ex_result;
+
+int explain_access(const bs_explain_sample *s, const char *sass,
+		   bs_access *a);
+int explain_instruction(bs_explain *e, const bs_sass_insn *in, ex_result *r);
+const char *explain_verdict_name(ex_verdict v);
+void explain_verdict_text(const ex_result *r, char *buf, size_t size);
+void explain_text(FILE *out, bs_explain *e, const ex_result *r);
 
 int cmd_predict(int argc, char **argv);
 int cmd_check(int argc, char **argv);

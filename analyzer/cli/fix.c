@@ -33,7 +33,10 @@ static const char fix_usage[] =
 	"chunks; show the bank maps before and after, the declaration or\n"
 	"index to write and the shared memory it costs.  Among the changes\n"
 	"that reach the ideal: padding before the swizzle before widening,\n"
-	"then the least extra shared memory.\n"
+	"then the least extra shared memory.  A tile read or written by\n"
+	"ldmatrix, stmatrix or cp.async (or of elements narrower than the\n"
+	"access, or already TMA- or CuTe-swizzled) searches the TMA swizzles,\n"
+	"then CuTe swizzles, before padding by multiples of the access width.\n"
 	"\n"
 	"  --arch NAME|FILE   sm_90 (default), textbook or a profile file\n"
 	"  --format FMT       text (default) or json (one object per access)\n"
@@ -41,8 +44,8 @@ static const char fix_usage[] =
 	"                     0 forbids padding)\n"
 	"\n"
 	"The access, as for bankscope predict:\n"
-	"  --tile ROWSxCOLS   --pad P --access row|col --index I\n"
-	"                     --swizzle none|xor   (T tile[ROWS][COLS+PAD])\n"
+	"  --tile ROWSxCOLS   --pad P --elem BYTES --access MODE --index I\n"
+	"                     --column C --swizzle SW  (T tile[ROWS][COLS+PAD])\n"
 	"  --struct BYTES     --field OFFSET   (lane l reads array[l].field)\n"
 	"  --expr EXPR        --active EXPR --warp N   (element index)\n"
 	"  --width W --kind KIND --base BYTES --name NAME\n"
@@ -102,6 +105,8 @@ static void text_fix(const run *r, const bs_fix *f)
 		if (*b->index_change)
 			printf("  %s\n", b->index_change);
 		printf("  note: %s\n", b->note);
+		if (*b->warning)
+			printf("  warning: %s\n", b->warning);
 		printf("after:\n");
 		bs_predict_detail(r->profile, &b->access, &d, NULL);
 		print_text(stdout, r->profile, &b->access, &d);
@@ -110,9 +115,14 @@ static void text_fix(const run *r, const bs_fix *f)
 		printf("fix: %s: ", b->label);
 		arrow(f, b);
 	} else {
-		printf("no change within pad 0..%u, swizzle or widening "
-		       "reaches the ideal of %u; best found: ", f->max_pad,
-		       f->sum_before.ideal_wavefronts);
+		if (f->byte_layout)
+			printf("no TMA or CuTe swizzle and no padding within "
+			       "0..%u reaches the ideal of %u; best found: ",
+			       f->max_pad, f->sum_before.ideal_wavefronts);
+		else
+			printf("no change within pad 0..%u, swizzle or "
+			       "widening reaches the ideal of %u; best found: ",
+			       f->max_pad, f->sum_before.ideal_wavefronts);
 		if (b->kind != BS_FIX_NONE) {
 			printf("%s: ", b->label);
 			arrow(f, b);
@@ -127,15 +137,20 @@ static void text_fix(const run *r, const bs_fix *f)
 	if (f->alternative.kind != BS_FIX_NONE) {
 		printf("also reaches the ideal: %s: ", f->alternative.label);
 		arrow(f, &f->alternative);
+		if (*f->alternative.warning)
+			printf("  warning: %s\n", f->alternative.warning);
 	}
 }
 
 static void json_change(const bs_fix_change *c)
 {
+	char sw[32];
+
 	printf("{\"kind\":\"%s\",\"label\":", bs_fix_kind_name(c->kind));
 	json_string(stdout, c->label);
-	printf(",\"pad\":%u,\"swizzle\":\"%s\",\"width\":%u,", c->pad,
-	       c->swizzle == BS_SWIZZLE_XOR ? "xor" : "none", c->width);
+	bs_swizzle_name(c->swizzle, c->cute, sw, sizeof sw);
+	printf(",\"pad\":%u,\"swizzle\":\"%s\",\"width\":%u,", c->pad, sw,
+	       c->width);
 	if (c->kind == BS_FIX_WIDEN)
 		printf("\"merged\":%u,\"merged_wavefronts\":%u,"
 		       "\"merged_ideal\":%u,", c->merged, c->merged_wavefronts,
@@ -149,6 +164,8 @@ static void json_change(const bs_fix_change *c)
 	json_string(stdout, c->index_change);
 	printf(",\"note\":");
 	json_string(stdout, c->note);
+	printf(",\"warning\":");
+	json_string(stdout, c->warning);
 	putchar('}');
 }
 
@@ -265,7 +282,12 @@ static int generated_input(const options *o, const run *r, bs_fix_input *in)
 		in->source = BS_FIX_FROM_TILE;
 		in->tile = (bs_tile_spec){ .width = width, .kind = kind,
 					   .base = r->base };
-		return shape_tile(&o->s, &in->tile);
+		if ((rc = shape_tile(&o->s, &in->tile)))
+			return rc;
+		if (bs_tile_access(&in->tile, &in->access, &err) < 0)
+			return report_error(&err);
+		tile_warn(&in->tile);
+		return 0;
 	}
 	in->source = BS_FIX_FROM_STRUCT;
 	in->strct = (bs_struct_spec){ .width = width, .kind = kind,

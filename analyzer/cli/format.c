@@ -126,9 +126,11 @@ static void text_phase(FILE *out, const bs_profile *p, const bs_detail *d,
 		fprintf(out, "no active lane, 0 wavefronts\n");
 		return;
 	}
-	fprintf(out, "%u wavefront%s, %u-way, %u distinct word%s\n",
+	fprintf(out, "%u wavefront%s, %u-way, %u %s%s\n",
 		f->wavefronts, f->wavefronts == 1 ? "" : "s", f->slots,
-		f->words, f->words == 1 ? "" : "s");
+		f->words, d->serial ? "word" : "distinct word",
+		f->words == 1 ? "" : d->serial ? "s, one a lane, served one by "
+						 "one" : "s");
 	n = (size_t)snprintf(row, sizeof row, "    bank   ");
 	for (unsigned b = 0; b < p->banks; b++)
 		n += (size_t)snprintf(row + n, sizeof row - n, " %2u ", b);

@@ -37,10 +37,20 @@ static const char predict_usage[] =
 	"  --active EXPR      lanes where EXPR is non-zero take part (all)\n"
 	"  --warp N           value of warp (0); tid = warp*32 + lane\n"
 	"A 2-D tile, T tile[ROWS][COLS+PAD]:\n"
-	"  --tile ROWSxCOLS   --pad P (0)   --access row|col (col)\n"
-	"  --index I          the row (row access: lane l reads tile[I][l]) or\n"
-	"                     column (col access: lane l reads tile[l][I]) (0)\n"
-	"  --swizzle none|xor xor stores column c of row r at c ^ (r % COLS)\n"
+	"  --tile ROWSxCOLS   --pad P (0)   --elem BYTES (the access width)\n"
+	"  --access MODE      row: lane l reads the l-th access of row I;\n"
+	"                     col: lane l reads column I of row l (default);\n"
+	"                     chunks: lane l the l-th access of the tile, row\n"
+	"                     by row from row I; for ldsm/stsm (the default:\n"
+	"                     stack), lanes 8m..8m+7 give the 16-byte rows of\n"
+	"                     matrix m, at rows I+8m.. (stack), 16 bytes m to\n"
+	"                     the right (side), or row block m%2, column block\n"
+	"                     m/2 (mma)\n"
+	"  --index I          the row (column for col) (0)\n"
+	"  --column C         matrix modes: the first column, elements (0)\n"
+	"  --swizzle SW       none; xor (column c of row r at c ^ (r % COLS));\n"
+	"                     tma32, tma64, tma128 (TMA SWIZZLE_32B/64B/128B on\n"
+	"                     byte addresses); cute:B,M,S (CuTe Swizzle<B,M,S>)\n"
 	"An array of structs, lane l reads array[l].field:\n"
 	"  --struct BYTES     sizeof the struct\n"
 	"  --field OFFSET     offsetof the field (0)\n"
@@ -184,6 +194,8 @@ static int generated_access(const options *o, bs_access *a)
 		if ((rc = shape_tile(&o->s, &t)))
 			return rc;
 		rc = bs_tile_access(&t, a, &err);
+		if (!rc)
+			tile_warn(&t);
 	} else {
 		bs_struct_spec s = { .width = width, .kind = kind, .base = base };
 

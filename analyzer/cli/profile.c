@@ -1,7 +1,8 @@
 /*
  * profile.c - bankscope profile: the shared-memory instructions of a CUDA
  * program as it ran, each with its executions, wavefronts, ideal
- * wavefronts and excess, worst first.
+ * wavefronts and excess, worst first; with --explain, the model's
+ * prediction from the lanes' real addresses beside each.
  *
  * `profile [OPTIONS] -- PROGRAM [ARGS]` starts PROGRAM (posix_spawnp: a
  * name without '/' is looked up in PATH) with its stdin, stdout and stderr
@@ -10,43 +11,64 @@
  * libbankscope_inject.so beside this executable, else in
  * ../lib/bankscope/ from it as make install puts it, found through
  * /proc/self/exe); BANKSCOPE_PROFILE_DIR, an empty directory (--keep DIR,
- * else a mkdtemp one under $TMPDIR, removed afterwards); and, from the
- * second run on, BANKSCOPE_PROFILE_LAUNCH.  CUPTI's SASS metrics give one
- * kernel launch per process (see probes/inject/inject.c), so the first
- * run measures launch 0 and lists every launch, and the program is run
- * again, its output sent to /dev/null, once for the first launch of each
- * other kernel (--launches all: for every other launch), up to --max-runs
- * runs in all.  SIGINT and SIGQUIT are ignored while a run goes on (the
- * program gets them; what was measured is still shown).  Then each cubin
- * the records name is disassembled once (nvdisasm -c -g, else cuobjdump
- * -sass; PATH, then $CUDA_HOME/bin, then /usr/local/cuda/bin) into
- * cubin-CRC.sass beside it, the directory is read (bs_sassprof) and the
- * table printed on stdout.  `profile --replay DIR` reports an existing
- * directory; a disassembly missing there goes to a temporary file, DIR is
- * never written.
+ * else a mkdtemp one under $TMPDIR, removed afterwards); and the
+ * selection, BANKSCOPE_PROFILE_KERNEL/_SKIP/_COUNT from --kernel,
+ * --launch-skip and --launch-count (with --launches first, the default,
+ * the first selected launch of each kernel is measured; with all, every
+ * selected launch).  That first run lists every launch and measures the
+ * selected launches of the first selected kernel: with
+ * CUDA 13.0 CUPTI's SASS metrics count one kernel per process (see
+ * probes/inject/inject.c).  Each other kernel among the selected launches
+ * that has no records yet then gets a run of its own, selected by its
+ * exact name (an anchored, escaped regular expression) with the skip and
+ * count that give the same launches; these runs go --jobs at a time, their
+ * output to /dev/null, up to --max-runs runs in all.  A CUPTI that counts
+ * every kernel in one run needs no second run, and none is made.  With
+ * --explain one more run, beside them, loads libbankscope_explain.so
+ * (beside this executable, or $BANKSCOPE_EXPLAIN_LIB) with its patch
+ * module (bankscope_explain_patch.fatbin, or $BANKSCOPE_EXPLAIN_PATCH) as
+ * CUDA_INJECTION64_PATH, and writes explain.tsv.  SIGINT and SIGQUIT are
+ * ignored while runs go on (the programs get them; what was measured is
+ * still shown).  Then each cubin the records name is disassembled
+ * (nvdisasm -c -g, else cuobjdump -sass; PATH, then $CUDA_HOME/bin, then
+ * /usr/local/cuda/bin; --jobs at a time) into cubin-CRC.sass beside it,
+ * the directory is read (bs_sassprof) and the table printed on stdout.
+ * `profile --replay DIR` reports an existing directory; a disassembly
+ * missing there goes to a temporary file, DIR is never written.
+ *
+ * The report keeps the instructions of kernels --kernel matches, the
+ * first --top N of them; instructions that use shared memory where
+ * CUPTI's metrics do not count (TMA, warpgroup MMA) follow the table.
  *
  * Messages, one line each on stderr: the program not found (exit 127) or
  * not executable (126); its exit status when not 0, or the signal that
  * killed it; no CUDA at all (no status.txt: CUDA never initialized, or the
  * injection library did not load); counters not collected (status.txt's
- * reason, and failures of later runs); no kernel launched; measured
- * launches that gave no records; later runs that ended differently or
- * launched other kernels; launches left unmeasured by --max-runs.
+ * reason, and failures of later runs); no kernel launched, or none
+ * selected; kernels measured that gave no records; records of kernels no
+ * launch named; later runs that ended differently or launched other
+ * kernels; kernels left unmeasured by --max-runs.
  *
  * Exit status: a program run passes the first run's status through
- * (128+N for signal N); 2 for bad usage or an unreadable records
- * directory.  A replay: 0 a profile was shown, 1 the directory holds none
- * (counters not collected, or nothing launched), 2 bad input.
+ * (128+N for signal N), or 1 when the program launched no kernel; 2 for
+ * bad usage or an unreadable records directory.  A replay: 0 a profile
+ * was shown, 1 the directory holds none (counters not collected, or
+ * nothing launched), 2 bad input.
  */
+#define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
+#include <regex.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -54,15 +76,23 @@
 extern char **environ;
 
 #define INJECT_NAME "libbankscope_inject.so"
+#define EXPLAIN_NAME "libbankscope_explain.so"
+#define PATCH_NAME "bankscope_explain_patch.fatbin"
 #define KERNEL_TEXT_MAX 48     /* kernel column width in the text table */
-#define MAX_RUNS_DEFAULT 32
+#define MAX_RUNS_DEFAULT 64
+#define JOBS_MAX 64
 #define LATER_MAX 4            /* later runs' failures kept */
 
 static const char profile_usage[] =
-	"usage: bankscope profile [--format text|csv|json] [--keep DIR]\n"
-	"                         [--launches first|all] [--max-runs N]\n"
-	"                         [--inject PATH] -- PROGRAM [ARGS]\n"
-	"       bankscope profile [--format text|csv|json] --replay DIR\n"
+	"usage: bankscope profile [--format text|csv|json] [--kernel REGEX]\n"
+	"                         [--launch-skip N] [--launch-count N]\n"
+	"                         [--launches first|all]\n"
+	"                         [--top N] [--full-names] [--verbose]\n"
+	"                         [--explain [--sample BxWxE]] [--keep DIR]\n"
+	"                         [--jobs N] [--max-runs N] [--inject PATH]\n"
+	"                         -- PROGRAM [ARGS]\n"
+	"       bankscope profile [--format FMT] [--kernel REGEX] [--top N]\n"
+	"                         [--full-names] [--explain] --replay DIR\n"
 	"                         [--patterns FILE [--dataset OUT.csv]]\n"
 	"\n"
 	"Run a CUDA program unchanged and report its shared-memory\n"
@@ -72,38 +102,58 @@ static const char profile_usage[] =
 	"executions (warp instructions), wavefronts, ideal wavefronts and\n"
 	"their excess (wavefronts - ideal), summed over the measured\n"
 	"launches.  Counts come from CUPTI's SASS metrics through an\n"
-	"injection library, one kernel launch per run of the program: the\n"
-	"first run measures the first launch, and the program runs again\n"
-	"(output discarded) for each other kernel.  It should launch the same\n"
-	"kernels in the same order every time.\n"
+	"injection library.  CUPTI 13.0 counts one kernel per process, so the\n"
+	"program runs once, then once more per other kernel (output\n"
+	"discarded, --jobs runs at a time); it should launch the same kernels\n"
+	"each time.\n"
 	"\n"
-	"  --format FMT     text (default), csv, json\n"
-	"  --keep DIR       collect into DIR (new or empty) and keep it\n"
-	"  --launches WHICH first (default): the first launch of each kernel;\n"
-	"                   all: every launch, one run each\n"
-	"  --max-runs N     run the program at most N times (32)\n"
-	"  --inject PATH    the injection library (default:\n"
-	"                   $BANKSCOPE_INJECT, else " INJECT_NAME "\n"
-	"                   beside bankscope or in ../lib/bankscope/)\n"
-	"  --replay DIR     report a directory kept earlier\n"
-	"  --patterns FILE  join each instruction to the access named\n"
-	"                   KERNEL:OP:RANK in FILE (bankscope-tutorial\n"
-	"                   --patterns) and show its predicted wavefronts\n"
-	"  --dataset OUT    with --patterns: write the joined instructions as\n"
-	"                   a dataset for bankscope check\n"
+	"  --format FMT       text (default), csv, json\n"
+	"  --kernel REGEX     only kernels whose demangled name matches (POSIX\n"
+	"                     extended regular expression)\n"
+	"  --launch-skip N    let the first N matching launches pass\n"
+	"  --launch-count N   select N matching launches (default: all)\n"
+	"  --launches WHICH   first (default): the first selected launch of\n"
+	"                     each kernel; all: every selected launch\n"
+	"  --top N            show the N worst instructions\n"
+	"  --full-names       whole kernel names in the text table\n"
+	"  --verbose          each phase's wall-clock time on stderr\n"
+	"  --explain          also record the lanes' shared addresses of sampled\n"
+	"                     warps (CUDA Sanitizer API) and set the model's\n"
+	"                     prediction, a verdict, the bank map and a fix\n"
+	"                     beside each instruction\n"
+	"  --sample BxWxE     explain: the first B blocks, W warps of each, E\n"
+	"                     executions of each instruction (default 2x8x4)\n"
+	"  --keep DIR         collect into DIR (new or empty) and keep it\n"
+	"  --jobs N           runs at a time after the first (default: the\n"
+	"                     processors, at most 16)\n"
+	"  --max-runs N       run the program at most N times (64)\n"
+	"  --inject PATH      the injection library (default:\n"
+	"                     $BANKSCOPE_INJECT, else " INJECT_NAME "\n"
+	"                     beside bankscope or in ../lib/bankscope/)\n"
+	"  --replay DIR       report a directory kept earlier\n"
+	"  --patterns FILE    join each instruction to the access named\n"
+	"                     KERNEL:OP:RANK in FILE (bankscope-tutorial\n"
+	"                     --patterns) and show its predicted wavefronts\n"
+	"  --dataset OUT      with --patterns: write the joined instructions as\n"
+	"                     a dataset for bankscope check (a new file)\n"
 	"\n"
 	"Exit status: the program's own in its first run (128+N when signal N\n"
-	"killed it), 127 when it is not found, 126 when it cannot be run, 2\n"
-	"bad usage.  With --replay: 0 a profile was shown, 1 none was\n"
-	"collected, 2 bad input.\n";
+	"killed it), 1 when it launched no kernel, 127 when it is not found,\n"
+	"126 when it cannot be run, 2 bad usage.  With --replay: 0 a profile\n"
+	"was shown, 1 none was collected, 2 bad input.\n";
 
 typedef enum { FMT_TEXT, FMT_CSV, FMT_JSON } format;
 
 typedef struct {
 	format fmt;
 	const char *keep, *inject, *replay, *patterns, *dataset;
-	int all_launches;
-	unsigned long max_runs;
+	const char *kernel, *sample;
+	unsigned long skip, count;      /* count 0: every launch */
+	unsigned long top;              /* 0: every instruction */
+	unsigned long jobs, max_runs;
+	int full_names, explain, verbose;
+	int all_launches;               /* --launches all */
+	regex_t re;                     /* --kernel, compiled */
 	char **prog;
 	int nprog;
 } options;
@@ -117,14 +167,47 @@ typedef struct {
 	char later[LATER_MAX][512];   /* later runs' failures */
 	int nlater;
 	bs_sassprof *sp;
-	size_t n;
-	const join *join;          /* --patterns, or NULL */
+	size_t n;                    /* instructions kept */
+	size_t *shown;               /* those the report shows, in order */
+	size_t nshown, ncounted;     /* shown; of them, counted by CUPTI */
+	size_t more;                 /* counted ones --top left out */
+	join *join;                  /* --patterns, or NULL */
+	bs_explain *ex;              /* --explain, or NULL */
 	bs_sassprof_totals tot;
-	unsigned long no_disasm;    /* cubins not disassembled */
-	unsigned long no_cubin;     /* of those, cubins not saved */
+	unsigned long no_disasm;     /* cubins not disassembled */
+	unsigned long no_cubin;      /* of those, cubins not saved */
+	unsigned long runs;          /* program runs made (0: a replay) */
+	unsigned long jobs;
 } profile;
 
 /* ---- files and programs ------------------------------------------------- */
+
+static double now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + t.tv_nsec / 1e9;
+}
+
+/* --verbose: "profile: WHAT: S s" on stderr, the time since *t; *t = now. */
+static void phase(const options *o, double *t, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void phase(const options *o, double *t, const char *fmt, ...)
+{
+	double n = now();
+	va_list ap;
+
+	if (o->verbose) {
+		fputs("bankscope: profile: ", stderr);
+		va_start(ap, fmt);
+		vfprintf(stderr, fmt, ap);
+		va_end(ap);
+		fprintf(stderr, ": %.3f s\n", n - *t);
+	}
+	*t = n;
+}
 
 static void path_join(char *buf, size_t size, const char *dir,
 		      const char *name)
@@ -163,87 +246,134 @@ static int find_tool(const char *name, char *buf, size_t size)
 	return executable(buf) ? 0 : -1;
 }
 
-/* Run argv with stdout into fd, stdin and stderr on /dev/null; 0 when it
- * exits 0. */
-static int run_quiet(char *const argv[], int fd)
+/* Start argv with stdout into fd, stdin and stderr on /dev/null. */
+static int spawn_quiet(char *const argv[], int fd, pid_t *pid)
 {
 	posix_spawn_file_actions_t fa;
-	pid_t pid;
-	int st, rc;
+	int rc;
 
 	if (posix_spawn_file_actions_init(&fa))
 		return -1;
 	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
 	posix_spawn_file_actions_adddup2(&fa, fd, 1);
 	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	rc = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
+	rc = posix_spawn(pid, argv[0], &fa, NULL, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
-	if (rc)
-		return -1;
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+	return rc ? -1 : 0;
 }
 
-/*
- * The disassembly of dir/cubin-CRC.cubin, open for reading: cubin-CRC.sass
- * when it exists, else made by nvdisasm or cuobjdump, into that file when
- * save, else into an unlinked temporary file.  NULL when there is none,
- * *no_cubin set when not even the cubin is there.
- */
-static FILE *disassembly(const char *dir, uint32_t crc, int save,
-			 int *no_cubin)
+/* ---- disassembly ----------------------------------------------------------- */
+
+static const char *const tools[][4] = {
+	{ "nvdisasm", "-c", "-g", NULL },
+	{ "cuobjdump", "-sass", NULL, NULL },
+};
+#define NTOOLS (sizeof tools / sizeof *tools)
+
+typedef struct {
+	uint32_t crc;
+	pid_t pid;
+	int fd;                  /* its output */
+	size_t tool;             /* the tool running, or to try next */
+	int state;               /* 0 to start, 1 running, 2 done, 3 failed */
+	char tmp[4200];          /* the output file's path */
+} disasm_job;
+
+/* Start the next tool on j's cubin: 0 started, -1 no tool left. */
+static int disasm_start(const char *dir, disasm_job *j, int save)
 {
-	static const char *const tools[][4] = {
-		{ "nvdisasm", "-c", "-g", NULL },
-		{ "cuobjdump", "-sass", NULL, NULL },
-	};
-	char sass[4096], cubin[4096], tmp[4200], tool[4096];
-	FILE *f;
+	char cubin[4096], tool[4096];
 
-	snprintf(sass, sizeof sass, "%s/cubin-%u.sass", dir, crc);
-	snprintf(cubin, sizeof cubin, "%s/cubin-%u.cubin", dir, crc);
-	*no_cubin = 0;
-	if ((f = fopen(sass, "r")))
-		return f;
-	if (access(cubin, R_OK)) {
-		*no_cubin = 1;
-		return NULL;
-	}
-	for (size_t t = 0; t < sizeof tools / sizeof *tools; t++) {
+	snprintf(cubin, sizeof cubin, "%s/cubin-%u.cubin", dir, j->crc);
+	for (; j->tool < NTOOLS; j->tool++) {
 		char *argv[5];
-		int fd, n = 0;
+		int n = 0;
 
-		if (find_tool(tools[t][0], tool, sizeof tool) < 0)
+		if (find_tool(tools[j->tool][0], tool, sizeof tool) < 0)
 			continue;
 		argv[n++] = tool;
-		for (int i = 1; tools[t][i]; i++)
-			argv[n++] = (char *)tools[t][i];
+		for (int i = 1; tools[j->tool][i]; i++)
+			argv[n++] = (char *)tools[j->tool][i];
 		argv[n++] = cubin;
 		argv[n] = NULL;
 		if (save)
-			snprintf(tmp, sizeof tmp, "%s.tmp", sass);
+			snprintf(j->tmp, sizeof j->tmp, "%s/cubin-%u.sass.tmp",
+				 dir, j->crc);
 		else
-			snprintf(tmp, sizeof tmp, "%s/bankscope-sass-XXXXXX",
+			snprintf(j->tmp, sizeof j->tmp,
+				 "%s/bankscope-sass-XXXXXX",
 				 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-		fd = save ? open(tmp, O_RDWR | O_CREAT | O_TRUNC, 0644)
-			  : mkstemp(tmp);
-		if (fd < 0)
-			return NULL;
-		if (run_quiet(argv, fd) < 0 || lseek(fd, 0, SEEK_SET) < 0 ||
-		    (save && rename(tmp, sass) < 0)) {
-			close(fd);
-			unlink(tmp);
-			continue;
+		j->fd = save ? open(j->tmp, O_RDWR | O_CREAT | O_TRUNC, 0644)
+			     : mkstemp(j->tmp);
+		if (j->fd < 0)
+			return -1;
+		if (spawn_quiet(argv, j->fd, &j->pid) == 0) {
+			j->state = 1;
+			return 0;
 		}
-		if (!save)
-			unlink(tmp);
-		if ((f = fdopen(fd, "r")))
-			return f;
-		close(fd);
+		close(j->fd);
+		unlink(j->tmp);
 	}
-	return NULL;
+	return -1;
+}
+
+/* j's tool ended with wait status st: done, or the next tool. */
+static void disasm_end(const char *dir, disasm_job *j, int st, int save)
+{
+	char sass[4096];
+
+	if (st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0) {
+		snprintf(sass, sizeof sass, "%s/cubin-%u.sass", dir, j->crc);
+		if (!save || rename(j->tmp, sass) == 0) {
+			j->state = 2;
+			return;
+		}
+	}
+	close(j->fd);
+	unlink(j->tmp);
+	j->tool++;
+	j->state = disasm_start(dir, j, save) == 0 ? 1 : 3;
+}
+
+/*
+ * The disassembly of every cubin in crc[0..n) that has none in dir yet,
+ * `jobs` tools at a time: into dir/cubin-CRC.sass when save, else into
+ * temporary files (j->fd, unlinked when read).
+ */
+static void disassemble(const char *dir, disasm_job *j, size_t n, int save,
+			unsigned long jobs)
+{
+	size_t next = 0, running = 0;
+
+	for (;;) {
+		while (running < jobs && next < n) {
+			disasm_job *k = &j[next++];
+
+			if (k->state == 0) {
+				k->state = disasm_start(dir, k, save) == 0 ? 1
+									   : 3;
+				running += k->state == 1;
+			}
+		}
+		if (!running)
+			break;
+		{
+			int st;
+			pid_t pid = wait(&st);
+
+			if (pid < 0) {
+				if (errno == EINTR)
+					continue;
+				break;
+			}
+			for (size_t i = 0; i < n; i++)
+				if (j[i].state == 1 && j[i].pid == pid) {
+					disasm_end(dir, &j[i], st, save);
+					running -= j[i].state != 1;
+					break;
+				}
+		}
+	}
 }
 
 /* status.txt: absent, "ok", or the reason counters were not collected. */
@@ -265,6 +395,20 @@ static int read_status(profile *p, bs_error *err)
 	if (!fgets(p->reason, sizeof p->reason, f))
 		p->reason[0] = '\0';
 	n = strcspn(p->reason, "\r\n");
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)p->reason[i] < 0x20 &&
+		    p->reason[i] != '\t') {
+			fclose(f);
+			return bs_error_set(err, path, 1, (long)i + 1,
+					    "not a status line: control "
+					    "character 0x%02x",
+					    (unsigned char)p->reason[i]);
+		}
+	if (n == strlen(p->reason) && !feof(f) && n == sizeof p->reason - 1) {
+		fclose(f);
+		return bs_error_set(err, path, 1, 0, "not a status line: "
+				    "longer than %zu bytes", n);
+	}
 	p->reason[n] = '\0';
 	p->nlater = 0;
 	while (p->nlater < LATER_MAX &&
@@ -326,39 +470,74 @@ static int load_tables(profile *p, bs_error *err)
 	return 0;
 }
 
-/* Everything in p->dir, disassembled where possible, filtered and sorted. */
+/* Everything in p->dir, disassembled where possible, finished. */
 static int load(profile *p, int save, bs_error *err)
 {
 	uint32_t *crc;
+	disasm_job *j;
 	size_t ncrc;
+	int rc = 0;
 
 	if (load_tables(p, err) < 0)
 		return -1;
 	if (p->state == ST_NONE)
 		return 0;
 	ncrc = bs_sassprof_cubins(p->sp, NULL, 0);
-	if (!(crc = malloc((ncrc ? ncrc : 1) * sizeof *crc)))
+	crc = malloc((ncrc ? ncrc : 1) * sizeof *crc);
+	j = calloc(ncrc ? ncrc : 1, sizeof *j);
+	if (!crc || !j) {
+		free(crc);
+		free(j);
 		return bs_error_set(err, p->dir, 0, 0, "out of memory");
+	}
 	bs_sassprof_cubins(p->sp, crc, ncrc);
 	for (size_t i = 0; i < ncrc; i++) {
-		char name[4096];
-		int rc, missing;
-		FILE *f = disassembly(p->dir, crc[i], save, &missing);
+		char path[4096];
 
-		if (!f) {
-			p->no_disasm++;
-			p->no_cubin += (unsigned long)missing;
+		j[i].crc = crc[i];
+		j[i].fd = -1;
+		snprintf(path, sizeof path, "%s/cubin-%u.sass", p->dir, crc[i]);
+		if (!access(path, R_OK)) {
+			j[i].state = 2;
 			continue;
 		}
-		snprintf(name, sizeof name, "%s/cubin-%u.sass", p->dir, crc[i]);
-		rc = bs_sassprof_read_disasm(p->sp, crc[i], f, name, err);
-		fclose(f);
-		if (rc < 0) {
-			free(crc);
-			return -1;
+		snprintf(path, sizeof path, "%s/cubin-%u.cubin", p->dir, crc[i]);
+		if (access(path, R_OK)) {
+			j[i].state = 3;
+			p->no_cubin++;
 		}
 	}
+	disassemble(p->dir, j, ncrc, save, p->jobs);
+	for (size_t i = 0; i < ncrc && rc == 0; i++) {
+		char name[4096];
+		FILE *f = NULL;
+
+		snprintf(name, sizeof name, "%s/cubin-%u.sass", p->dir, crc[i]);
+		if (j[i].state == 2 && j[i].fd >= 0 && !save) {
+			if (lseek(j[i].fd, 0, SEEK_SET) == 0)
+				f = fdopen(j[i].fd, "r");
+			if (!f)
+				close(j[i].fd);
+			unlink(j[i].tmp);
+		} else if (j[i].state == 2) {
+			if (j[i].fd >= 0)
+				close(j[i].fd);
+			f = fopen(name, "r");
+		}
+		if (!f) {
+			p->no_disasm++;
+			continue;
+		}
+		rc = bs_sassprof_read_disasm(p->sp, crc[i], f, name, err);
+		fclose(f);
+	}
+	for (size_t i = 0; i < ncrc && rc < 0; i++)
+		if (j[i].state == 2 && j[i].fd >= 0 && !save)
+			unlink(j[i].tmp);
 	free(crc);
+	free(j);
+	if (rc < 0)
+		return -1;
 	p->n = bs_sassprof_finish(p->sp);
 	bs_sassprof_get_totals(p->sp, &p->tot);
 	return 0;
@@ -366,21 +545,39 @@ static int load(profile *p, int save, bs_error *err)
 
 /* ---- output -------------------------------------------------------------- */
 
+/* The instructions the report shows: of kernels --kernel matches, the
+ * first --top counted ones, then the ones CUPTI does not count. */
+static int select_shown(profile *p, const options *o, bs_error *err)
+{
+	free(p->shown);
+	p->nshown = p->ncounted = p->more = 0;
+	if (!(p->shown = malloc((p->n ? p->n : 1) * sizeof *p->shown)))
+		return bs_error_set(err, p->dir, 0, 0, "out of memory");
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < p->n; i++) {
+			const bs_sass_insn *in = bs_sassprof_get(p->sp, i);
+
+			if (!in->not_counted != !pass)
+				continue;
+			if (o->kernel && regexec(&o->re, in->kernel, 0, NULL, 0))
+				continue;
+			if (!pass && o->top && p->ncounted == o->top) {
+				p->more++;
+				continue;
+			}
+			p->shown[p->nshown++] = i;
+			p->ncounted += !pass;
+		}
+	return 0;
+}
+
 /* Up to 4 decimals, trailing zeros dropped; "" when executions are 0. */
 static void per_exec(char *buf, size_t size, const bs_sass_insn *in)
 {
-	char *e;
-
-	if (!in->executions) {
+	if (!in->executions)
 		buf[0] = '\0';
-		return;
-	}
-	snprintf(buf, size, "%.4f", (double)in->wavefronts / in->executions);
-	e = buf + strlen(buf);
-	while (e[-1] == '0')
-		*--e = '\0';
-	if (e[-1] == '.')
-		e[-1] = '\0';
+	else
+		verdict_num(buf, size, (double)in->wavefronts / in->executions);
 }
 
 static const char *base_name(const char *path)
@@ -400,12 +597,10 @@ static void source(char *buf, size_t size, const bs_sass_insn *in, int full)
 			 in->source_line);
 }
 
-static void kernel_cell(char *buf, size_t size, const char *k)
+/* The pc as every format writes it. */
+static void pc_text(char *buf, size_t size, uint32_t pc)
 {
-	if (strlen(k) <= KERNEL_TEXT_MAX)
-		snprintf(buf, size, "%s", k);
-	else
-		snprintf(buf, size, "%.*s...", KERNEL_TEXT_MAX - 3, k);
+	snprintf(buf, size, "0x%04x", pc);
 }
 
 static size_t max_size(size_t a, size_t b)
@@ -426,38 +621,59 @@ static void predicted(char *buf, size_t size, const profile *p, size_t i)
 		snprintf(buf, size, "-");
 }
 
-static void print_text_table(const profile *p, const char *program)
+static void plural(unsigned long n, const char *one, const char *many)
 {
-	static const char *const head[] = {
-		"kernel", "pc", "sass", "source", "executions", "wavefronts",
-		"ideal", "excess", "wavefronts_per_exec", "predicted"
-	};
-	int nc = p->join ? 10 : 9;
-	size_t w[10];
-	char cell[10][512];
+	printf("%lu %s", n, n == 1 ? one : many);
+}
 
+static void print_head(const profile *p, const char *program)
+{
 	if (program)
 		printf("program: %s\n", program);
-	printf("%lu launch%s of %lu kernel%s, %lu measured; %zu of %lu "
-	       "instructions use shared memory\n", p->tot.launches,
-	       p->tot.launches == 1 ? "" : "es", p->tot.kernels,
-	       p->tot.kernels == 1 ? "" : "s", p->tot.measured, p->n,
+	if (p->runs)
+		printf("runs: %lu (one kernel each: CUPTI's SASS metrics count "
+		       "one kernel per process; %lu at a time after the "
+		       "first)\n", p->runs, p->jobs);
+	plural(p->tot.launches, "launch", "launches");
+	printf(" of ");
+	plural(p->tot.kernels, "kernel", "kernels");
+	printf(", %lu measured; %lu of %lu instructions use shared memory\n",
+	       p->tot.measured, (unsigned long)(p->n - p->tot.not_counted),
 	       p->tot.instructions);
 	printf("executions in warp instructions; wavefronts, ideal and excess "
 	       "in wavefronts; all summed over the measured launches\n\n");
+}
+
+#define NCOLS 10
+
+static void print_text_table(const profile *p, const options *o,
+			     const char *program)
+{
+	static const char *const head[NCOLS] = {
+		"kernel", "pc", "sass", "source", "executions", "wavefronts",
+		"ideal", "excess", "wavefronts_per_exec", "predicted"
+	};
+	int nc = p->join ? NCOLS : NCOLS - 1;
+	size_t w[NCOLS];
+	char cell[NCOLS][512];
+
+	print_head(p, program);
 	for (int c = 0; c < nc; c++)
 		w[c] = strlen(head[c]);
 	for (int pass = 0; pass < 2; pass++) {
-		if (pass) {
+		if (pass)
 			for (int c = 0; c < nc; c++)
 				printf(c < 4 ? "%-*s%s" : "%*s%s", (int)w[c],
 				       head[c], c < nc - 1 ? "  " : "\n");
-		}
-		for (size_t i = 0; i < p->n; i++) {
-			const bs_sass_insn *in = bs_sassprof_get(p->sp, i);
+		for (size_t r = 0; r < p->ncounted; r++) {
+			const bs_sass_insn *in =
+				bs_sassprof_get(p->sp, p->shown[r]);
+			const char *k = in->kernel;
+			size_t kl = strlen(k);
 
-			kernel_cell(cell[0], sizeof cell[0], in->kernel);
-			snprintf(cell[1], sizeof cell[1], "0x%04x", in->pc);
+			if (!o->full_names && kl > KERNEL_TEXT_MAX)
+				kl = KERNEL_TEXT_MAX;
+			pc_text(cell[1], sizeof cell[1], in->pc);
 			snprintf(cell[2], sizeof cell[2], "%s",
 				 in->sass ? in->sass : "-");
 			source(cell[3], sizeof cell[3], in, 0);
@@ -474,17 +690,91 @@ static void print_text_table(const profile *p, const char *program)
 			per_exec(cell[8], sizeof cell[8], in);
 			if (!cell[8][0])
 				strcpy(cell[8], "-");
-			predicted(cell[9], sizeof cell[9], p, i);
-			for (int c = 0; c < nc; c++) {
-				if (!pass)
+			predicted(cell[9], sizeof cell[9], p, p->shown[r]);
+			if (!pass) {
+				w[0] = max_size(w[0], kl);
+				for (int c = 1; c < nc; c++)
 					w[c] = max_size(w[c], strlen(cell[c]));
-				else
-					printf(c < 4 ? "%-*s%s" : "%*s%s",
-					       (int)w[c], cell[c],
-					       c < nc - 1 ? "  " : "\n");
+				continue;
 			}
+			if (kl < strlen(k))
+				printf("%.*s...%*s  ", (int)kl - 3, k,
+				       (int)(w[0] - kl), "");
+			else
+				printf("%-*s  ", (int)w[0], k);
+			for (int c = 1; c < nc; c++)
+				printf(c < 4 ? "%-*s%s" : "%*s%s", (int)w[c],
+				       cell[c], c < nc - 1 ? "  " : "\n");
 		}
 	}
+	if (p->more)
+		printf("(%zu more instruction%s; --top %lu shows the worst "
+		       "%lu)\n", p->more, p->more == 1 ? "" : "s", o->top,
+		       o->top);
+	if (p->nshown > p->ncounted) {
+		printf("\nshared memory outside the LSU pipe: present, not "
+		       "counted by CUPTI's shared-memory metrics\n");
+		for (size_t r = p->ncounted; r < p->nshown; r++) {
+			const bs_sass_insn *in =
+				bs_sassprof_get(p->sp, p->shown[r]);
+			char pc[16], src[512];
+
+			pc_text(pc, sizeof pc, in->pc);
+			source(src, sizeof src, in, 0);
+			printf("%.*s%s  %s  %s  %s  %llu executions: %s\n",
+			       o->full_names ? (int)strlen(in->kernel)
+					     : KERNEL_TEXT_MAX,
+			       in->kernel, !o->full_names &&
+			       strlen(in->kernel) > KERNEL_TEXT_MAX ? "..." : "",
+			       pc, in->sass, src[0] ? src : "-",
+			       (unsigned long long)in->executions,
+			       in->not_counted);
+		}
+	}
+}
+
+/* The explain report: one block per shown instruction with samples. */
+static void print_text_explain(const profile *p, const options *o)
+{
+	size_t with = 0;
+
+	printf("\nexplain: the %s model on the lanes' recorded addresses of "
+	       "sampled warp executions (explain.tsv)\n\n",
+	       bs_profile_default()->name);
+	for (size_t r = 0; r < p->ncounted; r++) {
+		const bs_sass_insn *in = bs_sassprof_get(p->sp, p->shown[r]);
+		ex_result x;
+		char pc[16], src[512];
+
+		explain_instruction(p->ex, in, &x);
+		with += x.verdict != EX_NONE;
+		pc_text(pc, sizeof pc, in->pc);
+		source(src, sizeof src, in, 0);
+		printf("%.*s%s  %s  %s  %s\n", o->full_names ?
+		       (int)strlen(in->kernel) : KERNEL_TEXT_MAX, in->kernel,
+		       !o->full_names && strlen(in->kernel) > KERNEL_TEXT_MAX
+		       ? "..." : "", pc, in->sass ? in->sass : "-",
+		       src[0] ? src : "-");
+		explain_text(stdout, p->ex, &x);
+	}
+	if (!with)
+		printf("no instruction of the table ran in a sampled warp\n");
+}
+
+static void explain_csv(const profile *p, const bs_sass_insn *in)
+{
+	ex_result x;
+	char mean[32];
+
+	explain_instruction(p->ex, in, &x);
+	if (x.verdict == EX_NONE || x.verdict == EX_NOT_MODELED) {
+		printf(",%zu,,,,%s", x.samples,
+		       explain_verdict_name(x.verdict));
+		return;
+	}
+	verdict_num(mean, sizeof mean, x.mean_wf);
+	printf(",%zu,%u,%u,%s,%s", x.predicted, x.min_wf, x.max_wf, mean,
+	       explain_verdict_name(x.verdict));
 }
 
 static void print_csv_table(const profile *p, const char *program)
@@ -496,6 +786,8 @@ static void print_csv_table(const profile *p, const char *program)
 		fputs(program, stdout);
 		putchar('\n');
 	}
+	if (p->runs)
+		printf("# runs: %lu\n", p->runs);
 	printf("# launches: %lu\n# measured_launches: %lu\n# kernels: %lu\n"
 	       "# instructions: %lu\n", p->tot.launches, p->tot.measured,
 	       p->tot.kernels, p->tot.instructions);
@@ -503,15 +795,20 @@ static void print_csv_table(const profile *p, const char *program)
 	       "and excess in wavefronts; all summed over the measured "
 	       "launches\n");
 	printf("kernel,function,cubin_crc,pc,sass,source,executions,"
-	       "wavefronts,ideal,excess,wavefronts_per_exec%s\n",
-	       p->join ? ",pattern,predicted_wavefronts_per_exec" : "");
-	for (size_t i = 0; i < p->n; i++) {
-		const bs_sass_insn *in = bs_sassprof_get(p->sp, i);
+	       "wavefronts,ideal,excess,wavefronts_per_exec%s%s%s\n",
+	       p->join ? ",pattern,predicted_wavefronts_per_exec" : "",
+	       p->ex ? ",explain_samples,model_wavefronts_min,"
+		       "model_wavefronts_max,model_wavefronts_mean,verdict"
+		     : "", p->tot.not_counted ? ",not_counted" : "");
+	for (size_t r = 0; r < p->nshown; r++) {
+		const bs_sass_insn *in = bs_sassprof_get(p->sp, p->shown[r]);
+		char pc[16];
 
 		csv_field(stdout, in->kernel);
 		putchar(',');
 		csv_field(stdout, in->function);
-		printf(",%u,0x%04x,", in->cubin_crc, in->pc);
+		pc_text(pc, sizeof pc, in->pc);
+		printf(",%u,%s,", in->cubin_crc, pc);
 		csv_field(stdout, in->sass ? in->sass : "");
 		putchar(',');
 		source(buf, sizeof buf, in, 1);
@@ -526,10 +823,17 @@ static void print_csv_table(const profile *p, const char *program)
 			bs_access a;
 
 			putchar(',');
-			if (join_find(p->join, p->sp, p->n, i, &a))
+			if (join_find(p->join, p->sp, p->n, p->shown[r], &a))
 				csv_field(stdout, a.name);
-			predicted(buf, sizeof buf, p, i);
+			predicted(buf, sizeof buf, p, p->shown[r]);
 			printf(",%s", strcmp(buf, "-") ? buf : "");
+		}
+		if (p->ex)
+			explain_csv(p, in);
+		if (p->tot.not_counted) {
+			putchar(',');
+			csv_field(stdout, in->not_counted ? in->not_counted
+							  : "");
 		}
 		putchar('\n');
 	}
@@ -543,28 +847,58 @@ static void json_or_null(const char *s)
 		fputs("null", stdout);
 }
 
+static void explain_json(const profile *p, const bs_sass_insn *in)
+{
+	ex_result x;
+	char mean[32], m[32], text[512];
+
+	explain_instruction(p->ex, in, &x);
+	explain_verdict_text(&x, text, sizeof text);
+	printf(", \"explain\": {\"samples\": %zu, \"verdict\": ", x.samples);
+	json_string(stdout, explain_verdict_name(x.verdict));
+	fputs(", \"text\": ", stdout);
+	json_string(stdout, text);
+	if (x.verdict != EX_NONE && x.verdict != EX_NOT_MODELED) {
+		verdict_num(mean, sizeof mean, x.mean_wf);
+		if (isnan(x.measured_wf))
+			snprintf(m, sizeof m, "null");
+		else
+			verdict_num(m, sizeof m, x.measured_wf);
+		printf(", \"model_wavefronts_min\": %u, "
+		       "\"model_wavefronts_max\": %u, "
+		       "\"model_wavefronts_mean\": %s, "
+		       "\"model_wavefronts_sum\": %lu, \"model_ideal_sum\": "
+		       "%lu, \"model_conflicts_sum\": %lu, "
+		       "\"counters_wavefronts_per_exec\": %s", x.min_wf,
+		       x.max_wf, mean, x.sum_wf, x.sum_ideal, x.sum_conflicts,
+		       m);
+	}
+	putchar('}');
+}
+
 static void print_json_table(const profile *p, const char *program)
 {
-	char buf[64];
+	char buf[64], pc[16];
 
 	fputs("{\"program\": ", stdout);
 	json_or_null(program);
 	fputs(", \"status\": ", stdout);
 	json_or_null(p->state == ST_NONE ? NULL : p->reason);
-	printf(", \"launches\": %lu, \"measured_launches\": %lu, "
-	       "\"kernels\": %lu, \"instructions\": %lu,\n "
-	       "\"shared_instructions\": [", p->tot.launches, p->tot.measured,
-	       p->tot.kernels, p->tot.instructions);
-	for (size_t i = 0; i < p->n; i++) {
-		const bs_sass_insn *in = bs_sassprof_get(p->sp, i);
+	printf(", \"runs\": %lu, \"launches\": %lu, \"measured_launches\": "
+	       "%lu, \"kernels\": %lu, \"instructions\": %lu,\n "
+	       "\"shared_instructions\": [", p->runs, p->tot.launches,
+	       p->tot.measured, p->tot.kernels, p->tot.instructions);
+	for (size_t r = 0; r < p->nshown; r++) {
+		const bs_sass_insn *in = bs_sassprof_get(p->sp, p->shown[r]);
 
-		fputs(i ? ",\n  {" : "\n  {", stdout);
+		fputs(r ? ",\n  {" : "\n  {", stdout);
 		fputs("\"kernel\": ", stdout);
 		json_string(stdout, in->kernel);
 		fputs(", \"function\": ", stdout);
 		json_string(stdout, in->function);
-		printf(", \"cubin_crc\": %u, \"pc\": %u, \"sass\": ",
-		       in->cubin_crc, in->pc);
+		pc_text(pc, sizeof pc, in->pc);
+		printf(", \"cubin_crc\": %u, \"pc\": \"%s\", \"sass\": ",
+		       in->cubin_crc, pc);
 		json_or_null(in->sass);
 		fputs(", \"source_file\": ", stdout);
 		json_or_null(in->source_file);
@@ -575,13 +909,18 @@ static void print_json_table(const profile *p, const char *program)
 		per_exec(buf, sizeof buf, in);
 		printf(", \"launches\": %lu, \"executions\": %llu, "
 		       "\"wavefronts\": %llu, \"ideal\": %llu, "
-		       "\"excess\": %lld, \"wavefronts_per_exec\": %s}",
+		       "\"excess\": %lld, \"wavefronts_per_exec\": %s, "
+		       "\"not_counted\": ",
 		       in->launches, (unsigned long long)in->executions,
 		       (unsigned long long)in->wavefronts,
 		       (unsigned long long)in->ideal, (long long)in->excess,
 		       buf[0] ? buf : "null");
+		json_or_null(in->not_counted);
+		if (p->ex && !in->not_counted)
+			explain_json(p, in);
+		putchar('}');
 	}
-	fputs(p->n ? "\n ]}\n" : "]}\n", stdout);
+	fputs(p->nshown ? "\n ]}\n" : "]}\n", stdout);
 }
 
 /* The messages about the records; 1 when there is no profile to show. */
@@ -603,19 +942,32 @@ static int tell(const profile *p, const char *who, const char *inject)
 		usage_error("counters could not be collected: %s", p->reason);
 	for (int i = 0; i < p->nlater; i++)
 		usage_error("a later run: %s", p->later[i]);
-	if (!t->launches) {
+	if (!t->launches && !t->records) {
 		if (p->state == ST_OK)
 			usage_error("%s launched no CUDA kernel", who);
 		return 1;
 	}
+	if (!t->records && !t->empty_launches) {
+		if (!inject)
+			usage_error("%s: no launch was measured", who);
+		return 1;
+	}
 	if (!t->records)
-		usage_error("%lu kernel launch%s measured but no SASS records "
-			    "from CUPTI", t->measured,
-			    t->measured == 1 ? "" : "es");
+		usage_error("%lu kernel launch%s selected but no SASS records "
+			    "from CUPTI", t->empty_launches,
+			    t->empty_launches == 1 ? "" : "es");
 	else if (t->empty_launches)
-		usage_error("%lu of %lu measured launches gave no SASS "
-			    "records; the table covers the others",
-			    t->empty_launches, t->measured);
+		usage_error("%lu selected launch%s gave no SASS records (%lu of "
+			    "%lu kernels measured); the table covers the "
+			    "others", t->empty_launches,
+			    t->empty_launches == 1 ? "" : "es",
+			    t->kernels_measured, t->kernels);
+	if (t->kernels_unlaunched)
+		usage_error("records name %lu kernel%s no launch line names "
+			    "(launched where the injection library saw no "
+			    "launch call): counted in the table, not in the "
+			    "launches", t->kernels_unlaunched,
+			    t->kernels_unlaunched == 1 ? "" : "s");
 	if (t->mismatched)
 		usage_error("%lu launch%s named different kernels in different "
 			    "runs: the program does not launch the same way "
@@ -635,27 +987,96 @@ static int tell(const profile *p, const char *who, const char *inject)
 	return !t->records || p->state == ST_FAILED;
 }
 
-static void show(const profile *p, format fmt, const char *program)
+/* explain.tsv and its status, when --explain: 0, -1 bad input (err). */
+static int load_explain(profile *p, bs_error *err)
 {
-	if (fmt == FMT_CSV)
+	char path[4096], line[1024];
+	FILE *f;
+	int rc;
+
+	path_join(path, sizeof path, p->dir, "explain-status.txt");
+	if ((f = fopen(path, "r"))) {
+		if (fgets(line, sizeof line, f) &&
+		    strcmp(line, "ok\n") && strcmp(line, "ok"))
+			usage_error("explain: %.*s", (int)strcspn(line, "\n"),
+				    line);
+		fclose(f);
+	}
+	path_join(path, sizeof path, p->dir, "explain.tsv");
+	if (!(p->ex = bs_explain_new()))
+		return bs_error_set(err, path, 0, 0, "out of memory");
+	if (!(f = fopen(path, "r"))) {
+		if (errno == ENOENT) {
+			usage_error("explain: no explain.tsv in %s: nothing "
+				    "sampled", p->dir);
+			return 0;
+		}
+		return bs_error_set(err, path, 0, 0, "cannot open: %s",
+				    strerror(errno));
+	}
+	rc = bs_explain_read(p->ex, f, path, err);
+	fclose(f);
+	return rc;
+}
+
+static void show(const profile *p, const options *o, const char *program)
+{
+	if (o->fmt == FMT_CSV)
 		print_csv_table(p, program);
-	else if (fmt == FMT_JSON)
+	else if (o->fmt == FMT_JSON)
 		print_json_table(p, program);
-	else if (p->tot.records)
-		print_text_table(p, program);
+	else if (p->tot.records) {
+		print_text_table(p, o, program);
+		if (p->ex)
+			print_text_explain(p, o);
+	}
 	fflush(stdout);
 }
 
 /* ---- running the program ------------------------------------------------- */
 
+/* Variables of ours: never passed on from our own environment. */
 static const char *const our_vars[] = {
-	"CUDA_INJECTION64_PATH=", "BANKSCOPE_PROFILE_DIR=",
-	"BANKSCOPE_PROFILE_LAUNCH=",
+	"CUDA_INJECTION64_PATH", "BANKSCOPE_PROFILE_DIR",
+	"BANKSCOPE_PROFILE_KERNEL", "BANKSCOPE_PROFILE_SKIP",
+	"BANKSCOPE_PROFILE_COUNT", "BANKSCOPE_PROFILE_LAUNCH",
+	"BANKSCOPE_EXPLAIN_DIR", "BANKSCOPE_EXPLAIN_PATCH",
+	"BANKSCOPE_EXPLAIN_SAMPLE",
 };
 #define NVARS (sizeof our_vars / sizeof *our_vars)
 
-/* environ without our variables, then the given ones (NULL: left out). */
-static char **child_env(char *const set[NVARS])
+/* One run: its variables, NAME=VALUE each (NULL: left out). */
+typedef struct {
+	char *set[NVARS];
+	int quiet;
+	int explain;               /* the explain run */
+	pid_t pid;
+	int started, status;
+} run_spec;
+
+static void spec_free(run_spec *r)
+{
+	for (size_t v = 0; v < NVARS; v++)
+		free(r->set[v]);
+}
+
+/* Set variable v of r to the value (a copy). */
+static int spec_set(run_spec *r, size_t v, const char *value)
+{
+	free(r->set[v]);
+	return asprintf(&r->set[v], "%s=%s", our_vars[v], value) < 0 ? -1 : 0;
+}
+
+static int spec_set_ul(run_spec *r, size_t v, unsigned long n)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof buf, "%lu", n);
+	return spec_set(r, v, buf);
+}
+
+/* environ without our variables, then the run's own. */
+static char **child_env(const run_spec *r)
 {
 	size_t n = 0, k = 0;
 	char **env;
@@ -665,51 +1086,37 @@ static char **child_env(char *const set[NVARS])
 	if (!(env = calloc(n + NVARS + 1, sizeof *env)))
 		return NULL;
 	for (size_t i = 0; i < n; i++) {
-		size_t v = 0;
+		size_t v = 0, len;
 
-		while (v < NVARS &&
-		       strncmp(environ[i], our_vars[v], strlen(our_vars[v])))
-			v++;
+		for (; v < NVARS; v++) {
+			len = strlen(our_vars[v]);
+			if (!strncmp(environ[i], our_vars[v], len) &&
+			    environ[i][len] == '=')
+				break;
+		}
 		if (v == NVARS)
 			env[k++] = environ[i];
 	}
 	for (size_t v = 0; v < NVARS; v++)
-		if (set[v])
-			env[k++] = set[v];
+		if (r->set[v])
+			env[k++] = r->set[v];
 	return env;
 }
 
 /*
- * Run the program to its end, measuring launch `launch` (NULL: the
- * injection's default, 0), its stdout and stderr on /dev/null when quiet:
- * 0 with its wait status in *st; or 126/127 after the message when it
- * could not be started; 2 on other failures.
+ * Start the program for r: 0, or 126/127 after the message when it could
+ * not be started, 2 on other failures.
  */
-static int run_program(const options *o, const char *inject, const char *dir,
-		       const char *launch, int quiet, int *st)
+static int start_run(const options *o, run_spec *r)
 {
-	struct sigaction ign, old_int, old_quit;
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
 	sigset_t def;
-	char var[NVARS][4200], *set[NVARS], **env;
-	pid_t pid;
+	char **env;
 	int rc;
 
-	snprintf(var[0], sizeof var[0], "%s%s", our_vars[0], inject);
-	snprintf(var[1], sizeof var[1], "%s%s", our_vars[1], dir);
-	snprintf(var[2], sizeof var[2], "%s%s", our_vars[2],
-		 launch ? launch : "");
-	set[0] = var[0];
-	set[1] = var[1];
-	set[2] = launch ? var[2] : NULL;
-	if (!(env = child_env(set)))
+	if (!(env = child_env(r)))
 		return usage_error("profile: out of memory");
-	memset(&ign, 0, sizeof ign);
-	ign.sa_handler = SIG_IGN;
-	sigemptyset(&ign.sa_mask);
-	sigaction(SIGINT, &ign, &old_int);
-	sigaction(SIGQUIT, &ign, &old_quit);
 	sigemptyset(&def);
 	sigaddset(&def, SIGINT);
 	sigaddset(&def, SIGQUIT);
@@ -717,22 +1124,17 @@ static int run_program(const options *o, const char *inject, const char *dir,
 	posix_spawnattr_setsigdefault(&attr, &def);
 	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF);
 	posix_spawn_file_actions_init(&fa);
-	if (quiet) {
+	if (r->quiet) {
 		posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY,
 						 0);
 		posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY,
 						 0);
 	}
 	fflush(stdout);
-	rc = posix_spawnp(&pid, o->prog[0], &fa, &attr, o->prog, env);
+	rc = posix_spawnp(&r->pid, o->prog[0], &fa, &attr, o->prog, env);
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&attr);
 	free(env);
-	if (!rc)
-		while (waitpid(pid, st, 0) < 0 && errno == EINTR)
-			;
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGQUIT, &old_quit, NULL);
 	if (rc == ENOENT || rc == ENOTDIR) {
 		usage_error("%s: not found", o->prog[0]);
 		return 127;
@@ -741,7 +1143,32 @@ static int run_program(const options *o, const char *inject, const char *dir,
 		usage_error("%s: cannot run: %s", o->prog[0], strerror(rc));
 		return 126;
 	}
+	r->started = 1;
 	return 0;
+}
+
+static int wait_code(int st)
+{
+	return WIFSIGNALED(st) ? 128 + WTERMSIG(st) : WEXITSTATUS(st);
+}
+
+/* "^NAME$" with every character a regular expression gives a meaning to
+ * escaped: the run that selects one kernel by its exact name. */
+static char *exact(const char *name)
+{
+	char *re = malloc(2 * strlen(name) + 3), *q = re;
+
+	if (!re)
+		return NULL;
+	*q++ = '^';
+	for (const char *s = name; *s; s++) {
+		if (strchr(".[]()*+?{}|^$\\", *s))
+			*q++ = '\\';
+		*q++ = *s;
+	}
+	*q++ = '$';
+	*q = '\0';
+	return re;
 }
 
 static int by_kernel_then_index(const void *a, const void *b)
@@ -755,121 +1182,135 @@ static int by_kernel_then_index(const void *a, const void *b)
 	return (x->index > y->index) - (x->index < y->index);
 }
 
-static int by_value(const void *a, const void *b)
-{
-	unsigned long x = *(const unsigned long *)a;
-	unsigned long y = *(const unsigned long *)b;
+/* A kernel still to measure, and the run that gives its launches. */
+typedef struct {
+	const char *kernel;
+	unsigned long first;       /* its first selected launch */
+	unsigned long skip, count; /* count 0: all after skip */
+} target;
 
-	return (x > y) - (x < y);
+static int by_first(const void *a, const void *b)
+{
+	const target *x = a, *y = b;
+
+	return (x->first > y->first) - (x->first < y->first);
 }
 
 /*
- * The launches still to measure, ascending, after the runs so far, into a
- * new array: every launch not measured (all), or the first launch of each
- * kernel none of whose launches was measured.  NULL when out of memory.
+ * The kernels among the selected launches (--kernel, --launch-skip,
+ * --launch-count, as inject.c selects them, in launch order) that have no
+ * records yet, in the order of their first selected launch, each with the
+ * skip and count of its own launches that select the same ones (with
+ * --launches first: its first selected launch).  NULL when out of memory;
+ * *selected: the selected launches.
  */
-static unsigned long *targets(const bs_sassprof *sp, int all, size_t *count)
+static target *targets(const bs_sassprof *sp, const options *o, size_t *count,
+		       unsigned long *selected)
 {
 	size_t nl = bs_sassprof_launch_count(sp), n = 0;
 	const bs_sass_launch **l = malloc((nl ? nl : 1) * sizeof *l);
-	unsigned long *t = malloc((nl ? nl : 1) * sizeof *t);
+	unsigned char *sel = malloc(nl ? nl : 1);
+	target *t = malloc((nl ? nl : 1) * sizeof *t);
+	unsigned long matched = 0;
 
-	if (!l || !t) {
+	*selected = 0;
+	if (!l || !t || !sel) {
 		free(l);
 		free(t);
+		free(sel);
 		return NULL;
+	}
+	for (size_t i = 0; i < nl; i++) {
+		const bs_sass_launch *x = bs_sassprof_launch_at(sp, i);
+		unsigned long k;
+
+		sel[i] = 0;
+		if (!x->kernel ||
+		    (o->kernel && regexec(&o->re, x->kernel, 0, NULL, 0)))
+			continue;
+		k = matched++;
+		sel[i] = k >= o->skip && (!o->count || k - o->skip < o->count);
+		*selected += sel[i];
 	}
 	for (size_t i = 0; i < nl; i++)
 		l[i] = bs_sassprof_launch_at(sp, i);
-	if (!all)
-		qsort(l, nl, sizeof *l, by_kernel_then_index);
+	qsort(l, nl, sizeof *l, by_kernel_then_index);
 	for (size_t i = 0, j; i < nl; i = j) {
+		unsigned long before = 0, nsel = 0, first = 0;
 		int measured = 0;
 
-		for (j = i; j < nl && (all ? j == i
-					   : l[j]->kernel == l[i]->kernel); j++)
+		for (j = i; j < nl && l[j]->kernel == l[i]->kernel; j++) {
+			/* launch_at() is in index order: index i is at i */
+			size_t at = (size_t)(l[j] - bs_sassprof_launch_at(sp, 0));
+
+			if (sel[at] && !nsel++)
+				first = l[j]->index;
+			else if (!nsel)
+				before++;
 			measured |= l[j]->measured;
-		if (!measured)
-			t[n++] = l[i]->index;
+		}
+		if (!nsel || measured || !l[i]->kernel)
+			continue;
+		t[n].kernel = l[i]->kernel;
+		t[n].first = first;
+		t[n].skip = before;
+		t[n].count = o->all_launches ? (o->count ? nsel : 0) : 1;
+		n++;
 	}
 	free(l);
-	qsort(t, n, sizeof *t, by_value);
+	free(sel);
+	qsort(t, n, sizeof *t, by_first);
 	*count = n;
 	return t;
 }
 
-static int wait_code(int st)
+/* Wait for any started run of r[0..n); its slot, or -1 when none runs. */
+static int reap(run_spec *r, size_t n)
 {
-	return WIFSIGNALED(st) ? 128 + WTERMSIG(st) : WEXITSTATUS(st);
-}
+	for (;;) {
+		int st;
+		pid_t pid = wait(&st);
 
-/*
- * The runs after the first: one per launch targets() names, up to
- * --max-runs in all.  Warnings only; 0, or -1 when the records could not
- * be read (err).
- */
-static int more_runs(const options *o, const char *inject, profile *p,
-		     int code0, bs_error *err)
-{
-	unsigned long *t, left, differ = 0;
-	size_t n;
-	int st;
-
-	if (load_tables(p, err) < 0)
-		return -1;
-	if (p->state != ST_OK)
-		return 0;
-	if (!(t = targets(p->sp, o->all_launches, &n)))
-		return bs_error_set(err, p->dir, 0, 0, "out of memory");
-	left = o->max_runs > 1 ? o->max_runs - 1 : 0;
-	if (n > left)
-		usage_error("%zu launch%s left unmeasured: --max-runs %lu "
-			    "allows %lu more run%s", n - left,
-			    n - left == 1 ? "" : "es", o->max_runs, left,
-			    left == 1 ? "" : "s");
-	for (size_t i = 0; i < n && i < left; i++) {
-		char launch[32];
-
-		snprintf(launch, sizeof launch, "%lu", t[i]);
-		if (run_program(o, inject, p->dir, launch, 1, &st))
-			break;
-		differ += wait_code(st) != code0;
+		if (pid < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		for (size_t i = 0; i < n; i++)
+			if (r[i].started == 1 && r[i].pid == pid) {
+				r[i].started = 2;
+				r[i].status = st;
+				return (int)i;
+			}
 	}
-	free(t);
-	if (differ)
-		usage_error("%lu later run%s of %s ended with another status "
-			    "than the first", differ, differ == 1 ? "" : "s",
-			    o->prog[0]);
-	return 0;
 }
 
-/* The injection library, readable, as an absolute path. */
-static int find_inject(const options *o, char *buf, size_t size)
+/* An absolute path of a readable file: given as is (made absolute), else
+ * `name` beside this executable (found through /proc/self/exe). */
+static int find_file(const char *given, const char *name, const char *what,
+		     const char *hint, char *buf, size_t size)
 {
-	const char *given = o->inject ? o->inject : getenv("BANKSCOPE_INJECT");
 	char self[4096], cwd[4096], *slash;
 	ssize_t n;
 	int dir, up;
 
 	if (given && *given) {
 		if (access(given, R_OK))
-			return usage_error("profile: injection library %s: %s",
-					   given, strerror(errno));
+			return usage_error("profile: %s %s: %s", what, given,
+					   strerror(errno));
 		if (given[0] != '/' && !getcwd(cwd, sizeof cwd))
 			return usage_error("profile: cannot get the current "
 					   "directory: %s", strerror(errno));
 		if ((size_t)snprintf(buf, size, "%s%s%s",
 				     given[0] == '/' ? "" : cwd,
 				     given[0] == '/' ? "" : "/", given) >= size)
-			return usage_error("profile: injection library path "
-					   "too long");
+			return usage_error("profile: %s path too long", what);
 		return 0;
 	}
 	n = readlink("/proc/self/exe", self, sizeof self - 1);
 	if (n <= 0)
-		return usage_error("profile: cannot read /proc/self/exe: %s "
-				   "(name the injection library with "
-				   "--inject)", strerror(errno));
+		return usage_error("profile: cannot read /proc/self/exe: %s",
+				   strerror(errno));
 	self[n] = '\0';
 	/* the build tree: beside the executable; make install's layout:
 	 * PREFIX/bin/bankscope and PREFIX/lib/bankscope/ */
@@ -877,15 +1318,15 @@ static int find_inject(const options *o, char *buf, size_t size)
 	dir = slash ? (int)(slash - self) : 0;
 	for (up = dir; up > 0 && self[up - 1] != '/'; up--)
 		;
-	snprintf(buf, size, "%.*s/" INJECT_NAME, dir, self);
+	snprintf(buf, size, "%.*s/%s", dir, self, name);
 	if (!access(buf, R_OK))
 		return 0;
-	snprintf(buf, size, "%.*slib/bankscope/" INJECT_NAME, up, self);
+	snprintf(buf, size, "%.*slib/bankscope/%s", up, self, name);
 	if (up && !access(buf, R_OK))
 		return 0;
-	return usage_error("profile: " INJECT_NAME " is neither beside %s nor "
-			   "in %.*slib/bankscope/ (make build/" INJECT_NAME
-			   ", or name it with --inject)", self, up, self);
+	return usage_error("profile: %s is neither beside %s nor in "
+			   "%.*slib/bankscope/ (%s)", name, self, up, self,
+			   hint);
 }
 
 /* dir for --keep: created, or an existing empty one. */
@@ -944,16 +1385,128 @@ static char *joined(char **argv, int argc)
 	return s;
 }
 
+/* The selection variables of o into r: with --launches first, the first
+ * selected launch (of the first kernel: the one a run measures). */
+static int spec_select(run_spec *r, const options *o)
+{
+	unsigned long count = o->all_launches ? o->count : 1;
+
+	return (o->kernel && spec_set(r, 2, o->kernel) < 0) ||
+	       (o->skip && spec_set_ul(r, 3, o->skip) < 0) ||
+	       (count && spec_set_ul(r, 4, count) < 0) ? -1 : 0;
+}
+
+/*
+ * The runs after the first: one per kernel of the selected launches that
+ * has no records yet, up to --max-runs in all, --jobs at a time, beside
+ * the explain run x (NULL: none) that may still run.  Warnings only; the
+ * runs made in *runs; -1 when the records could not be read (err).
+ */
+static int more_runs(const options *o, const char *inject, profile *p,
+		     run_spec *x, int code0, double *clock, bs_error *err)
+{
+	unsigned long left, differ = 0, windows;
+	size_t nt, nr, next = 0, running = x && x->started == 1;
+	target *t;
+	run_spec *r;
+
+	if (load_tables(p, err) < 0)
+		return -1;
+	if (p->state != ST_OK)
+		return 0;
+	bs_sassprof_finish(p->sp);
+	if (!(t = targets(p->sp, o, &nt, &windows)))
+		return bs_error_set(err, p->dir, 0, 0, "out of memory");
+	if (!windows && bs_sassprof_launch_count(p->sp) && o->kernel)
+		usage_error("no launch of %s matched --kernel %s%s",
+			    o->prog[0], o->kernel,
+			    o->skip ? " after --launch-skip" : "");
+	left = o->max_runs > 1 ? o->max_runs - 1 : 0;
+	if (nt > left)
+		usage_error("%zu kernel%s left unmeasured: --max-runs %lu "
+			    "allows %lu more run%s", nt - left,
+			    nt - left == 1 ? "" : "s", o->max_runs, left,
+			    left == 1 ? "" : "s");
+	nr = nt < left ? nt : left;
+	if (!(r = calloc((nr ? nr : 1) + 1, sizeof *r))) {
+		free(t);
+		return bs_error_set(err, p->dir, 0, 0, "out of memory");
+	}
+	for (size_t i = 0; i < nr; i++) {
+		char *re = exact(t[i].kernel);
+
+		r[i].quiet = 1;
+		if (!re || spec_set(&r[i], 0, inject) < 0 ||
+		    spec_set(&r[i], 1, p->dir) < 0 ||
+		    spec_set(&r[i], 2, re) < 0 ||
+		    (t[i].skip && spec_set_ul(&r[i], 3, t[i].skip) < 0) ||
+		    (t[i].count && spec_set_ul(&r[i], 4, t[i].count) < 0)) {
+			free(re);
+			nr = i;
+			usage_error("profile: out of memory");
+			break;
+		}
+		free(re);
+	}
+	if (x)
+		r[nr] = *x;
+	for (;;) {
+		int i;
+
+		while (next < nr && running < p->jobs) {
+			if (start_run(o, &r[next]) == 0)
+				running++;
+			next++;
+		}
+		if (!running || (i = reap(r, nr + (x != NULL))) < 0)
+			break;
+		running--;
+		if ((size_t)i < nr) {
+			differ += wait_code(r[i].status) != code0;
+			p->runs++;
+		}
+	}
+	if (x)
+		*x = r[nr];
+	phase(o, clock, "%zu more run%s, %lu at a time", nr,
+	      nr == 1 ? "" : "s", p->jobs);
+	for (size_t i = 0; i < nr; i++)
+		spec_free(&r[i]);
+	free(r);
+	free(t);
+	if (differ)
+		usage_error("%lu later run%s of %s ended with another status "
+			    "than the first", differ, differ == 1 ? "" : "s",
+			    o->prog[0]);
+	return 0;
+}
+
 static int profile_run(const options *o)
 {
-	char inject[4096], tmpl[4096], *program;
+	char inject[4096], lib[4096], patch[4096], tmpl[4096], *program;
+	struct sigaction ign, old_int, old_quit;
+	run_spec first, x;
 	profile p;
 	bs_error err;
-	int st = 0, rc, code, empty;
+	int rc, code, empty;
+	double t = now();
 
-	if (find_inject(o, inject, sizeof inject))
-		return EXIT_BADINPUT;
+	memset(&first, 0, sizeof first);
+	memset(&x, 0, sizeof x);
 	memset(&p, 0, sizeof p);
+	p.jobs = o->jobs;
+	if (find_file(o->inject ? o->inject : getenv("BANKSCOPE_INJECT"),
+		      INJECT_NAME, "injection library", "make build/"
+		      INJECT_NAME ", or name it with --inject", inject,
+		      sizeof inject) ||
+	    (o->explain &&
+	     (find_file(getenv("BANKSCOPE_EXPLAIN_LIB"), EXPLAIN_NAME,
+			"explain library", "make explain: it needs the CUDA "
+			"Sanitizer API", lib, sizeof lib) ||
+	      find_file(getenv("BANKSCOPE_EXPLAIN_PATCH"), PATCH_NAME,
+			"explain patch module", "make explain", patch,
+			sizeof patch))))
+		return EXIT_BADINPUT;
 	if (o->keep) {
 		if (keep_dir(o->keep))
 			return EXIT_BADINPUT;
@@ -966,40 +1519,108 @@ static int profile_run(const options *o)
 					   "%s: %s", tmpl, strerror(errno));
 		p.dir = tmpl;
 	}
-	if ((rc = run_program(o, inject, p.dir, NULL, 0, &st))) {
-		if (!o->keep)
-			remove_dir(p.dir);
-		return rc;
+	if (spec_set(&first, 0, inject) < 0 || spec_set(&first, 1, p.dir) < 0 ||
+	    spec_select(&first, o) < 0 ||
+	    (o->explain &&
+	     (spec_set(&x, 0, lib) < 0 || spec_set(&x, 6, p.dir) < 0 ||
+	      spec_set(&x, 7, patch) < 0 ||
+	      (o->sample && spec_set(&x, 8, o->sample) < 0) ||
+	      (o->kernel && spec_set(&x, 2, o->kernel) < 0) ||
+	      (o->skip && spec_set_ul(&x, 3, o->skip) < 0) ||
+	      (o->count && spec_set_ul(&x, 4, o->count) < 0)))) {
+		rc = usage_error("profile: out of memory");
+		goto out;
 	}
-	code = wait_code(st);
-	if (more_runs(o, inject, &p, code, &err) < 0 || load(&p, 1, &err) < 0) {
+	x.quiet = x.explain = 1;
+	memset(&ign, 0, sizeof ign);
+	ign.sa_handler = SIG_IGN;
+	sigemptyset(&ign.sa_mask);
+	sigaction(SIGINT, &ign, &old_int);
+	sigaction(SIGQUIT, &ign, &old_quit);
+	if ((rc = start_run(o, &first))) {
+		sigaction(SIGINT, &old_int, NULL);
+		sigaction(SIGQUIT, &old_quit, NULL);
+		goto out;
+	}
+	if (o->explain)
+		(void)start_run(o, &x);
+	while (waitpid(first.pid, &first.status, 0) < 0 && errno == EINTR)
+		;
+	p.runs = 1;
+	code = wait_code(first.status);
+	phase(o, &t, "the first run");
+	rc = more_runs(o, inject, &p, o->explain ? &x : NULL, code, &t, &err);
+	if (x.started == 1) {
+		while (waitpid(x.pid, &x.status, 0) < 0 && errno == EINTR)
+			;
+		phase(o, &t, "the explain run, after the others");
+	}
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGQUIT, &old_quit, NULL);
+	if (rc == 0 && load(&p, 1, &err) == 0)
+		phase(o, &t, "reading the records, disassembling %zu cubin%s",
+		      bs_sassprof_cubins(p.sp, NULL, 0),
+		      bs_sassprof_cubins(p.sp, NULL, 0) == 1 ? "" : "s");
+	else
+		rc = -1;
+	if (rc < 0 || (o->explain && load_explain(&p, &err) < 0) ||
+	    select_shown(&p, o, &err) < 0) {
 		report_error(&err);
-		bs_sassprof_free(p.sp);
-		if (!o->keep)
-			remove_dir(p.dir);
-		return EXIT_BADINPUT;
+		rc = EXIT_BADINPUT;
+		goto out;
 	}
 	empty = p.state == ST_NONE || !p.tot.records;
-	if (WIFSIGNALED(st))
+	if (WIFSIGNALED(first.status))
 		usage_error("%s was killed by signal %d (%s)%s", o->prog[0],
-			    WTERMSIG(st), strsignal(WTERMSIG(st)),
+			    WTERMSIG(first.status),
+			    strsignal(WTERMSIG(first.status)),
 			    empty ? "" : "; the profile covers what ran");
 	else if (code)
 		usage_error("%s exited with status %d%s", o->prog[0], code,
 			    empty ? "" : "; the profile covers what ran");
-	tell(&p, o->prog[0], inject);
+	if (o->explain && x.started && wait_code(x.status) != code)
+		usage_error("the explain run of %s ended with status %d",
+			    o->prog[0], wait_code(x.status));
+	if (tell(&p, o->prog[0], inject) && !code)
+		code = 1;
 	program = joined(o->prog, o->nprog);
 	if (p.state != ST_NONE)
-		show(&p, o->fmt, program);
+		show(&p, o, program);
 	free(program);
+	phase(o, &t, "the report");
+	rc = code;
+out:
+	spec_free(&first);
+	spec_free(&x);
 	bs_sassprof_free(p.sp);
+	bs_explain_free(p.ex);
+	free(p.shown);
 	if (!o->keep)
 		remove_dir(p.dir);
-	return code;
+	return rc;
+}
+
+/* --dataset: a new file, never one that is there (or a directory). */
+static int dataset_target(const char *path)
+{
+	struct stat st;
+
+	if (!*path)
+		return usage_error("option --dataset: an empty path");
+	if (!stat(path, &st))
+		return usage_error("option --dataset: %s %s; not "
+				   "overwritten", path, S_ISDIR(st.st_mode) ?
+				   "is a directory" : "exists");
+	if (path[strlen(path) - 1] == '/')
+		return usage_error("option --dataset: %s names a directory",
+				   path);
+	return 0;
 }
 
 static int profile_replay(const options *o)
 {
+	char final[4096];
+	struct stat st;
 	profile p;
 	bs_error err;
 	join *j = NULL;
@@ -1007,36 +1628,80 @@ static int profile_replay(const options *o)
 
 	memset(&p, 0, sizeof p);
 	p.dir = o->replay;
+	p.jobs = o->jobs;
+	if (stat(o->replay, &st) < 0)
+		return usage_error("%s: cannot open: %s", o->replay,
+				   strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return usage_error("%s: not a directory", o->replay);
+	if ((o->dataset && dataset_target(o->dataset)) )
+		return EXIT_BADINPUT;
 	if ((o->patterns && !(j = join_open(o->patterns, &err))) ||
-	    load(&p, 0, &err) < 0) {
+	    load(&p, 0, &err) < 0 ||
+	    (o->explain && p.state != ST_NONE && load_explain(&p, &err) < 0) ||
+	    select_shown(&p, o, &err) < 0) {
 		report_error(&err);
 		bs_sassprof_free(p.sp);
+		bs_explain_free(p.ex);
+		free(p.shown);
 		join_free(j);
 		return EXIT_BADINPUT;
 	}
 	p.join = j;
 	none = tell(&p, o->replay, NULL);
 	if (p.state != ST_NONE)
-		show(&p, o->fmt, NULL);
-	if (o->dataset && p.state != ST_NONE &&
-	    join_write_dataset(j, p.sp, p.n, o->dataset, o->replay, &err) < 0) {
-		report_error(&err);
-		none = EXIT_BADINPUT;
+		show(&p, o, NULL);
+	if (o->dataset && p.state != ST_NONE) {
+		if (join_write_dataset(j, p.sp, p.n, o->dataset, o->replay,
+				       final, sizeof final, &err) < 0) {
+			report_error(&err);
+			none = EXIT_BADINPUT;
+		} else {
+			fprintf(stderr, "bankscope: dataset written to %s\n",
+				final);
+		}
 	}
 	bs_sassprof_free(p.sp);
+	bs_explain_free(p.ex);
+	free(p.shown);
 	join_free(j);
 	return none == EXIT_BADINPUT ? EXIT_BADINPUT : none ? 1 : 0;
+}
+
+static int parse_count(const char *name, const char *value, uint64_t max,
+		       int zero_ok, unsigned long *out)
+{
+	uint64_t v;
+
+	if (!value)
+		return 0;
+	if (opt_u64(name, value, max, &v))
+		return EXIT_BADINPUT;
+	if (!v && !zero_ok)
+		return usage_error("option %s: must be at least 1", name);
+	*out = (unsigned long)v;
+	return 0;
+}
+
+static unsigned long default_jobs(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n < 1 ? 1 : n > 16 ? 16 : (unsigned long)n;
 }
 
 int cmd_profile(int argc, char **argv)
 {
 	options o;
-	const char *fmt = NULL, *which = NULL, *runs = NULL;
-	uint64_t v;
+	const char *fmt = NULL, *runs = NULL, *jobs = NULL, *skip = NULL;
+	const char *count = NULL, *top = NULL, *which = NULL;
+	unsigned b, w, e;
+	char tail;
 	int i, rc;
 
 	memset(&o, 0, sizeof o);
 	o.max_runs = MAX_RUNS_DEFAULT;
+	o.jobs = default_jobs();
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
 
@@ -1048,9 +1713,28 @@ int cmd_profile(int argc, char **argv)
 			fputs(profile_usage, stdout);
 			return 0;
 		}
+		if (!strcmp(a, "--full-names")) {
+			o.full_names = 1;
+			continue;
+		}
+		if (!strcmp(a, "--explain")) {
+			o.explain = 1;
+			continue;
+		}
+		if (!strcmp(a, "--verbose")) {
+			o.verbose = 1;
+			continue;
+		}
 		if ((rc = opt_value(argc, argv, &i, "--format", &fmt)) ||
 		    (rc = opt_value(argc, argv, &i, "--keep", &o.keep)) ||
+		    (rc = opt_value(argc, argv, &i, "--kernel", &o.kernel)) ||
+		    (rc = opt_value(argc, argv, &i, "--launch-skip", &skip)) ||
+		    (rc = opt_value(argc, argv, &i, "--launch-count",
+				    &count)) ||
+		    (rc = opt_value(argc, argv, &i, "--top", &top)) ||
 		    (rc = opt_value(argc, argv, &i, "--launches", &which)) ||
+		    (rc = opt_value(argc, argv, &i, "--sample", &o.sample)) ||
+		    (rc = opt_value(argc, argv, &i, "--jobs", &jobs)) ||
 		    (rc = opt_value(argc, argv, &i, "--max-runs", &runs)) ||
 		    (rc = opt_value(argc, argv, &i, "--inject", &o.inject)) ||
 		    (rc = opt_value(argc, argv, &i, "--replay", &o.replay)) ||
@@ -1080,35 +1764,60 @@ int cmd_profile(int argc, char **argv)
 		return usage_error("option --launches: '%s' is not first or "
 				   "all", which);
 	o.all_launches = which && !strcmp(which, "all");
-	if (runs) {
-		if (opt_u64("--max-runs", runs, 1000000, &v))
-			return EXIT_BADINPUT;
-		if (!v)
-			return usage_error("option --max-runs: 0 runs measure "
-					   "nothing");
-		o.max_runs = (unsigned long)v;
+	if (runs && !strcmp(runs, "0"))
+		return usage_error("option --max-runs: 0 runs measure "
+				   "nothing");
+	if (parse_count("--max-runs", runs, 1000000, 0, &o.max_runs) ||
+	    parse_count("--jobs", jobs, JOBS_MAX, 0, &o.jobs) ||
+	    parse_count("--launch-skip", skip, UINT32_MAX, 1, &o.skip) ||
+	    parse_count("--launch-count", count, UINT32_MAX, 0, &o.count) ||
+	    parse_count("--top", top, UINT32_MAX, 0, &o.top))
+		return EXIT_BADINPUT;
+	if (o.sample && (sscanf(o.sample, "%ux%ux%u%c", &b, &w, &e, &tail) != 3 ||
+			 !b || !w || !e || w > 32 || e > 1024 ||
+			 strspn(o.sample, "0123456789x") != strlen(o.sample)))
+		return usage_error("option --sample: '%s' is not BLOCKSxWARPSx"
+				   "EXECS (each at least 1, at most 32 warps, "
+				   "1024 executions)", o.sample);
+	if (o.sample && !o.explain)
+		return usage_error("profile: --sample goes with --explain");
+	if (o.kernel) {
+		int e2 = regcomp(&o.re, o.kernel, REG_EXTENDED | REG_NOSUB);
+
+		if (e2) {
+			char why[256];
+
+			regerror(e2, &o.re, why, sizeof why);
+			return usage_error("option --kernel: '%s' is not a "
+					   "regular expression: %s", o.kernel,
+					   why);
+		}
 	}
 	if (o.replay) {
 		const char *with = o.keep ? "--keep" : o.inject ? "--inject"
-				 : which ? "--launches" : runs ? "--max-runs"
+				 : runs ? "--max-runs" : jobs ? "--jobs"
+				 : which ? "--launches"
+				 : skip ? "--launch-skip" : count
+				 ? "--launch-count" : o.sample ? "--sample"
 				 : NULL;
 
-		if (o.nprog)
-			return usage_error("profile: --replay takes no "
-					   "program");
-		if (o.dataset && !o.patterns)
-			return usage_error("profile: --dataset needs "
-					   "--patterns");
-		if (with)
-			return usage_error("profile: --replay does not go "
-					   "with %s", with);
-		return profile_replay(&o);
+		rc = o.nprog ? usage_error("profile: --replay takes no "
+					   "program")
+		   : o.dataset && !o.patterns
+			? usage_error("profile: --dataset needs --patterns")
+		   : with ? usage_error("profile: --replay does not go with "
+					"%s", with)
+			  : profile_replay(&o);
+	} else if (o.patterns || o.dataset) {
+		rc = usage_error("profile: --patterns and --dataset go with "
+				 "--replay");
+	} else if (!o.nprog) {
+		rc = usage_error("profile: no program (bankscope profile "
+				 "[OPTIONS] -- PROGRAM [ARGS])");
+	} else {
+		rc = profile_run(&o);
 	}
-	if (o.patterns || o.dataset)
-		return usage_error("profile: --patterns and --dataset go with "
-				   "--replay");
-	if (!o.nprog)
-		return usage_error("profile: no program (bankscope profile "
-				   "[OPTIONS] -- PROGRAM [ARGS])");
-	return profile_run(&o);
+	if (o.kernel)
+		regfree(&o.re);
+	return rc;
 }

@@ -1,7 +1,9 @@
 /*
  * report.c - bankscope report: one page on a measured dataset.
  *
- *   bankscope report [--charts DIR] [--out DIR] [--note TEXT] DATA.csv
+ *   bankscope report [--arch NAME|FILE] [--charts DIR] [--out DIR]
+ *                    [--note TEXT] DATA.csv
+ *   bankscope report [--arch NAME|FILE] --plot-data FILE DATA.csv
  *
  * Reads the dataset once, streamed ('-' is stdin), and writes OUT/index.html
  * (one page, its style inline, nothing fetched from elsewhere, so it reads
@@ -14,7 +16,15 @@
  * wavefronts per width, op and packing, over the very points `bankscope
  * check` fits: for loads the latency of a dependent chain, for stores the
  * interval between back-to-back stores (nothing waits for a store); the
- * latency model's largest deviation; throughput per width and op; the
+ * latency model's largest deviation; throughput per width and op; then,
+ * for each group of the other kinds the dataset has rows of (ldmatrix
+ * and stmatrix, the shared atomics, cp.async: groups[] below, by the
+ * kinds table), a section with, per kind and width, its rows, measured,
+ * agreeing, disagreeing and not modeled, the profile's rule beside them,
+ * the fit of cycles against wavefronts (a latency for a kind that returns
+ * a value, else the interval), the conflict-free throughput with the row
+ * it comes from, and, for the kinds the profile has no rule for, their
+ * measured ranges; the
  * verdict of predicted against measured and the disagreements, by check's
  * rule (measured wavefronts, or measured conflicts where there are some,
  * off the prediction by more than 1e-6, or a prediction stored in the row
@@ -26,8 +36,18 @@
  *
  * Memory does not grow with the dataset: the rows the rules read by name
  * are kept (about 90), the fits are running sums, a throughput median
- * counts distinct values, and the disagreements beyond MAX_LISTED are
- * only counted.
+ * counts distinct values (a kind's conflict-free one keeps the first row
+ * of each value), and the disagreements beyond MAX_LISTED are only
+ * counted.
+ *
+ * --plot-data FILE writes no report but FILE, a CSV the kind charts
+ * (plots/kinds.gp) read: one row per dataset row with its line, kind,
+ * label, group, series (the kind and width's place in its group),
+ * whether the kind returns a value and whether the profile models it,
+ * the measured figures and the profile's prediction (empty where it has
+ * no rule), the profile's name, and the row's name last (a comma in it
+ * cannot shift the other columns for gnuplot, which does not read CSV
+ * quotes).  It is written beside FILE and renamed over it when whole.
  *
  * The output folder is replaced whole, never written into: the report is
  * built in a new folder made by mkdtemp beside OUT (".NAME.new-XXXXXX", in
@@ -89,13 +109,18 @@
 static const char report_usage[] =
 	"usage: bankscope report [--arch NAME|FILE] [--charts DIR] [--out DIR]\n"
 	"                        [--note TEXT] DATA.csv\n"
+	"       bankscope report [--arch NAME|FILE] --plot-data FILE DATA.csv\n"
 	"\n"
 	"Write a report on a measured dataset: OUT/index.html (one page that\n"
 	"reads offline) and OUT/report.md (the same in Markdown).  It shows\n"
 	"the run's metadata, the rules the rows measure (banks, phases per\n"
 	"width, packing, multicast, stores) beside the profile's prediction,\n"
-	"the latency fit and throughput per width, every row where measured\n"
-	"and predicted disagree, and the charts.\n"
+	"the latency fit and throughput per width, a section for each group\n"
+	"of other kinds with rows (ldmatrix and stmatrix, shared atomics,\n"
+	"cp.async: agreement, the profile's rule, cycles against wavefronts,\n"
+	"conflict-free throughput, and the ranges of kinds it does not\n"
+	"model), every row where measured and predicted disagree, and the\n"
+	"charts.\n"
 	"\n"
 	"  --charts DIR   the charts drawn by make plots (stride.png, .svg,\n"
 	"                 ..., and not-drawn.txt): copied into OUT and shown\n"
@@ -104,6 +129,9 @@ static const char report_usage[] =
 	"                 replaced as a whole, so it must be new, empty or an\n"
 	"                 earlier report\n"
 	"  --note TEXT    a line at the top of the page\n"
+	"  --plot-data FILE  write no report but FILE: every row with its\n"
+	"                 kind's group and the profile's prediction, the CSV\n"
+	"                 the kind charts read (make plots writes it)\n"
 	"  --arch NAME|FILE  the profile to compare with: a built-in name or a\n"
 	"                 profile file (bankscope calibrate makes one)\n"
 	"\n"
@@ -115,15 +143,74 @@ static const char report_usage[] =
 	"output that cannot be written.\n";
 
 /*
- * Loads and stores: the rest of this file groups rows by op_index() and
- * names the groups with op_names[]; OP_ST is the group of stores.
+ * Kinds in groups.  A kind's group is the SASS opcode of its row in the
+ * kinds table (kinds.c): LDS and STS are the loads and stores the rules,
+ * latency, store and throughput sections read; LDSM and STSM the matrix
+ * loads and stores; ATOMS the shared atomics; LDGSTS cp.async.  Each group
+ * but the first has a section of its own and a chart (kinds.gp); a kind
+ * of an opcode no group names goes to the last, so a new row of the table
+ * is reported before anyone writes a section for it.  Within a group, a
+ * store is a kind that writes (bs_direction), and cycles are a latency for
+ * a kind that returns a value, else an interval.
  */
-enum { OP_LD, OP_ST, NOPS };
-static const char *const op_names[NOPS] = { "ld", "st" };
+enum { G_LDST, G_MATRIX, G_ATOMICS, G_CPASYNC, G_OTHER, NGROUPS };
 
-static int op_index(const bs_access *a)
+static const struct kind_group {
+	const char *id;          /* in the plot data and the chart's name */
+	const char *opcode[2];   /* SASS opcodes of its kinds */
+	const char *title;       /* its section's heading */
+	const char *rows;        /* "ldmatrix or stmatrix rows" */
+	const char *model;       /* the section of docs/model.md */
+	const char *intro;
+} groups[NGROUPS] = {
+	{ "ldst", { "LDS", "STS" }, "Loads and stores", "ld or st rows",
+	  "Rule 1", NULL },
+	{ "matrix", { "LDSM", "STSM" }, "ldmatrix and stmatrix",
+	  "ldmatrix or stmatrix rows",
+	  "ldmatrix and stmatrix: one phase per matrix",
+	  "ldmatrix (LDSM) and stmatrix (STSM) move one 16-byte row per "
+	  "address lane: lanes 0-7 give matrix 0's eight rows, 8-15 matrix "
+	  "1's, and so on (x1 uses lanes 0-7, x2 lanes 0-15)." },
+	{ "atomics", { "ATOMS", NULL }, "Shared atomics",
+	  "shared atomic rows",
+	  "Shared atomics: every lane's word on its own",
+	  "Shared-memory atomics (ATOMS), one 4- or 8-byte word per lane; "
+	  "atom.* return the old value, red.* do not." },
+	{ "cpasync", { "LDGSTS", NULL }, "cp.async", "cp.async rows",
+	  "cp.async: STS's phases, lanes serialized",
+	  "cp.async (LDGSTS) copies from global memory into shared memory; "
+	  "the address of a row is the lane's shared destination, and "
+	  "nothing comes back to wait for." },
+	{ "other", { NULL, NULL }, "Other kinds", "rows of other kinds",
+	  "Access kinds",
+	  "Kinds of the kinds table that no section above covers." },
+};
+
+static int group_of(bs_kind k)
 {
-	return a->kind == BS_KIND_ST ? OP_ST : OP_LD;
+	const bs_kind_info *ki = bs_kind_get(k);
+	size_t n;
+
+	if (!ki)
+		return G_OTHER;
+	n = strcspn(ki->sass, ".");
+	for (int g = 0; g < G_OTHER; g++)
+		for (int i = 0; i < 2; i++)
+			if (groups[g].opcode[i] &&
+			    strlen(groups[g].opcode[i]) == n &&
+			    !strncmp(groups[g].opcode[i], ki->sass, n))
+				return g;
+	return G_OTHER;
+}
+
+static int is_store(bs_kind k)
+{
+	return bs_kind_get(k)->direction == BS_WRITES;
+}
+
+static int returns_value(bs_kind k)
+{
+	return bs_kind_get(k)->returns;
 }
 
 static const struct chart {
@@ -162,6 +249,28 @@ static const struct chart {
 	{ "bankmap-tile", "Bank map: a tile column",
 	  "The same for reading column 0 of a 4-byte tile[32][32], "
 	  "predicted." },
+	{ "kinds-matrix", "ldmatrix and stmatrix",
+	  "A row of panels for ldmatrix, which returns the matrix, and one "
+	  "for stmatrix, which returns nothing.  Left: the measured "
+	  "wavefronts per warp instruction of every row against the "
+	  "profile's prediction (on the dashed diagonal where they agree; "
+	  "kinds whose points coincide are drawn as nested markers).  Right: "
+	  "the median cycles against the wavefronts with each kind's "
+	  "least-squares line: the latency of a dependent chain for "
+	  "ldmatrix, the interval between back-to-back instructions for "
+	  "stmatrix.  The legend under each row gives each kind's rows, how "
+	  "many lie on the diagonal, and its line." },
+	{ "kinds-atomics", "Shared atomics",
+	  "The same for the shared atomics: a row for atom.*, which return "
+	  "the old value (latency), one for red.*, which return nothing "
+	  "(interval), and, apart at the bottom, the kinds the profile does "
+	  "not model: their cycles against their measured wavefronts, with "
+	  "no line, since no rule predicts them." },
+	{ "kinds-cpasync", "cp.async",
+	  "The same for cp.async, one marker per kind and width; its cycles "
+	  "are the interval between back-to-back copies, since nothing comes "
+	  "back.  The kinds the profile does not model are drawn apart at "
+	  "the bottom." },
 };
 #define NCHARTS (sizeof charts / sizeof *charts)
 
@@ -187,11 +296,15 @@ typedef struct {
 } wanted;
 
 /* Distinct values with their counts, hashed: an exact median in memory
- * that grows with the distinct values, not with the rows. */
+ * that grows with the distinct values, not with the rows.  A named tally
+ * keeps, for each value, the first row that had it. */
 typedef struct {
 	double *v;
 	size_t *count;          /* 0: an empty slot */
 	size_t used, cap, total;
+	int named;
+	char (*name)[BS_NAME_MAX];
+	long *line;
 } tally;
 
 /* One disagreeing row, as listed. */
@@ -213,6 +326,19 @@ typedef struct {
 	tally wf;                       /* tp_wavefronts_per_clk_per_sm */
 } tp_group;
 
+/* The smallest and largest of the values seen (n of them). */
+typedef struct {
+	size_t n;
+	double lo, hi;
+} range;
+
+/* What the kind sections show of one (kind, width). */
+typedef struct {
+	unsigned long rows, measured, agree, disagree, not_modeled;
+	range wf, bc, cycles, tp;       /* measured, rows without a note */
+	tally free_tp;                  /* tp of the conflict-free rows */
+} kind_stats;
+
 typedef struct {
 	const char *name;
 	const bs_profile *p;
@@ -225,7 +351,10 @@ typedef struct {
 	latency_fits fits;
 	long worst_line;
 	char worst_name[BS_NAME_MAX];
-	tp_group tp[BS_NWIDTHS][NOPS];
+	tp_group tp[BS_NWIDTHS][BS_MAX_KINDS];
+	kind_stats ks[BS_MAX_KINDS][BS_NWIDTHS];
+	unsigned groups_seen;           /* bit g: rows of groups[g] */
+	FILE *plot;                     /* --plot-data, or NULL */
 	listed *list;
 	size_t nlisted;
 	unsigned long not_modeled;      /* rows of kinds without a rule */
@@ -264,14 +393,15 @@ static void want_all(data *D)
 	for (int k = 1; k <= 64; k++)
 		want(D, "stride", "f32_ld_s%d", k);
 	for (int w = 0; w < BS_NWIDTHS; w++)
-		for (int o = 0; o < NOPS; o++)
-			if (w != 2 || o != 0)
+		for (bs_kind o = 0; o < bs_kind_count(); o++)
+			if (group_of(o) == G_LDST && (w != 2 || o != BS_KIND_LD))
 				want(D, "stride", "%s_%s_s1", bs_type_name[w],
-				     op_names[o]);
+				     bs_kind_name(o));
 	for (int w = 3; w < BS_NWIDTHS; w++)
-		for (int o = 0; o < NOPS; o++)
-			want(D, "stride", "%s_%s_s0", bs_type_name[w],
-			     op_names[o]);
+		for (bs_kind o = 0; o < bs_kind_count(); o++)
+			if (group_of(o) == G_LDST)
+				want(D, "stride", "%s_%s_s0", bs_type_name[w],
+				     bs_kind_name(o));
 	want(D, "stride", "f32_st_s32");
 	want(D, "broadcast", "bc_f32_ld_k1");
 	for (size_t i = 0; i < sizeof ks / sizeof *ks; i++) {
@@ -327,20 +457,35 @@ static size_t tally_slot(const tally *t, double v)
 			return i;
 }
 
-static int tally_add(tally *t, double v)
+static void tally_free(tally *t)
+{
+	free(t->v);
+	free(t->count);
+	free(t->name);
+	free(t->line);
+	memset(t, 0, sizeof *t);
+}
+
+/* Add v (seen in row `name` at line `line` of the dataset: a named
+ * tally keeps the first); -1 out of memory. */
+static int tally_add_row(tally *t, double v, const char *name, long line)
 {
 	size_t i;
 
 	if (v == 0)
 		v = 0;          /* -0 and 0 are one value */
 	if (2 * (t->used + 1) > t->cap) {
-		tally g = { NULL, NULL, 0, t->cap ? 2 * t->cap : 64, t->total };
+		tally g = { NULL, NULL, 0, t->cap ? 2 * t->cap : 64, t->total,
+			    t->named, NULL, NULL };
 
 		g.v = malloc(g.cap * sizeof *g.v);
 		g.count = calloc(g.cap, sizeof *g.count);
-		if (!g.v || !g.count) {
-			free(g.v);
-			free(g.count);
+		if (g.named) {
+			g.name = malloc(g.cap * sizeof *g.name);
+			g.line = malloc(g.cap * sizeof *g.line);
+		}
+		if (!g.v || !g.count || (g.named && (!g.name || !g.line))) {
+			tally_free(&g);
 			return -1;
 		}
 		for (size_t k = 0; k < t->cap; k++)
@@ -348,25 +493,39 @@ static int tally_add(tally *t, double v)
 				i = tally_slot(&g, t->v[k]);
 				g.v[i] = t->v[k];
 				g.count[i] = t->count[k];
+				if (g.named) {
+					memcpy(g.name[i], t->name[k],
+					       sizeof g.name[i]);
+					g.line[i] = t->line[k];
+				}
 				g.used++;
 			}
-		free(t->v);
-		free(t->count);
+		tally_free(t);
 		*t = g;
 	}
 	i = tally_slot(t, v);
 	if (!t->count[i]) {
 		t->v[i] = v;
 		t->used++;
+		if (t->named) {
+			snprintf(t->name[i], sizeof t->name[i], "%s",
+				 name ? name : "");
+			t->line[i] = line;
+		}
 	}
 	t->count[i]++;
 	t->total++;
 	return 0;
 }
 
+static int tally_add(tally *t, double v)
+{
+	return tally_add_row(t, v, NULL, 0);
+}
+
 typedef struct {
 	double v;
-	size_t count;
+	size_t count, slot;
 } tally_entry;
 
 static int cmp_entry(const void *pa, const void *pb)
@@ -378,51 +537,125 @@ static int cmp_entry(const void *pa, const void *pb)
 
 /*
  * The median as bs_min_median() gives it (the mean of the middle two for
- * an even count); -1 when there is no value or no memory.
+ * an even count), and the slots of the values it comes from (*lo_slot ==
+ * *hi_slot for an odd count, or when the middle two are one value); -1
+ * when there is no value or no memory.
  */
-static int tally_median(const tally *t, double *median)
+static int tally_middle(const tally *t, double *median, size_t *lo_slot,
+			size_t *hi_slot)
 {
 	tally_entry *e;
-	size_t n = 0, k = t->total / 2, below = 0;
+	size_t n = 0, k = t->total / 2, below = 0, ls = 0, hs = 0;
 	double lo = NAN, hi = NAN;
 
 	if (!t->total || !(e = malloc(t->used * sizeof *e)))
 		return -1;
 	for (size_t i = 0; i < t->cap; i++)
 		if (t->count[i])
-			e[n++] = (tally_entry){ t->v[i], t->count[i] };
+			e[n++] = (tally_entry){ t->v[i], t->count[i], i };
 	qsort(e, n, sizeof *e, cmp_entry);
 	/* hi: the value at rank k (0-based); lo: the one at rank k - 1. */
 	for (size_t i = 0; i < n; i++) {
-		if (k >= 1 && below <= k - 1 && k - 1 < below + e[i].count)
+		if (k >= 1 && below <= k - 1 && k - 1 < below + e[i].count) {
 			lo = e[i].v;
+			ls = e[i].slot;
+		}
 		if (below <= k && k < below + e[i].count) {
 			hi = e[i].v;
+			hs = e[i].slot;
 			break;
 		}
 		below += e[i].count;
 	}
 	free(e);
 	*median = t->total % 2 ? hi : (lo + hi) / 2;
+	if (lo_slot)
+		*lo_slot = t->total % 2 ? hs : ls;
+	if (hi_slot)
+		*hi_slot = hs;
 	return 0;
 }
 
-static void tally_free(tally *t)
+static int tally_median(const tally *t, double *median)
 {
-	free(t->v);
-	free(t->count);
-	memset(t, 0, sizeof *t);
+	return tally_middle(t, median, NULL, NULL);
 }
 
 static int disagreement(const item *it, char *buf, size_t size);
 
-/* One row into the running figures; -1 out of memory. */
-static int take_row(data *D, const item *it)
+static void range_add(range *g, double v)
+{
+	if (isnan(v))
+		return;
+	if (!g->n++) {
+		g->lo = g->hi = v;
+		return;
+	}
+	if (v < g->lo)
+		g->lo = v;
+	if (v > g->hi)
+		g->hi = v;
+}
+
+/* Every address lane of the kind active, each at an address of its own. */
+static int full_distinct(const bs_access *a)
+{
+	uint32_t lanes = bs_kind_get(a->kind)->addr_lanes;
+
+	if (a->active != lanes)
+		return 0;
+	for (unsigned l = 0; l < BS_LANES; l++)
+		for (unsigned m = l + 1; (lanes >> l & 1) && m < BS_LANES; m++)
+			if ((lanes >> m & 1) && a->addr[l] == a->addr[m])
+				return 0;
+	return 1;
+}
+
+/*
+ * One row into its (kind, width)'s figures.  judged: 1 the row agrees
+ * with the profile, 0 it disagrees, -1 it was not judged (a note, no
+ * counters, or no rule: modeled 0).  The conflict-free rows, whose
+ * throughput the kind sections give, have every address lane of the
+ * kind active at distinct addresses and measured wavefronts equal to the
+ * profile's ideal (and no measured conflict).
+ */
+static int take_kind(data *D, const item *it, int modeled, int judged)
+{
+	const bs_row *r = &it->r;
+	kind_stats *k = &D->ks[r->access.kind][bs_width_index(r->access.width)];
+
+	D->groups_seen |= 1u << group_of(r->access.kind);
+	k->rows++;
+	if (!modeled)
+		k->not_modeled++;
+	if (r->note[0])
+		return 0;
+	k->measured += !isnan(r->wavefronts_measured);
+	k->agree += judged == 1;
+	k->disagree += judged == 0;
+	range_add(&k->wf, r->wavefronts_measured);
+	range_add(&k->bc, r->bank_conflicts_measured);
+	range_add(&k->cycles, r->cycles_per_access_median);
+	range_add(&k->tp, r->tp_bytes_per_clk_per_sm);
+	if (!modeled || isnan(r->tp_bytes_per_clk_per_sm) ||
+	    r->wavefronts_measured != it->s.ideal_wavefronts ||
+	    !(isnan(r->bank_conflicts_measured) ||
+	      r->bank_conflicts_measured == 0) || !full_distinct(&r->access))
+		return 0;
+	k->free_tp.named = 1;
+	return tally_add_row(&k->free_tp, r->tp_bytes_per_clk_per_sm,
+			     r->access.name, it->line);
+}
+
+/* One row into the running figures; *judged as take_kind() takes it;
+ * -1 out of memory. */
+static int take_row(data *D, const item *it, int *judged)
 {
 	const bs_row *r = &it->r;
 	char why[512];
 	int got;
 
+	*judged = -1;
 	D->n++;
 	D->with_counters += !isnan(r->wavefronts_measured);
 	keep_wanted(D, it);
@@ -434,7 +667,8 @@ static int take_row(data *D, const item *it)
 		D->timing++;
 	} else {
 		D->measured++;
-		if (!disagreement(it, why, sizeof why)) {
+		*judged = !disagreement(it, why, sizeof why);
+		if (*judged) {
 			D->agree++;
 		} else if (D->nlisted < MAX_LISTED) {
 			listed *l;
@@ -466,7 +700,7 @@ static int take_row(data *D, const item *it)
 	}
 	if (!isnan(r->tp_bytes_per_clk_per_sm)) {
 		int w = bs_width_index(r->access.width);
-		tp_group *g = &D->tp[w][op_index(&r->access)];
+		tp_group *g = &D->tp[w][r->access.kind];
 
 		if (!g->n++ || r->tp_bytes_per_clk_per_sm > g->top) {
 			g->top = r->tp_bytes_per_clk_per_sm;
@@ -478,6 +712,95 @@ static int take_row(data *D, const item *it)
 			return -1;
 	}
 	return 0;
+}
+
+/* ---- the plot data (--plot-data) ----------------------------------------- */
+
+/*
+ * A (kind, width)'s place in its group, 1-based: the kinds of the group
+ * in table order, each with the widths it allows in increasing order.
+ * Charts give each its marker by it, so a kind keeps its marker from one
+ * dataset to the next.
+ */
+static unsigned series_of(bs_kind kind, unsigned width)
+{
+	unsigned n = 0;
+	int g = group_of(kind);
+
+	for (bs_kind k = 0; k < bs_kind_count(); k++) {
+		if (group_of(k) != g)
+			continue;
+		for (int w = 0; w < BS_NWIDTHS; w++)
+			if (bs_kind_allows_width(k, bs_widths[w])) {
+				n++;
+				if (k == kind && bs_widths[w] == width)
+					return n;
+			}
+	}
+	return 0;
+}
+
+/* "ldsm.x4"; "cp.async.ca 16 B" for a kind of several widths. */
+static void kind_label(char *buf, size_t size, bs_kind k, unsigned width)
+{
+	if (__builtin_popcount(bs_kind_get(k)->widths) > 1)
+		snprintf(buf, size, "%s %u B", bs_kind_name(k), width);
+	else
+		snprintf(buf, size, "%s", bs_kind_name(k));
+}
+
+static const char plot_header[] =
+	"line,kind,label,group,series,width,returns,modeled,noted,"
+	"active_lanes,wavefronts_measured,bank_conflicts_measured,"
+	"wavefronts_predicted,ideal_wavefronts_predicted,packed_predicted,"
+	"cycles_per_access_median,latency_cycles_predicted,"
+	"tp_bytes_per_clk_per_sm,profile,name\n";
+
+static void plot_num(FILE *f, double v)
+{
+	if (isnan(v))
+		fputs(",", f);
+	else
+		fprintf(f, ",%.10g", v);
+}
+
+static void plot_begin(data *D)
+{
+	const char *gpu = meta(D, "gpu");
+
+	fprintf(D->plot, "# what: the rows of %s, each with its kind's group "
+		"and the prediction of profile %s (empty where it has no rule); "
+		"bankscope report --plot-data wrote it for make plots\n",
+		D->name, D->p->name);
+	fprintf(D->plot, "# profile: %s\n", D->p->name);
+	if (gpu && !strchr(gpu, '\n'))
+		fprintf(D->plot, "# gpu: %s\n", gpu);
+	fputs(plot_header, D->plot);
+}
+
+static void plot_row(data *D, const item *it, int modeled)
+{
+	const bs_row *r = &it->r;
+	bs_kind k = r->access.kind;
+	char label[BS_NAME_MAX];
+
+	kind_label(label, sizeof label, k, r->access.width);
+	fprintf(D->plot, "%ld,%s,%s,%s,%u,%u,%u,%d,%d,%u", it->line,
+		bs_kind_name(k), label, groups[group_of(k)].id,
+		series_of(k, r->access.width), r->access.width,
+		(unsigned)returns_value(k), modeled, r->note[0] != '\0',
+		(unsigned)__builtin_popcount(r->access.active));
+	plot_num(D->plot, r->wavefronts_measured);
+	plot_num(D->plot, r->bank_conflicts_measured);
+	plot_num(D->plot, modeled ? it->s.wavefronts : NAN);
+	plot_num(D->plot, modeled ? it->s.ideal_wavefronts : NAN);
+	plot_num(D->plot, modeled ? it->s.packed : NAN);
+	plot_num(D->plot, r->cycles_per_access_median);
+	plot_num(D->plot, modeled ? it->s.latency_cycles : NAN);
+	plot_num(D->plot, r->tp_bytes_per_clk_per_sm);
+	fprintf(D->plot, ",%s,", D->p->name);
+	bs_csv_field(D->plot, r->access.name);
+	fputc('\n', D->plot);
 }
 
 /* Stream the dataset d into D, under arch or the file's profile. */
@@ -508,22 +831,30 @@ static int read_data(data *D, bs_dataset *d, const char *name,
 		return report_error(&err);
 	}
 	want_all(D);
+	if (D->plot)
+		plot_begin(D);
 	while ((rc = bs_dataset_next(d, &it.r, &err)) > 0) {
+		int modeled = bs_profile_rule(D->p, it.r.access.kind,
+					      it.r.access.width) != NULL;
+		int judged = -1;
+
 		it.line = bs_dataset_line(d);
-		if (!bs_profile_rule(D->p, it.r.access.kind,
-				     it.r.access.width)) {
+		memset(&it.s, 0, sizeof it.s);
+		if (!modeled) {
 			/* measured, not judged: the profile has no rule */
 			D->n++;
 			D->not_modeled++;
 			D->not_modeled_kinds |= 1u << it.r.access.kind;
-			continue;
-		}
-		if (bs_predict(D->p, &it.r.access, &it.s, &err) < 0) {
+		} else if (bs_predict(D->p, &it.r.access, &it.s, &err) < 0) {
 			rc = -1;
 			break;
-		}
-		if (take_row(D, &it) < 0)
+		} else if (take_row(D, &it, &judged) < 0) {
 			return usage_error("out of memory");
+		}
+		if (take_kind(D, &it, modeled, judged) < 0)
+			return usage_error("out of memory");
+		if (D->plot)
+			plot_row(D, &it, modeled);
 	}
 	return rc < 0 ? report_error(&err) : 0;
 }
@@ -534,8 +865,10 @@ static void data_free(data *D)
 		free(D->list[i].why);
 	free(D->list);
 	for (int w = 0; w < BS_NWIDTHS; w++)
-		for (int o = 0; o < NOPS; o++)
-			tally_free(&D->tp[w][o].wf);
+		for (int k = 0; k < BS_MAX_KINDS; k++) {
+			tally_free(&D->tp[w][k].wf);
+			tally_free(&D->ks[k][w].free_tp);
+		}
 	fits_free(&D->fits);
 }
 
@@ -990,20 +1323,21 @@ static int write_fits(doc *d, const data *D, int stores)
 	int any = 0;
 
 	for (int w = 0; w < BS_NWIDTHS; w++)
-		for (int o = 0; o < NOPS; o++)
+		for (bs_kind o = 0; o < bs_kind_count(); o++)
 			for (int k = 0; k < 2; k++) {
 				const fit_series *s = fits_group(&D->fits, w,
 								 o, k);
 				bs_fit f;
 
-				if (s->n < 2 || (o == OP_ST) != stores)
+				if (s->n < 2 || group_of(o) != G_LDST ||
+				    is_store(o) != stores)
 					continue;
 				if (!any++)
 					table_begin(d, 7, stores ? store_head
 								 : load_head);
 				row_begin(d);
 				cell(d, "%u", bs_widths[w]);
-				cell(d, "%s", op_names[o]);
+				cell(d, "%s", bs_kind_name(o));
 				cell(d, "%s", k ? "yes" : "no");
 				cell(d, "%zu", s->n);
 				if (fits_line(s, &f) < 0) {
@@ -1082,22 +1416,22 @@ static int write_throughput(doc *d, const data *D)
 	     "store of probe stride.");
 	para_end(d);
 	for (int w = 0; w < BS_NWIDTHS; w++)
-		for (int o = 0; o < NOPS; o++) {
+		for (bs_kind o = 0; o < bs_kind_count(); o++) {
 			const tp_group *g = &D->tp[w][o];
 			const item *s1;
 			char name[32], a[32];
 			double med;
 
-			if (!g->n)
+			if (!g->n || group_of(o) != G_LDST)
 				continue;
 			if (!any++)
 				table_begin(d, 7, head);
 			snprintf(name, sizeof name, "%s_%s_s1", bs_type_name[w],
-				 op_names[o]);
+				 bs_kind_name(o));
 			s1 = find(D, "stride", name);
 			row_begin(d);
 			cell(d, "%u", bs_widths[w]);
-			cell(d, "%s", op_names[o]);
+			cell(d, "%s", bs_kind_name(o));
 			cell(d, "%zu", g->n);
 			if (s1 && !isnan(s1->r.tp_bytes_per_clk_per_sm))
 				cell(d, "%.3f", s1->r.tp_bytes_per_clk_per_sm);
@@ -1121,6 +1455,350 @@ static int write_throughput(doc *d, const data *D)
 		para_begin(d);
 		text(d, "No row has a throughput measurement.");
 		para_end(d);
+	}
+	return 0;
+}
+
+/* ---- the kind sections ---------------------------------------------------- */
+
+/* "3 - 592", "3" when every value was one, "-" when there was none. */
+static void range_text(char *buf, size_t size, const range *g)
+{
+	char a[32], b[32];
+
+	if (!g->n) {
+		snprintf(buf, size, "-");
+		return;
+	}
+	verdict_num(a, sizeof a, g->lo);
+	verdict_num(b, sizeof b, g->hi);
+	if (g->lo == g->hi)
+		snprintf(buf, size, "%s", a);
+	else
+		snprintf(buf, size, "%s - %s", a, b);
+}
+
+/* The rule as the profile file writes it (docs/model.md, "Profile
+ * files"), without the timing, which the timing tables show. */
+static void rule_text(char *buf, size_t size, const bs_profile *p,
+		      const bs_rule *r)
+{
+	size_t n = (size_t)snprintf(buf, size, "phase=%u", r->phase_lanes);
+
+	if (r->packed_lanes && n < size) {
+		n += (size_t)snprintf(buf + n, size - n, " packed=%u partners=",
+				      r->packed_lanes);
+		for (unsigned m = 1, first = 1; m <= 16 && n < size; m++)
+			if (r->pack_partners >> m & 1) {
+				n += (size_t)snprintf(buf + n, size - n, "%s%u",
+						      first ? "" : ",", m);
+				first = 0;
+			}
+	}
+	if (n < size)
+		snprintf(buf + n, size - n, " same_word=%s slot_waves=%u "
+			 "ideal=%s source=%s", bs_same_word_name(r->same_word),
+			 r->slot_waves ? r->slot_waves : 1,
+			 bs_ideal_name(r->ideal),
+			 r->source < p->nsources ? p->source[r->source].tag
+						 : "?");
+}
+
+/* The (kind, width)s of group g with rows, in table order; k < 0 ends. */
+static int next_kind(const data *D, int g, int *k, int *w)
+{
+	for (;;) {
+		if (++*w == BS_NWIDTHS) {
+			*w = 0;
+			++*k;
+		}
+		if ((unsigned)*k >= bs_kind_count())
+			return 0;
+		if (group_of((bs_kind)*k) == g && D->ks[*k][*w].rows)
+			return 1;
+	}
+}
+
+#define EACH_KIND(D, g, k, w) \
+	for (int k = 0, w = -1; next_kind(D, g, &k, &w);)
+
+static void write_kind_rules(doc *d, const data *D, int g)
+{
+	char prof[96];
+	const char *head[8] = { "Kind", "Width (bytes)", "Rows", "Measured",
+				"Agree", "Disagree", "Not modeled", prof };
+	unsigned used = 0;
+
+	snprintf(prof, sizeof prof, "Rule of profile %s", D->p->name);
+	table_begin(d, 8, head);
+	EACH_KIND(D, g, k, w) {
+		const kind_stats *ks = &D->ks[k][w];
+		const bs_rule *r = bs_profile_rule(D->p, (bs_kind)k,
+						   bs_widths[w]);
+		char rule[256];
+
+		row_begin(d);
+		code_cell(d, bs_kind_name((bs_kind)k));
+		cell(d, "%u", bs_widths[w]);
+		cell(d, "%lu", ks->rows);
+		cell(d, "%lu", ks->measured);
+		if (r) {
+			cell(d, "%lu", ks->agree);
+			cell(d, "%lu", ks->disagree);
+			cell(d, "0");
+			rule_text(rule, sizeof rule, D->p, r);
+			code_cell(d, rule);
+			if (r->source < 32)
+				used |= 1u << r->source;
+		} else {
+			cell(d, "-");
+			cell(d, "-");
+			cell(d, "%lu", ks->not_modeled);
+			cell(d, "none: not modeled");
+		}
+		row_end(d);
+	}
+	table_end(d);
+	for (unsigned i = 0; i < D->p->nsources && i < 32; i++)
+		if (used >> i & 1) {
+			para_begin(d);
+			text(d, "Source ");
+			code(d, D->p->source[i].tag);
+			text(d, ": %s.", D->p->source[i].text);
+			para_end(d);
+		}
+}
+
+static void write_kind_timing(doc *d, const data *D, int g)
+{
+	char prof[96];
+	const char *head[8] = { "Kind", "Width (bytes)", "Cycles are", "n",
+				"Slope (cycles per wavefront)",
+				"Intercept (cycles)", "r2", prof };
+	int any = 0;
+
+	snprintf(prof, sizeof prof, "Profile %s predicts", D->p->name);
+	EACH_KIND(D, g, k, w) {
+		const bs_rule *r = bs_profile_rule(D->p, (bs_kind)k,
+						   bs_widths[w]);
+		int ret = returns_value((bs_kind)k);
+
+		for (int pk = 0; r && pk < 2; pk++) {
+			const fit_series *s = fits_group(&D->fits, w, k, pk);
+			char a[32], b[32], c[96];
+			bs_fit f;
+
+			if (!s->n || (pk && !r->packed_lanes))
+				continue;
+			if (!any++)
+				table_begin(d, 8, head);
+			row_begin(d);
+			cell_begin(d);
+			code(d, bs_kind_name((bs_kind)k));
+			if (pk)
+				text(d, ", packed");
+			cell_end(d);
+			cell(d, "%u", bs_widths[w]);
+			cell(d, "%s", ret ? "latency (dependent chain)"
+			     : "interval (back to back)");
+			cell(d, "%zu", s->n);
+			if (fits_line(s, &f) < 0) {
+				cell(d, "-");
+				cell(d, "-");
+				cell(d, "-");
+			} else {
+				cell(d, "%.3f", f.slope);
+				cell(d, "%.2f", f.intercept);
+				cell(d, "%.4f", f.r2);
+			}
+			if (!ret || isnan(r->lat_slope)) {
+				cell(d, "%s", ret ? "no latency model"
+				     : "no timing: nothing waits for it");
+			} else {
+				verdict_num(a, sizeof a, pk ? r->lat_packed
+							    : r->lat_base);
+				verdict_num(b, sizeof b, r->lat_slope);
+				snprintf(c, sizeof c, "%s + %s x wavefronts",
+					 a, b);
+				cell(d, "%s", c);
+			}
+			row_end(d);
+		}
+	}
+	if (any) {
+		table_end(d);
+		return;
+	}
+	para_begin(d);
+	text(d, "No kind the profile models has timed rows.");
+	para_end(d);
+}
+
+static int write_kind_throughput(doc *d, const data *D, int g)
+{
+	char prof[96];
+	const char *head[6] = {
+		"Kind", "Width (bytes)", "Conflict-free rows",
+		"Throughput (bytes per clock per SM, median)", "From row",
+		prof };
+	int any = 0;
+
+	snprintf(prof, sizeof prof, "Profile %s (bytes per clock per SM)",
+		 D->p->name);
+	EACH_KIND(D, g, k, w) {
+		const kind_stats *ks = &D->ks[k][w];
+		const bs_rule *r = bs_profile_rule(D->p, (bs_kind)k,
+						   bs_widths[w]);
+		const tally *t = &ks->free_tp;
+		size_t lo, hi;
+		double med;
+
+		if (!r || !ks->tp.n)
+			continue;
+		if (!any++)
+			table_begin(d, 6, head);
+		row_begin(d);
+		code_cell(d, bs_kind_name((bs_kind)k));
+		cell(d, "%u", bs_widths[w]);
+		cell(d, "%zu", t->total);
+		if (!t->total) {
+			cell(d, "-");
+			cell(d, "no row runs every address lane of the kind at "
+			     "its own address without a conflict");
+		} else if (tally_middle(t, &med, &lo, &hi) < 0) {
+			return usage_error("out of memory");
+		} else {
+			cell(d, "%.3f", med);
+			cell_begin(d);
+			code(d, t->name[lo]);
+			text(d, " (line %ld)", t->line[lo]);
+			if (hi != lo) {
+				text(d, " and ");
+				code(d, t->name[hi]);
+				text(d, " (line %ld), the middle two",
+				     t->line[hi]);
+			}
+			cell_end(d);
+		}
+		if (isnan(r->tp_bytes_per_clk))
+			cell(d, "not measured");
+		else
+			cell(d, "%.2f", r->tp_bytes_per_clk);
+		row_end(d);
+	}
+	if (any) {
+		table_end(d);
+	} else {
+		para_begin(d);
+		text(d, "No row of a kind the profile models has a throughput "
+		     "measurement.");
+		para_end(d);
+	}
+	return 0;
+}
+
+static void write_not_modeled(doc *d, const data *D, int g)
+{
+	static const char *const head[8] = {
+		"Kind", "Width (bytes)", "Rows", "Measured",
+		"Wavefronts (min - max)", "Bank conflicts (min - max)",
+		"Cycles (min - max)", "Throughput (bytes per clock per SM, "
+		"min - max)" };
+	int any = 0;
+
+	EACH_KIND(D, g, k, w) {
+		const kind_stats *ks = &D->ks[k][w];
+		char v[96];
+
+		if (!ks->not_modeled)
+			continue;
+		if (!any++) {
+			para_begin(d);
+			text(d, "Not modeled: profile %s has no rule for the "
+			     "kinds below, so their rows are measured but not "
+			     "judged (docs/model.md, section \"%s\", says "
+			     "why).  Their measured ranges:", D->p->name,
+			     groups[g].model);
+			para_end(d);
+			table_begin(d, 8, head);
+		}
+		row_begin(d);
+		code_cell(d, bs_kind_name((bs_kind)k));
+		cell(d, "%u", bs_widths[w]);
+		cell(d, "%lu", ks->rows);
+		cell(d, "%lu", ks->measured);
+		range_text(v, sizeof v, &ks->wf);
+		cell(d, "%s", v);
+		range_text(v, sizeof v, &ks->bc);
+		cell(d, "%s", v);
+		range_text(v, sizeof v, &ks->cycles);
+		if (ks->cycles.n)
+			cell(d, "%s (%s)", v, returns_value((bs_kind)k)
+			     ? "latency" : "interval");
+		else
+			cell(d, "%s", v);
+		range_text(v, sizeof v, &ks->tp);
+		cell(d, "%s", v);
+		row_end(d);
+	}
+	if (any)
+		table_end(d);
+}
+
+/* One section per group other than the loads and stores, with rows. */
+static int write_kinds(doc *d, const data *D)
+{
+	for (int g = G_LDST + 1; g < NGROUPS; g++) {
+		unsigned long rows = 0, agree = 0, disagree = 0, nm = 0;
+		unsigned kinds = 0;
+		char sub[128];
+		int rc;
+
+		if (!(D->groups_seen >> g & 1))
+			continue;
+		EACH_KIND(D, g, k, w) {
+			const kind_stats *ks = &D->ks[k][w];
+
+			kinds++;
+			rows += ks->rows;
+			agree += ks->agree;
+			disagree += ks->disagree;
+			nm += ks->not_modeled;
+		}
+		heading(d, 2, groups[g].title);
+		para_begin(d);
+		text(d, "%s  %lu rows of %u kinds and widths: %lu agree with "
+		     "profile %s, %lu disagree, %lu not modeled; the rule of "
+		     "each kind is in docs/model.md, section \"%s\".",
+		     groups[g].intro, rows, kinds, agree, D->p->name, disagree,
+		     nm, groups[g].model);
+		para_end(d);
+		snprintf(sub, sizeof sub, "Measured against profile %s, and its "
+			 "rule", D->p->name);
+		heading(d, 3, sub);
+		write_kind_rules(d, D, g);
+		heading(d, 3, "Cycles against wavefronts");
+		para_begin(d);
+		text(d, "The median cycles per instruction fitted by least "
+		     "squares against the wavefronts per warp instruction "
+		     "(measured; predicted in rows without counters), per kind "
+		     "and width: the latency of a dependent chain for a kind "
+		     "that returns a value, else the interval at which one "
+		     "warp issues the instruction back to back, which no "
+		     "profile predicts.");
+		para_end(d);
+		write_kind_timing(d, D, g);
+		heading(d, 3, "Conflict-free throughput");
+		para_begin(d);
+		text(d, "Every SM running its warps flat out on one access; "
+		     "the median over the rows whose every address lane (of "
+		     "the kind) is active at its own address and whose "
+		     "measured wavefronts are the profile's ideal, with the "
+		     "row it comes from.");
+		para_end(d);
+		if ((rc = write_kind_throughput(d, D, g)) != 0)
+			return rc;
+		write_not_modeled(d, D, g);
 	}
 	return 0;
 }
@@ -1412,6 +2090,8 @@ static int write_doc(doc *d, const data *D, const char *note,
 	write_rules(d, D);
 	write_latency(d, D);
 	if ((rc = write_throughput(d, D)) != 0)
+		return rc;
+	if ((rc = write_kinds(d, D)) != 0)
 		return rc;
 	write_agreement(d, D);
 	write_charts(d, cs);
@@ -1936,10 +2616,56 @@ static int report(FILE *f, const char *name, const char *out,
 	return rc;
 }
 
+/*
+ * --plot-data PATH: the rows with their groups and predictions, for the
+ * kind charts, and no report.  Written to a temporary beside PATH and
+ * renamed over it when whole.
+ */
+static int plot_data(FILE *f, const char *name, const char *path,
+		     const bs_profile *arch)
+{
+	char tmp[PATH_BYTES];
+	bs_dataset *ds = NULL;
+	bs_error err;
+	data *D = calloc(1, sizeof *D);
+	int fd, rc = 0;
+
+	if (!D)
+		return usage_error("out of memory");
+	if ((size_t)snprintf(tmp, sizeof tmp, "%s.new-XXXXXX", path) >=
+	    sizeof tmp)
+		rc = usage_error("option --plot-data: the path is too long");
+	else if ((fd = mkstemp(tmp)) < 0 || !(D->plot = fdopen(fd, "w")))
+		rc = usage_error("%s: cannot write: %s", path,
+				 strerror(errno));
+	if (!rc && !(ds = bs_dataset_open(f, name, &err)))
+		rc = report_error(&err);
+	if (!rc)
+		rc = read_data(D, ds, name, arch);
+	if (D->plot) {
+		int bad = ferror(D->plot);
+
+		if ((fclose(D->plot) != 0 || bad) && !rc)
+			rc = usage_error("%s: cannot write: %s", path,
+					 strerror(errno ? errno : EIO));
+		if (!rc && rename(tmp, path) < 0)
+			rc = usage_error("%s: cannot write: %s", path,
+					 strerror(errno));
+		if (rc)
+			unlink(tmp);
+	}
+	if (ds)
+		bs_dataset_close(ds);
+	data_free(D);
+	free(D);
+	return rc;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	const char *charts_dir = NULL, *out = DEFAULT_OUT, *note = NULL;
-	const char *file = NULL, *arch_name = NULL;
+	const char *file = NULL, *arch_name = NULL, *plot = NULL;
+	int out_given = 0;
 	const bs_profile *arch = NULL;
 	FILE *f;
 	int opts = 1, rc;
@@ -1958,8 +2684,11 @@ int cmd_report(int argc, char **argv)
 		}
 		if (opts)
 			k = opt_value(argc, argv, &i, "--charts", &charts_dir);
+		if (opts && !k && (k = opt_value(argc, argv, &i, "--out",
+						 &out)) > 0)
+			out_given = 1;
 		if (opts && !k)
-			k = opt_value(argc, argv, &i, "--out", &out);
+			k = opt_value(argc, argv, &i, "--plot-data", &plot);
 		if (opts && !k)
 			k = opt_value(argc, argv, &i, "--note", &note);
 		if (opts && !k)
@@ -1983,6 +2712,13 @@ int cmd_report(int argc, char **argv)
 		return usage_error("option --out: empty folder name");
 	if (charts_dir && !*charts_dir)
 		return usage_error("option --charts: empty folder name");
+	if (plot && !*plot)
+		return usage_error("option --plot-data: empty file name");
+	if (plot && (out_given || charts_dir || note))
+		return usage_error("report: --plot-data writes the plot data "
+				   "and no report: --%s does not go with it",
+				   out_given ? "out" : charts_dir ? "charts"
+				   : "note");
 	if (arch_name && arch_option(arch_name, &arch))
 		return EXIT_BADINPUT;
 	if (!strcmp(file, "-"))
@@ -1990,8 +2726,11 @@ int cmd_report(int argc, char **argv)
 	else if (!(f = fopen(file, "r")))
 		return usage_error("%s: cannot open: %s", file,
 				   strerror(errno));
-	rc = report(f, f == stdin ? "<stdin>" : file, out, note, charts_dir,
-		    arch);
+	if (plot)
+		rc = plot_data(f, f == stdin ? "<stdin>" : file, plot, arch);
+	else
+		rc = report(f, f == stdin ? "<stdin>" : file, out, note,
+			    charts_dir, arch);
 	if (f != stdin)
 		fclose(f);
 	return rc;

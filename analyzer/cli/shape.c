@@ -1,10 +1,13 @@
 /*
  * shape.c - the access options predict and fix share: an index
  * expression (--expr, --active, --warp), a 2-D tile (--tile, --pad,
- * --access, --index, --swizzle) or an array of structs (--struct,
- * --field), with --width, --kind (--op is its older name) and --name.  Parsing keeps the option
- * texts; the builders turn them into the library's specs, printing one
- * message naming the option and returning EXIT_BADINPUT on bad values.
+ * --access, --index, --swizzle, --elem, --column) or an array of structs
+ * (--struct, --field), with --width, --kind (--op is its older name) and
+ * --name.  Parsing keeps the option texts; the builders turn them into
+ * the library's specs, printing one message naming the option and
+ * returning EXIT_BADINPUT on bad values.  A tile read by an ldmatrix or
+ * stmatrix kind takes --access stack unless told otherwise; every other
+ * kind takes col.
  * --base is each command's own (fix applies it to pattern files too).
  */
 #include <stddef.h>
@@ -21,6 +24,7 @@ static const struct {
 	OPT("--expr", expr), OPT("--active", active), OPT("--warp", warp),
 	OPT("--tile", tile), OPT("--pad", pad), OPT("--access", access),
 	OPT("--index", index), OPT("--swizzle", swizzle),
+	OPT("--elem", elem), OPT("--column", column),
 	OPT("--struct", structure), OPT("--field", field),
 	OPT("--width", width), OPT("--kind", kind), OPT("--op", kind),
 	OPT("--name", name),
@@ -51,9 +55,11 @@ int shape_companions(const shape_options *o)
 		return usage_error("option --active goes with --expr");
 	if (o->warp && !o->expr)
 		return usage_error("option --warp goes with --expr");
-	if ((o->pad || o->access || o->index || o->swizzle) && !o->tile)
-		return usage_error("options --pad, --access, --index and "
-				   "--swizzle go with --tile");
+	if ((o->pad || o->access || o->index || o->swizzle || o->elem ||
+	     o->column) && !o->tile)
+		return usage_error("options --pad, --access, --index, "
+				   "--swizzle, --elem and --column go with "
+				   "--tile");
 	if (o->field && !o->structure)
 		return usage_error("option --field goes with --struct");
 	return 0;
@@ -117,6 +123,7 @@ int shape_expr(const shape_options *o, bs_expr_spec *s)
 int shape_tile(const shape_options *o, bs_tile_spec *t)
 {
 	unsigned long rows, cols;
+	bs_error err;
 	char tail;
 
 	if (sscanf(o->tile, "%lux%lu%c", &rows, &cols, &tail) != 2 ||
@@ -129,20 +136,27 @@ int shape_tile(const shape_options *o, bs_tile_spec *t)
 	t->rows = (unsigned)rows;
 	t->cols = (unsigned)cols;
 	if (opt_small("--pad", o->pad, &t->pad) ||
-	    opt_small("--index", o->index, &t->index))
+	    opt_small("--index", o->index, &t->index) ||
+	    opt_small("--column", o->column, &t->column))
 		return EXIT_BADINPUT;
-	t->dir = BS_BY_COL;
-	if (o->access && !strcmp(o->access, "row"))
-		t->dir = BS_BY_ROW;
-	else if (o->access && strcmp(o->access, "col"))
-		return usage_error("option --access: '%s' is not row or col",
-				   o->access);
+	if (o->elem) {
+		uint64_t v;
+
+		if (opt_u64("--elem", o->elem, 16, &v))
+			return EXIT_BADINPUT;
+		if (bs_width_index((unsigned)v) < 0)
+			return usage_error("option --elem: %s is not 1, 2, 4, 8 "
+					   "or 16", o->elem);
+		t->elem = (unsigned)v;
+	}
+	t->dir = bs_kind_is_matrix(t->kind) ? BS_MAT_STACK : BS_BY_COL;
+	if (o->access && bs_tile_dir_find(o->access, &t->dir) < 0)
+		return usage_error("option --access: '%s' is not row, col, "
+				   "chunks, stack, side or mma", o->access);
 	t->swizzle = BS_SWIZZLE_NONE;
-	if (o->swizzle && !strcmp(o->swizzle, "xor"))
-		t->swizzle = BS_SWIZZLE_XOR;
-	else if (o->swizzle && strcmp(o->swizzle, "none"))
-		return usage_error("option --swizzle: '%s' is not none or xor",
-				   o->swizzle);
+	if (o->swizzle && bs_swizzle_parse(o->swizzle, "--swizzle",
+					   &t->swizzle, &t->cute, &err) < 0)
+		return report_error(&err);
 	t->name = o->name;
 	return 0;
 }
@@ -154,4 +168,12 @@ int shape_struct(const shape_options *o, bs_struct_spec *s)
 	    opt_small("--field", o->field, &s->field))
 		return EXIT_BADINPUT;
 	return 0;
+}
+
+void tile_warn(const bs_tile_spec *t)
+{
+	char text[640];
+
+	if (bs_tile_warning(t, text, sizeof text))
+		fprintf(stderr, "bankscope: warning: %s\n", text);
 }

@@ -24,7 +24,9 @@ static void add_tile(bs_points *pl, unsigned width, bs_kind op, unsigned pad,
 		     bs_swizzle sw, bs_tile_dir dir, unsigned index)
 {
 	char name[2 * BS_NAME_MAX];
-	bs_tile_spec t = { 32, 32, pad, width, dir, index, sw, op, 0, NULL };
+	bs_tile_spec t = { .rows = 32, .cols = 32, .pad = pad,
+			   .width = width, .dir = dir, .index = index,
+			   .swizzle = sw, .kind = op };
 	bs_access a;
 
 	if (bs_tile_access(&t, &a, NULL) < 0)

@@ -2,42 +2,51 @@
  * inject.c - libbankscope_inject.so: per-instruction shared-memory counts
  * of an unmodified CUDA program, through CUPTI's injection mechanism and
  * its SASS Metrics API.  `bankscope profile` starts the program with
- * CUDA_INJECTION64_PATH naming this library, BANKSCOPE_PROFILE_DIR an
- * existing directory and BANKSCOPE_PROFILE_LAUNCH the index T of the kernel
- * launch to measure (0 when unset); libcuda loads the library at cuInit and
- * calls InitializeInjection().  Without BANKSCOPE_PROFILE_DIR it does
- * nothing.  BANKSCOPE_INJECT_LOG=1 adds a trace of the calls, inject.log.
+ * CUDA_INJECTION64_PATH naming this library and BANKSCOPE_PROFILE_DIR an
+ * existing directory; libcuda loads the library at cuInit and calls
+ * InitializeInjection().  Without BANKSCOPE_PROFILE_DIR it does nothing.
+ * BANKSCOPE_INJECT_LOG=1 adds a trace of the calls, inject.log.
  *
- * Per instruction of launch T (GPU-wide sums, names without .sum):
+ * Per instruction (GPU-wide sums, names without .sum):
  *   smsp__sass_inst_executed                               warp instructions
  *   smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared        wavefronts
  *   smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared_ideal  ideal wavefronts
  * SASS metrics are counted by patched code, not by the PM counters.
  *
- * One launch per process.  With CUDA 13.0 (CUPTI API 130001, driver 580,
- * H200) CUPTI returned records for the first launch after the first
- * cuptiSassMetricsEnable of the process and for nothing after its first
- * cuptiSassMetricsFlushData: not for later launches of the same or
- * another kernel, whether the range was kept, re-enabled after each flush
- * or enabled anew at each launch; without lazy patching nothing at all;
- * a second cuptiSassMetricsSetConfig after the Unset failed
- * (CUPTI_ERROR_OUT_OF_MEMORY).  So the profile command runs the program
- * once per launch it measures, and here collection is enabled just before
- * launch T (at context creation for T = 0; for T > 0 at the entry of
- * launch T, after cuCtxSynchronize) and flushed once, at the exit of
- * launch T.  Enabling at the exit of launch T-1 instead gave the H100 no
- * records whenever the program queued other work before launch T: a
- * cudaMemset runs a kernel of its own, and that kernel was the first
- * after Enable.  Launches are numbered as their
- * outermost launch call returns; the launches before T-1 and after T run
- * at full speed.
+ * The window.  Collection is enabled before the first selected launch
+ * and stays enabled; the records are drained once, with a single
+ * cuptiSassMetricsFlushData, when the window closes: at the exit of the
+ * last selected launch, when the context is destroyed, or at exit (an
+ * atexit handler registered here runs before the CUDA runtime's
+ * teardown).  This is the sequence NVIDIA's sass_metrics sample and other
+ * CUPTI users follow; records carry the cubin CRC, the function and the
+ * pc, so kernels stay apart, and a kernel's launches in the window add
+ * up.  Selection (optional): BANKSCOPE_PROFILE_KERNEL, a POSIX extended
+ * regular expression matched against the demangled kernel name;
+ * BANKSCOPE_PROFILE_SKIP, the matching launches to let pass first;
+ * BANKSCOPE_PROFILE_COUNT, the matching launches to measure.  Without a
+ * selection collection is enabled when the context is created; with one,
+ * at the entry of the first selected launch, after cuCtxSynchronize.
+ *
+ * One kernel per process.  With CUDA 13.0 (CUPTI API 130001, driver
+ * 580.159, H100) CUPTI returned records for one function only, the first
+ * kernel launched after cuptiSassMetricsEnable, summed over all its
+ * launches, whatever the sequence: lazy patching enabled at context
+ * creation or at a launch, a flush after every launch, eager module
+ * loading with or without lazy patching, every function of a module
+ * loaded with cuFuncLoad before Enable, a Disable and Enable at each new
+ * module (data/h100-sxm/profile-explore-20261124).  So `bankscope
+ * profile` runs the program once per kernel, each run selecting one
+ * kernel by name; when a CUPTI returns records for more kernels in a run,
+ * their runs are not needed and not made.  BANKSCOPE_INJECT_FLUSH_EACH=1
+ * (a flush after every launch) and BANKSCOPE_INJECT_LAZY=0 (Enable
+ * without lazy patching) keep two of those experiments at hand.
  *
  * Call order (NVIDIA's CUPTI sample sass_metrics, moved into callbacks):
  *   InitializeInjection: cuptiSubscribe; cuptiEnableCallback for the
  *     resource callbacks CONTEXT_CREATED, CONTEXT_DESTROY_STARTING,
- *     MODULE_LOADED and the runtime and driver launch callbacks
- *   start (context created, T = 0; entry of launch T otherwise):
- *     cuptiGetDeviceId; cuptiProfilerInitialize (it fails inside
+ *     MODULE_LOADED and the runtime and driver launch callbacks; atexit
+ *   start: cuptiGetDeviceId; cuptiProfilerInitialize (it fails inside
  *     InitializeInjection: CUPTI_ERROR_UNKNOWN);
  *     cuptiProfilerDeviceSupported (CUPTI_PROFILER_SASS_METRICS);
  *     cuptiDeviceGetChipName; cuptiSassMetricsGetNumOfMetrics;
@@ -46,28 +55,32 @@
  *     cuptiSassMetricsSetConfig (GPU granularity);
  *     cuptiSassMetricsEnable (lazy patching) on the launch's context
  *   module loaded: cuptiGetCubinCrc; the cubin to cubin-CRC.cubin
- *   exit of launch T (outermost of nested runtime/driver launch calls):
- *     cuCtxSynchronize; cuptiSassMetricsGetDataProperties;
- *     cuptiSassMetricsFlushData (one record per pc and metric came back,
- *     one value each at GPU granularity); cuptiSassMetricsDisable
- *   context destroyed while enabled: the same flush and Disable
+ *   drain: cuCtxSynchronize (the context pushed current);
+ *     cuptiSassMetricsGetDataProperties; cuptiSassMetricsFlushData (one
+ *     record per pc and metric, one value each at GPU granularity);
+ *     cuptiSassMetricsDisable
  *
  * Files (formats in analyzer/bankscope.h, "per-instruction profiles"),
- * appended to and flushed as the program runs, so a crash keeps what ran:
- * records.tsv, launches.tsv (every launch: its pc records when it is T,
- * else "-"), the cubins (CRC as cuptiGetCubinCrc gives it, the same the
- * records carry), status.txt: "ok" from the first process to start in
- * the directory; the reason collection stopped (in the wording of
+ * shared by the program's runs, which may run at the same time: every
+ * line (launches.tsv) and every drain's records (records.tsv) go out in
+ * one write(2) on an O_APPEND descriptor.  launches.tsv: every launch as
+ * its outermost launch call returns, "*" when it was selected (inside
+ * the window), "-" when not; records.tsv: written at the drain, launch
+ * "-"; the cubins (CRC as cuptiGetCubinCrc gives it, the same the records
+ * carry); status.txt: "ok" from the first process to start in the
+ * directory; the reason collection stopped (in the wording of
  * probes/counters.c) replaces it when that process fails, and is appended
- * as a line of its own by a later one.  Kernel names are demangled with
- * the process's __cxa_demangle when it has one.
+ * as a line of its own by a later one.  Kernel names are demangled, whole,
+ * with the process's __cxa_demangle when it has one.  A program killed
+ * before the drain leaves launches.tsv but no records.
  *
  * Never harms the host program: a CUPTI failure is written to status.txt
  * and collection stops (the program runs on); nothing is printed, nothing
  * exits, InitializeInjection always returns 1.  libcuda is not linked:
- * cuCtxSynchronize comes from the libcuda that loaded us
+ * the driver calls come from the libcuda that loaded us
  * (cuGetProcAddress).  Callbacks run under one recursive mutex; the
- * kernel of a launch in flight is kept per thread.
+ * kernel of a launch in flight is kept per thread.  One context is
+ * measured: the first one enabled.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -75,6 +88,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
+#include <regex.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -102,6 +116,7 @@
 #define NMETRICS 3
 #define MAX_DEVICES 64
 #define NO_METRIC UINT64_MAX
+#define NO_LIMIT ULONG_MAX
 
 static const char *const metric_name[NMETRICS] = {
 	"smsp__sass_inst_executed",
@@ -110,6 +125,8 @@ static const char *const metric_name[NMETRICS] = {
 };
 
 typedef CUresult (*ctx_sync_fn)(void);
+typedef CUresult (*ctx_push_fn)(CUcontext);
+typedef CUresult (*ctx_pop_fn)(CUcontext *);
 typedef char *(*demangle_fn)(const char *, char *, size_t *, int *);
 
 typedef struct {
@@ -123,21 +140,30 @@ static struct {
 	int active;                 /* 0 after a failure */
 	int owner;                  /* this process made status.txt */
 	char dir[PATH_MAX - 32];
-	FILE *records, *launches, *log;
+	int records, launches;      /* O_APPEND descriptors */
+	FILE *log;
 	CUpti_SubscriberHandle sub;
 	int profiler_inited;
 	uint64_t id[NMETRICS];      /* of the configured device */
 	CUcontext on;               /* enabled context, or NULL */
-	int done;                   /* launch T flushed */
-	unsigned long target;       /* T */
+	int closed;                 /* the window was drained */
+	int lazy, flush_each;
+	int have_re;                /* BANKSCOPE_PROFILE_KERNEL given */
+	regex_t re;
+	unsigned long skip, count;  /* of the matching launches */
+	unsigned long matched;      /* matching launches entered so far */
 	unsigned long launch;       /* index of the next launch to return */
 	ctx_sync_fn ctx_sync;
+	ctx_push_fn ctx_push;
+	ctx_pop_fn ctx_pop;
 	demangle_fn demangle;
-} g;
+} g = { .records = -1, .launches = -1 };
 
-/* Per thread: the nesting of launch calls, the kernel of the outermost. */
+/* Per thread: the nesting of launch calls, the kernel of the outermost,
+ * whether it is selected and whether it closes the window. */
 static _Thread_local int depth;
-static _Thread_local char launched[512];
+static _Thread_local char *launched;
+static _Thread_local int selected, last_selected;
 
 static void trace(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -220,46 +246,61 @@ static void cupti_fail(const char *file, int line, const char *call,
 
 /* ---- names and files ---------------------------------------------------- */
 
-static void kernel_name(const char *mangled, char *buf, size_t size)
+/* The demangled name, whole, in a new string (NULL: out of memory).
+ * Launch lines and records must name a kernel alike: names cut at 511
+ * characters on launch lines, whole in records, made one PyTorch kernel
+ * two ("16 launches of 20 kernels"). */
+static char *kernel_name(const char *mangled)
 {
-	char *d = NULL;
+	char *d = NULL, *c;
 	int st = -1;
 
 	if (!mangled || !*mangled)
 		mangled = "?";
 	if (g.demangle)
 		d = g.demangle(mangled, NULL, NULL, &st);
-	snprintf(buf, size, "%s", d && st == 0 ? d : mangled);
+	c = strdup(d && st == 0 ? d : mangled);
 	free(d);
-	for (char *p = buf; *p; p++)
+	for (char *p = c; p && *p; p++)
 		if (*p == '\t' || *p == '\n' || *p == '\r')
 			*p = ' ';
+	return c;
 }
 
-static FILE *open_table(const char *name, const char *header)
+/* All of buf in one write(2) (an O_APPEND descriptor shared with other
+ * runs: lines never interleave); 0, or -1 with collection stopped. */
+static int write_all(int fd, const char *what, const char *buf, size_t n)
 {
-	char path[PATH_MAX];
-	int fd, fresh = 1;
-	FILE *f;
+	ssize_t w = write(fd, buf, n);
+
+	if (w == (ssize_t)n)
+		return 0;
+	stop("cannot write %s/%s: %s", g.dir, what,
+	     w < 0 ? strerror(errno) : "short write");
+	return -1;
+}
+
+static int open_table(const char *name, const char *header)
+{
+	char path[PATH_MAX], line[256];
+	int fd, n;
 
 	snprintf(path, sizeof path, "%s/%s", g.dir, name);
 	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_CLOEXEC,
 		  0644);
-	if (fd < 0 && errno == EEXIST) {
-		fresh = 0;
-		fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
-	}
-	if (fd < 0 || !(f = fdopen(fd, "a"))) {
-		if (fd >= 0)
+	if (fd >= 0) {
+		n = snprintf(line, sizeof line, "%s\n", header);
+		if (write_all(fd, name, line, (size_t)n) < 0) {
 			close(fd);
+			return -1;
+		}
+		return fd;
+	}
+	if (errno == EEXIST)
+		fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	if (fd < 0)
 		stop("cannot open %s: %s", path, strerror(errno));
-		return NULL;
-	}
-	if (fresh) {
-		fprintf(f, "%s\n", header);
-		fflush(f);
-	}
-	return f;
+	return fd;
 }
 
 static void save_cubin(const CUpti_ModuleResourceData *m)
@@ -398,8 +439,8 @@ static int enable(CUcontext ctx)
 	memset(&p, 0, sizeof p);
 	p.structSize = CUpti_SassMetricsEnable_Params_STRUCT_SIZE;
 	p.ctx = ctx;
-	p.enableLazyPatching = 1;
-	trace("enable ctx %p", (void *)ctx);
+	p.enableLazyPatching = (uint8_t)g.lazy;
+	trace("enable ctx %p, lazy patching %d", (void *)ctx, g.lazy);
 	CHECK_CUPTI(cuptiSassMetricsEnable(&p));
 	g.on = ctx;
 	return 0;
@@ -424,7 +465,7 @@ static int start(CUcontext ctx)
 {
 	uint32_t dev = 0;
 
-	if (!ctx || g.on || g.done)
+	if (!ctx || g.on || g.closed)
 		return 0;
 	CHECK_CUPTI(cuptiGetDeviceId(ctx, &dev));
 	if (configure(dev) < 0)
@@ -443,17 +484,22 @@ static int by_pc(const void *a, const void *b)
 	return (x->pc > y->pc) - (x->pc < y->pc);
 }
 
-/* Write the records of one launch, summed per (cubin, function, pc);
- * returns the lines written. */
+/* Write the records of one flush, summed per (cubin, function, pc), with
+ * `launch` in the launch column, in one write(2); returns the lines. */
 static unsigned long write_records(const CUpti_SassMetrics_Data *d,
 				   size_t nrec, size_t nval, const uint64_t *id,
-				   pc_sum *sum)
+				   pc_sum *sum, const char *launch)
 {
-	char kernel[4096] = "";
+	char *kernel = NULL, *buf = NULL;
 	const char *named = NULL;
-	size_t n = 0;
+	size_t n = 0, len = 0;
 	unsigned long lines = 0;
+	FILE *m = open_memstream(&buf, &len);
 
+	if (!m) {
+		stop("out of memory for the records");
+		return 0;
+	}
 	for (size_t r = 0; r < nrec; r++) {
 		pc_sum *s = &sum[n++];
 
@@ -466,9 +512,9 @@ static unsigned long write_records(const CUpti_SassMetrics_Data *d,
 			const CUpti_SassMetrics_InstanceValue *iv =
 				&d[r].pInstanceValues[k];
 
-			for (int m = 0; m < NMETRICS; m++)
-				if (iv->metricId == id[m])
-					s->v[m] += iv->value;
+			for (int j = 0; j < NMETRICS; j++)
+				if (iv->metricId == id[j])
+					s->v[j] += iv->value;
 		}
 	}
 	qsort(sum, n, sizeof *sum, by_pc);
@@ -476,24 +522,29 @@ static unsigned long write_records(const CUpti_SassMetrics_Data *d,
 		uint64_t v[NMETRICS] = { 0 };
 
 		for (k = i; k < n && !by_pc(&sum[i], &sum[k]); k++)
-			for (int m = 0; m < NMETRICS; m++)
-				v[m] += sum[k].v[m];
+			for (int j = 0; j < NMETRICS; j++)
+				v[j] += sum[k].v[j];
 		if (!named || strcmp(sum[i].fn, named)) {
-			kernel_name(sum[i].fn, kernel, sizeof kernel);
+			free(kernel);
+			kernel = kernel_name(sum[i].fn);
 			named = sum[i].fn;
 		}
-		fprintf(g.records,
-			"%s\t%lu\t%u\t%u\t%s\t0x%x\t%llu\t%llu\t%llu\n",
-			kernel, g.launch, sum[i].crc, sum[i].fidx, sum[i].fn,
-			sum[i].pc, (unsigned long long)v[0],
+		fprintf(m, "%s\t%s\t%u\t%u\t%s\t0x%x\t%llu\t%llu\t%llu\n",
+			kernel ? kernel : "?", launch, sum[i].crc, sum[i].fidx,
+			sum[i].fn, sum[i].pc, (unsigned long long)v[0],
 			(unsigned long long)v[1], (unsigned long long)v[2]);
 		lines++;
 	}
+	free(kernel);
+	if (fclose(m) || write_all(g.records, "records.tsv", buf, len) < 0)
+		lines = 0;
+	free(buf);
 	return lines;
 }
 
-/* Collect what ran on ctx since Enable; *written: records.tsv lines. */
-static int flush(CUcontext ctx, unsigned long *written)
+/* Collect what ran on ctx since Enable (or the last flush); *written:
+ * records.tsv lines. */
+static int flush(CUcontext ctx, const char *launch, unsigned long *written)
 {
 	CUpti_SassMetricsGetDataProperties_Params prop;
 	CUpti_SassMetricsFlushData_Params fl;
@@ -543,7 +594,7 @@ static int flush(CUcontext ctx, unsigned long *written)
 	fl.pMetricsData = d;
 	r = cuptiSassMetricsFlushData(&fl);
 	if (r == CUPTI_SUCCESS)
-		*written = write_records(d, nrec, nval, g.id, sum);
+		*written = write_records(d, nrec, nval, g.id, sum, launch);
 	for (size_t i = 0; i < nrec; i++)
 		free((void *)d[i].functionName);
 	free(d);
@@ -551,6 +602,49 @@ static int flush(CUcontext ctx, unsigned long *written)
 	free(sum);
 	CHECK_CUPTI(r);
 	return 0;
+}
+
+/* ---- the window ---------------------------------------------------------- */
+
+static int sync_context(const char *when)
+{
+	CUresult e = g.ctx_sync();
+
+	if (e != CUDA_SUCCESS) {
+		stop("cuCtxSynchronize %s %s: CUDA driver error %d; nothing "
+		     "measured there", when, launched ? launched : "a launch",
+		     (int)e);
+		return -1;
+	}
+	return 0;
+}
+
+/* Close the window: synchronize the enabled context (pushed current, for
+ * the exit handler's thread), drain its records once, disable. */
+static void drain(const char *why)
+{
+	CUcontext ctx = g.on, popped;
+	unsigned long n = 0;
+	int pushed;
+
+	if (!ctx)
+		return;
+	g.closed = 1;
+	pushed = g.ctx_push(ctx) == CUDA_SUCCESS;
+	if (sync_context(why) == 0)
+		(void)flush(ctx, "-", &n);
+	trace("drain %s: %lu records", why, n);
+	(void)disable(ctx);
+	if (pushed)
+		(void)g.ctx_pop(&popped);
+}
+
+static void at_exit(void)
+{
+	pthread_mutex_lock(&g.lock);
+	if (g.active && g.on)
+		drain("at exit");
+	pthread_mutex_unlock(&g.lock);
 }
 
 /* ---- callbacks --------------------------------------------------------- */
@@ -593,88 +687,78 @@ static int is_launch(CUpti_CallbackDomain dom, CUpti_CallbackId cbid)
 	return 0;
 }
 
-static int sync_context(const char *when)
-{
-	CUresult e = g.ctx_sync();
-
-	if (e != CUDA_SUCCESS) {
-		stop("cuCtxSynchronize %s %s: CUDA driver error %d; nothing "
-		     "measured there", when, launched, (int)e);
-		return -1;
-	}
-	return 0;
-}
-
-/* Launch T ended: its records and launches.tsv line; collection ends. */
-static void measure(CUcontext ctx)
-{
-	unsigned long n = 0;
-
-	if (sync_context("after") == 0)
-		(void)flush(ctx, &n);
-	fprintf(g.launches, "%lu\t%s\t%lu\n", g.launch, launched, n);
-	fflush(g.records);
-	trace("launch %lu %s: %lu records", g.launch, launched, n);
-	g.done = 1;
-	(void)disable(ctx);
-}
-
 static void launch_end(void)
 {
-	if (g.on && g.launch == g.target) {
-		measure(g.on);
-	} else {
-		fprintf(g.launches, "%lu\t%s\t-\n", g.launch, launched);
+	char *line;
+	int n, in = selected && g.on;
+
+	n = asprintf(&line, "%lu\t%s\t%s\n", g.launch, launched,
+		     in ? "*" : "-");
+	if (n < 0) {
+		stop("out of memory for a launch line");
+		return;
 	}
-	fflush(g.launches);
+	(void)write_all(g.launches, "launches.tsv", line, (size_t)n);
+	free(line);
+	if (in && g.flush_each) {
+		char launch[32];
+		unsigned long r = 0;
+
+		snprintf(launch, sizeof launch, "%lu", g.launch);
+		if (sync_context("after") == 0)
+			(void)flush(g.on, launch, &r);
+		trace("flush after launch %lu: %lu records", g.launch, r);
+	}
+	if (in && last_selected)
+		drain("after the last selected launch");
 	g.launch++;
+}
+
+/* At the entry of an outermost launch: is it selected, does it close the
+ * window? */
+static void choose(void)
+{
+	unsigned long k;
+
+	selected = last_selected = 0;
+	if (g.have_re && regexec(&g.re, launched, 0, NULL, 0))
+		return;
+	k = g.matched++;
+	if (k < g.skip || (g.count != NO_LIMIT && k - g.skip >= g.count))
+		return;
+	selected = 1;
+	last_selected = g.count != NO_LIMIT && k - g.skip + 1 == g.count;
 }
 
 static void on_launch(const CUpti_CallbackData *cb)
 {
-	trace("%s %s depth %d", cb->callbackSite == CUPTI_API_ENTER ? "enter"
-								     : "exit",
-	      cb->functionName, depth);
-	if (cb->callbackSite == CUPTI_API_ENTER) {
-		if (depth++ == 0) {
-			if (cb->symbolName)
-				kernel_name(cb->symbolName, launched,
-					    sizeof launched);
-			else
-				snprintf(launched, sizeof launched, "(%s)",
-					 cb->functionName ? cb->functionName
-							  : "launch");
-			/*
-			 * Enable just before launch T: CUPTI reports only the
-			 * first kernel after Enable, and work the program
-			 * queues between two launches (cudaMemset runs a
-			 * kernel of its own) would take that place.
-			 */
-			if (g.target > 0 && g.launch == g.target && !g.on &&
-			    !g.done && sync_context("before") == 0)
-				(void)start(cb->context);
+	trace("%s %s depth %d symbol %s", cb->callbackSite == CUPTI_API_ENTER
+						   ? "enter" : "exit",
+	      cb->functionName, depth,
+	      cb->symbolName ? cb->symbolName : "(none)");
+	if (cb->callbackSite != CUPTI_API_ENTER) {
+		if (depth > 0 && --depth == 0 && launched) {
+			launch_end();
+			free(launched);
+			launched = NULL;
 		}
 		return;
 	}
-	if (depth > 0 && --depth == 0)
-		launch_end();
-}
-
-/* The enabled context goes before launch T ended: what it holds. */
-static void context_end(CUcontext ctx)
-{
-	unsigned long n = 0;
-
-	if (!ctx || ctx != g.on)
+	if (depth++ > 0)
 		return;
-	if (flush(ctx, &n) == 0 && n) {
-		fprintf(g.launches, "%lu\t(at context destroy)\t%lu\n",
-			g.launch, n);
-		fflush(g.records);
-		fflush(g.launches);
+	free(launched);
+	if (cb->symbolName)
+		launched = kernel_name(cb->symbolName);
+	else if (asprintf(&launched, "(%s)", cb->functionName ?
+			  cb->functionName : "launch") < 0)
+		launched = NULL;
+	if (!launched) {
+		stop("out of memory for a kernel name");
+		return;
 	}
-	g.done = 1;
-	(void)disable(ctx);
+	choose();
+	if (selected && !g.on && !g.closed && sync_context("before") == 0)
+		(void)start(cb->context);
 }
 
 static void CUPTIAPI on_callback(void *user, CUpti_CallbackDomain dom,
@@ -688,10 +772,11 @@ static void CUPTIAPI on_callback(void *user, CUpti_CallbackDomain dom,
 		if (cbid == CUPTI_CBID_RESOURCE_MODULE_LOADED)
 			save_cubin(rd->resourceDescriptor);
 		else if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED &&
-			 g.target == 0)
+			 !g.have_re && !g.skip && !g.on && !g.closed)
 			(void)start(rd->context);
-		else if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING)
-			context_end(rd->context);
+		else if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING &&
+			 rd->context == g.on)
+			drain("at context destroy");
 	} else if (g.active && is_launch(dom, cbid)) {
 		on_launch(data);
 	}
@@ -700,13 +785,24 @@ static void CUPTIAPI on_callback(void *user, CUpti_CallbackDomain dom,
 
 /* ---- set-up ------------------------------------------------------------ */
 
+static int driver_fn(CUresult (*get)(const char *, void **, int, cuuint64_t,
+				     CUdriverProcAddressQueryResult *),
+		     const char *name, void *out)
+{
+	CUdriverProcAddressQueryResult q;
+	void *fn = NULL;
+
+	CHECK_CU(get(name, &fn, 12000, CU_GET_PROC_ADDRESS_DEFAULT, &q));
+	memcpy(out, &fn, sizeof fn);
+	return 0;
+}
+
 static int find_driver(void)
 {
 	CUresult (*get)(const char *, void **, int, cuuint64_t,
 			CUdriverProcAddressQueryResult *);
-	CUdriverProcAddressQueryResult q;
 	void *h = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD);
-	void *sym, *fn = NULL;
+	void *sym;
 
 	if (!h || !(sym = dlsym(h, "cuGetProcAddress_v2"))) {
 		stop("libcuda.so.1 or its cuGetProcAddress_v2 not found in "
@@ -714,9 +810,10 @@ static int find_driver(void)
 		return -1;
 	}
 	memcpy(&get, &sym, sizeof sym);
-	CHECK_CU(get("cuCtxSynchronize", &fn, 12000,
-		     CU_GET_PROC_ADDRESS_DEFAULT, &q));
-	memcpy(&g.ctx_sync, &fn, sizeof fn);
+	if (driver_fn(get, "cuCtxSynchronize", &g.ctx_sync) < 0 ||
+	    driver_fn(get, "cuCtxPushCurrent", &g.ctx_push) < 0 ||
+	    driver_fn(get, "cuCtxPopCurrent", &g.ctx_pop) < 0)
+		return -1;
 	return 0;
 }
 
@@ -755,6 +852,59 @@ static int subscribe(void)
 	return 0;
 }
 
+/* An unsigned variable: 0 when unset, 1 when set, -1 (collection stopped)
+ * when it is not a count. */
+static int env_ulong(const char *name, unsigned long *out)
+{
+	const char *t = getenv(name);
+	char *end;
+
+	if (!t || !*t)
+		return 0;
+	errno = 0;
+	*out = strtoul(t, &end, 10);
+	if (errno || *end || *t == '-') {
+		stop("%s=%s is not a count", name, t);
+		return -1;
+	}
+	return 1;
+}
+
+static int env_flag(const char *name, int dflt)
+{
+	const char *t = getenv(name);
+
+	return t && *t ? strcmp(t, "0") != 0 : dflt;
+}
+
+/* The environment's choices; 0, or -1 (collection stopped). */
+static int read_choices(void)
+{
+	const char *re = getenv("BANKSCOPE_PROFILE_KERNEL");
+	int rc;
+
+	if (env_ulong("BANKSCOPE_PROFILE_SKIP", &g.skip) < 0)
+		return -1;
+	g.count = NO_LIMIT;
+	if ((rc = env_ulong("BANKSCOPE_PROFILE_COUNT", &g.count)) < 0)
+		return -1;
+	if (rc && !g.count) {
+		stop("BANKSCOPE_PROFILE_COUNT=0 measures nothing");
+		return -1;
+	}
+	if (re && *re) {
+		if (regcomp(&g.re, re, REG_EXTENDED | REG_NOSUB)) {
+			stop("BANKSCOPE_PROFILE_KERNEL=%s is not a regular "
+			     "expression", re);
+			return -1;
+		}
+		g.have_re = 1;
+	}
+	g.lazy = env_flag("BANKSCOPE_INJECT_LAZY", 1);
+	g.flush_each = env_flag("BANKSCOPE_INJECT_FLUSH_EACH", 0);
+	return 0;
+}
+
 EXPORT int InitializeInjection(void);
 
 EXPORT int InitializeInjection(void)
@@ -762,8 +912,7 @@ EXPORT int InitializeInjection(void)
 	static int done;
 	pthread_mutexattr_t a;
 	const char *dir = getenv("BANKSCOPE_PROFILE_DIR");
-	const char *t = getenv("BANKSCOPE_PROFILE_LAUNCH");
-	char path[PATH_MAX], *end;
+	char path[PATH_MAX];
 	uint32_t v = 0;
 	int fd;
 
@@ -785,25 +934,22 @@ EXPORT int InitializeInjection(void)
 		close(fd);
 	}
 	if (getenv("BANKSCOPE_INJECT_LOG")) {
-		snprintf(path, sizeof path, "%s/inject.log", g.dir);
+		snprintf(path, sizeof path, "%s/inject-%ld.log", g.dir,
+			 (long)getpid());
 		g.log = fopen(path, "a");
-	}
-	if (t && *t) {
-		errno = 0;
-		g.target = strtoul(t, &end, 10);
-		if (errno || *end || *t == '-')
-			stop("BANKSCOPE_PROFILE_LAUNCH=%s is not a launch "
-			     "index", t);
 	}
 	find_demangler();
 	(void)cuptiGetVersion(&v);
-	trace("pid %ld, CUPTI API %u, launch %lu, demangler %s",
-	      (long)getpid(), v, g.target, g.demangle ? "yes" : "no");
+	if (read_choices() == 0)
+		trace("pid %ld, CUPTI API %u, lazy %d, demangler %s",
+		      (long)getpid(), v, g.lazy, g.demangle ? "yes" : "no");
 	if (g.active &&
-	    (g.records = open_table("records.tsv", BS_SASS_RECORD_COLUMNS)) &&
-	    (g.launches = open_table("launches.tsv", BS_SASS_LAUNCH_COLUMNS)) &&
-	    find_driver() == 0)
-		(void)subscribe();
+	    (g.records = open_table("records.tsv",
+				    BS_SASS_RECORD_COLUMNS)) >= 0 &&
+	    (g.launches = open_table("launches.tsv",
+				     BS_SASS_LAUNCH_COLUMNS)) >= 0 &&
+	    find_driver() == 0 && subscribe() == 0)
+		atexit(at_exit);
 	pthread_mutex_unlock(&g.lock);
 	return 1;
 }

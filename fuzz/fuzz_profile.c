@@ -1,0 +1,107 @@
+/*
+ * fuzz_profile.c - libFuzzer target for the readers of a profile's
+ * records directory: records.tsv, launches.tsv, a disassembly and
+ * explain.tsv, which come from files a user may hand over (--replay).
+ *
+ * The first byte picks the reader; the rest is the file (fmemopen).  A
+ * records or launches reader that succeeds is followed by the other on
+ * the same input, a disassembly, bs_sassprof_finish and a walk over every
+ * kept instruction and launch; explain records are indexed and every
+ * sample looked up again by its instruction.  Crashes, leaks, sanitizer
+ * reports, an error without a source, and broken invariants (abort) are
+ * findings: totals that do not add up (measured launches above the
+ * launches, kernels with records above the kernels, kept instructions
+ * above the distinct ones), a sample outside its instruction.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bankscope.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void check_profile(bs_sassprof *p)
+{
+	bs_sassprof_totals t;
+	size_t n = bs_sassprof_finish(p);
+
+	bs_sassprof_get_totals(p, &t);
+	if (t.measured > t.launches || t.kernels_measured > t.kernels ||
+	    n > t.instructions || t.not_counted > n ||
+	    bs_sassprof_get(p, n) != NULL)
+		abort();
+	for (size_t i = 0; i < n; i++) {
+		const bs_sass_insn *in = bs_sassprof_get(p, i);
+
+		if (!in || !in->kernel || !in->function ||
+		    (in->not_counted && in->wavefronts))
+			abort();
+	}
+	for (size_t i = 0; i < bs_sassprof_launch_count(p); i++)
+		if (i && bs_sassprof_launch_at(p, i)->index <=
+			 bs_sassprof_launch_at(p, i - 1)->index)
+			abort();
+}
+
+static void check_explain(bs_explain *e)
+{
+	size_t n = bs_explain_instructions(e);
+
+	for (size_t i = 0; i < n; i++) {
+		const bs_explain_insn *x = bs_explain_instruction(e, i);
+
+		if (!x || bs_explain_find(e, x->function, x->pc) != x)
+			abort();
+		for (size_t k = 0; k < x->n; k++) {
+			const bs_explain_sample *s =
+				bs_explain_sample_at(e, x->first + k);
+
+			if (!s || s->pc != x->pc || !s->active ||
+			    bs_width_index(s->width) < 0)
+				abort();
+		}
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	bs_error err;
+	FILE *f;
+	int which;
+
+	if (size < 1)
+		return 0;
+	which = data[0] % 3;
+	data++;
+	size--;
+	if (!(f = fmemopen((void *)data, size ? size : 1, "r")))
+		return 0;
+	if (!size)
+		fgetc(f);
+	if (which == 2) {
+		bs_explain *e = bs_explain_new();
+
+		if (bs_explain_read(e, f, "x", &err) == 0)
+			check_explain(e);
+		else if (!err.source[0])
+			abort();
+		bs_explain_free(e);
+	} else {
+		bs_sassprof *p = bs_sassprof_new();
+		int rc = which ? bs_sassprof_read_launches(p, f, "l", &err)
+			       : bs_sassprof_read_records(p, f, "r", &err);
+
+		if (rc < 0 && !err.source[0])
+			abort();
+		if (rc == 0) {
+			rewind(f);
+			(void)bs_sassprof_read_disasm(p, 7, f, "d", &err);
+			check_profile(p);
+		}
+		bs_sassprof_free(p);
+	}
+	fclose(f);
+	return 0;
+}

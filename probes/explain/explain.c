@@ -1,0 +1,576 @@
+/*
+ * explain.c - libbankscope_explain.so: the shared-memory addresses of
+ * every lane of a sample of warps, per SASS instruction, through the CUDA
+ * Sanitizer API's instruction patching.  `bankscope profile --explain`
+ * runs the program once more with this library (LD_PRELOAD: it subscribes
+ * when it is loaded, before the program's first CUDA call; as
+ * CUDA_INJECTION64_PATH its InitializeInjection does the same) and these
+ * variables:
+ *   BANKSCOPE_EXPLAIN_DIR     an existing directory (required)
+ *   BANKSCOPE_EXPLAIN_PATCH   the patch module, bankscope_explain_patch
+ *                             .fatbin (patch.cu)
+ *   BANKSCOPE_EXPLAIN_SAMPLE  BLOCKSxWARPSxEXECS (default 2x8x4): the
+ *                             first BLOCKS blocks, in each the first
+ *                             WARPS warps, and of each instruction the
+ *                             first EXECS executions by such a warp
+ *   BANKSCOPE_PROFILE_KERNEL, _SKIP, _COUNT: the selection of inject.c;
+ *                             the first selected launch of each kernel is
+ *                             sampled
+ *   BANKSCOPE_EXPLAIN_LOG=1   a trace, explain.log
+ *
+ * At the beginning of a launch to sample, the module of its kernel is
+ * patched (once: sanitizerAddPatchesFromFile once per context, then
+ * sanitizerPatchInstructions for SHARED_MEMORY_ACCESS, MATRIX_MEMORY_
+ * ACCESS and MEMCPY_ASYNC, and sanitizerPatchModule), a buffer is
+ * allocated (sanitizerAlloc) and given to this launch alone
+ * (sanitizerSetLaunchCallbackData); other launches of patched modules get
+ * NULL and their callbacks return at once.  At the end of the launch the
+ * stream is synchronized and the records are copied back.  Function
+ * starts come from sanitizerGetFunctionPcAndSize, so a record's pc
+ * becomes the offset CUPTI's SASS metrics use.
+ *
+ * explain.tsv (format in analyzer/bankscope.h, "explain records"): one
+ * line per sampled warp execution.  explain-status.txt: "ok", or the
+ * reason collection stopped; then one line per sampled launch with its
+ * record count and the records dropped for lack of room.
+ *
+ * Like inject.c it never harms the program: a failure goes to
+ * explain-status.txt and sampling stops; nothing is printed.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <regex.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <sanitizer.h>
+
+#include "bankscope.h"
+#include "explain.h"
+
+#define EXPORT __attribute__((visibility("default")))
+#define NO_LIMIT ULONG_MAX
+#define MAX_FUNCS 4096
+#define MAX_MODULES 4096
+#define REC_CAP 16384
+#define MAX_PENDING 64
+
+typedef char *(*demangle_fn)(const char *, char *, size_t *, int *);
+
+typedef struct {
+	CUfunction f;
+} func_seen;
+
+typedef struct {
+	CUcontext ctx;
+	CUmodule module;
+	Sanitizer_StreamHandle stream;
+	bs_ex_state host;            /* pointers are device addresses */
+	bs_ex_state *dev;
+	uint64_t fn_pc;
+	unsigned long launch;
+	int ended;
+	char function[1024];
+	char kernel[1024];
+} pending;
+
+static struct {
+	pthread_mutex_t lock;
+	int inited, active;
+	char dir[PATH_MAX - 32];
+	char patch[PATH_MAX];
+	FILE *out, *status, *log;
+	Sanitizer_SubscriberHandle sub;
+	unsigned blocks, warps, execs;
+	int have_re;
+	regex_t re;
+	unsigned long skip, count, matched, launch;
+	CUcontext patched_ctx[64];
+	int nctx;
+	CUmodule module[MAX_MODULES];
+	int nmod;
+	CUfunction sampled[MAX_FUNCS];
+	int nsampled;
+	pending pend[MAX_PENDING];  /* sampled launches not collected yet */
+	int npend;
+	demangle_fn demangle;
+} g;
+
+static void trace(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void trace(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!g.log)
+		return;
+	va_start(ap, fmt);
+	vfprintf(g.log, fmt, ap);
+	va_end(ap);
+	fputc('\n', g.log);
+	fflush(g.log);
+}
+
+static void stop(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Sampling ends; the reason replaces status's "ok" line. */
+static void stop(const char *fmt, ...)
+{
+	char path[PATH_MAX];
+	va_list ap;
+	FILE *f;
+
+	if (!g.active)
+		return;
+	g.active = 0;
+	snprintf(path, sizeof path, "%s/explain-status.txt", g.dir);
+	if (g.status)
+		fclose(g.status);
+	g.status = NULL;
+	if ((f = fopen(path, "w"))) {
+		va_start(ap, fmt);
+		vfprintf(f, fmt, ap);
+		va_end(ap);
+		fputc('\n', f);
+		fclose(f);
+	}
+}
+
+#define CHECK_SAN(call)                                                      \
+	do {                                                                 \
+		SanitizerResult bs_r_ = (call);                              \
+		if (bs_r_ != SANITIZER_SUCCESS) {                            \
+			const char *bs_s_ = NULL;                            \
+			sanitizerGetResultString(bs_r_, &bs_s_);             \
+			stop("explain.c:%d: %s: %s", __LINE__, #call,        \
+			     bs_s_ ? bs_s_ : "Sanitizer error");             \
+			return -1;                                           \
+		}                                                            \
+	} while (0)
+
+static void kernel_name(const char *mangled, char *buf, size_t size)
+{
+	char *d = NULL;
+	int st = -1;
+
+	if (!mangled || !*mangled)
+		mangled = "?";
+	if (g.demangle)
+		d = g.demangle(mangled, NULL, NULL, &st);
+	snprintf(buf, size, "%s", d && st == 0 ? d : mangled);
+	free(d);
+	for (char *p = buf; *p; p++)
+		if (*p == '\t' || *p == '\n' || *p == '\r')
+			*p = ' ';
+}
+
+/* ---- selection ----------------------------------------------------------- */
+
+static int env_ulong(const char *name, unsigned long *out)
+{
+	const char *t = getenv(name);
+	char *end;
+
+	if (!t || !*t)
+		return 0;
+	errno = 0;
+	*out = strtoul(t, &end, 10);
+	if (errno || *end || *t == '-') {
+		stop("%s=%s is not a count", name, t);
+		return -1;
+	}
+	return 1;
+}
+
+static int read_choices(void)
+{
+	const char *re = getenv("BANKSCOPE_PROFILE_KERNEL");
+	const char *s = getenv("BANKSCOPE_EXPLAIN_SAMPLE");
+	const char *p = getenv("BANKSCOPE_EXPLAIN_PATCH");
+
+	g.blocks = 2;
+	g.warps = 8;
+	g.execs = 4;
+	if (s && *s && (sscanf(s, "%ux%ux%u", &g.blocks, &g.warps,
+			       &g.execs) != 3 || !g.blocks || !g.warps ||
+			!g.execs)) {
+		stop("BANKSCOPE_EXPLAIN_SAMPLE=%s is not BLOCKSxWARPSxEXECS",
+		     s);
+		return -1;
+	}
+	if (!p || !*p || access(p, R_OK)) {
+		stop("BANKSCOPE_EXPLAIN_PATCH=%s: no readable patch module",
+		     p ? p : "");
+		return -1;
+	}
+	snprintf(g.patch, sizeof g.patch, "%s", p);
+	g.count = NO_LIMIT;
+	if (env_ulong("BANKSCOPE_PROFILE_SKIP", &g.skip) < 0 ||
+	    env_ulong("BANKSCOPE_PROFILE_COUNT", &g.count) < 0)
+		return -1;
+	if (re && *re) {
+		if (regcomp(&g.re, re, REG_EXTENDED | REG_NOSUB)) {
+			stop("BANKSCOPE_PROFILE_KERNEL=%s is not a regular "
+			     "expression", re);
+			return -1;
+		}
+		g.have_re = 1;
+	}
+	return 0;
+}
+
+/* Is this launch one of the selected ones (inject.c's rule)? */
+static int selected(const char *kernel)
+{
+	unsigned long k;
+
+	if (g.have_re && regexec(&g.re, kernel, 0, NULL, 0))
+		return 0;
+	k = g.matched++;
+	return k >= g.skip && (g.count == NO_LIMIT || k - g.skip < g.count);
+}
+
+static int seen_function(CUfunction f)
+{
+	for (int i = 0; i < g.nsampled; i++)
+		if (g.sampled[i] == f)
+			return 1;
+	return 0;
+}
+
+static int module_patched(CUmodule m)
+{
+	for (int i = 0; i < g.nmod; i++)
+		if (g.module[i] == m)
+			return 1;
+	return 0;
+}
+
+/* ---- patching and buffers ------------------------------------------------- */
+
+static int patch_module(CUcontext ctx, CUmodule m)
+{
+	int have = 0;
+
+	if (module_patched(m))
+		return 0;
+	for (int i = 0; i < g.nctx; i++)
+		have |= g.patched_ctx[i] == ctx;
+	if (!have) {
+		if (g.nctx == 64) {
+			stop("more than 64 CUDA contexts");
+			return -1;
+		}
+		CHECK_SAN(sanitizerAddPatchesFromFile(g.patch, ctx));
+		g.patched_ctx[g.nctx++] = ctx;
+	}
+	if (g.nmod == MAX_MODULES) {
+		stop("more than %d modules to patch", MAX_MODULES);
+		return -1;
+	}
+	CHECK_SAN(sanitizerPatchInstructions(
+		SANITIZER_INSTRUCTION_SHARED_MEMORY_ACCESS, m, "bs_shared"));
+	CHECK_SAN(sanitizerPatchInstructions(
+		SANITIZER_INSTRUCTION_MATRIX_MEMORY_ACCESS, m, "bs_matrix"));
+	CHECK_SAN(sanitizerPatchInstructions(SANITIZER_INSTRUCTION_MEMCPY_ASYNC,
+					     m, "bs_memcpy"));
+	CHECK_SAN(sanitizerPatchModule(m));
+	g.module[g.nmod++] = m;
+	trace("patched module %p", (void *)m);
+	return 0;
+}
+
+/* Buffers for one sampled launch, given to it alone. */
+static int arm(const Sanitizer_LaunchData *l, const char *kernel)
+{
+	pending *c;
+	size_t nslot = (size_t)g.blocks * g.warps * BS_EX_PCS;
+	uint64_t size = 0;
+
+	if (g.npend == MAX_PENDING) {
+		trace("launch %lu not sampled: %d launches wait to be "
+		      "collected", g.launch, MAX_PENDING);
+		return 0;
+	}
+	c = &g.pend[g.npend];
+	memset(c, 0, sizeof *c);
+	c->ctx = l->context;
+	c->module = l->module;
+	c->stream = l->hStream;
+	c->launch = g.launch;
+	snprintf(c->function, sizeof c->function, "%s", l->functionName);
+	snprintf(c->kernel, sizeof c->kernel, "%s", kernel);
+	if (patch_module(l->context, l->module) < 0)
+		return -1;
+	CHECK_SAN(sanitizerGetFunctionPcAndSize(l->module, l->functionName,
+						&c->fn_pc, &size));
+	c->host.blocks = g.blocks;
+	c->host.warps = g.warps;
+	c->host.execs = g.execs;
+	c->host.cap = REC_CAP;
+	CHECK_SAN(sanitizerAlloc(l->context, (void **)&c->host.slots,
+				 nslot * sizeof(bs_ex_slot)));
+	CHECK_SAN(sanitizerAlloc(l->context, (void **)&c->host.rec,
+				 REC_CAP * sizeof(bs_ex_rec)));
+	CHECK_SAN(sanitizerAlloc(l->context, (void **)&c->dev, sizeof c->host));
+	CHECK_SAN(sanitizerMemset(c->host.slots, 0, nslot * sizeof(bs_ex_slot),
+				  l->hStream));
+	CHECK_SAN(sanitizerMemcpyHostToDeviceAsync(c->dev, &c->host,
+						   sizeof c->host, l->hStream));
+	CHECK_SAN(sanitizerSetLaunchCallbackData(l->hLaunch, l->function,
+						 l->hStream, c->dev));
+	g.npend++;
+	trace("armed launch %lu %s at pc 0x%llx", g.launch, kernel,
+	      (unsigned long long)c->fn_pc);
+	return 0;
+}
+
+static const char *kind_name(const bs_ex_rec *r)
+{
+	int rd = !!(r->flags & 0x1), wr = !!(r->flags & 0x2);
+
+	switch (r->kind) {
+	case BS_EX_MATRIX:
+		return wr ? "stsm" : "ldsm";
+	case BS_EX_MEMCPY_ASYNC:
+		return "ldgsts";
+	default:
+		return rd && wr ? "atom" : wr ? "st" : "ld";
+	}
+}
+
+/* A call of collect(): a failure is traced and the launch kept for a
+ * later try (the Sanitizer API refuses copies in some callbacks). */
+#define TRY_SAN(call)                                                        \
+	do {                                                                 \
+		SanitizerResult bs_r_ = (call);                              \
+		if (bs_r_ != SANITIZER_SUCCESS) {                            \
+			const char *bs_s_ = NULL;                            \
+			sanitizerGetResultString(bs_r_, &bs_s_);             \
+			trace("%s: %s: %s", where, #call,                    \
+			      bs_s_ ? bs_s_ : "Sanitizer error");            \
+			free(rec);                                           \
+			return -1;                                           \
+		}                                                            \
+	} while (0)
+
+/* A sampled launch's records to explain.tsv; 0 done, -1 to try later. */
+static int collect(pending *c, const char *where)
+{
+	bs_ex_state st;
+	bs_ex_rec *rec = NULL;
+	uint32_t n;
+
+	TRY_SAN(sanitizerStreamSynchronize(c->stream));
+	TRY_SAN(sanitizerMemcpyDeviceToHost(&st, c->dev, sizeof st,
+					    c->stream));
+	n = st.nrec < st.cap ? st.nrec : st.cap;
+	if (n && !(rec = malloc((size_t)n * sizeof *rec))) {
+		stop("out of memory for %u records", n);
+		return 0;
+	}
+	if (n)
+		TRY_SAN(sanitizerMemcpyDeviceToHost(rec, st.rec,
+						    (size_t)n * sizeof *rec,
+						    c->stream));
+	for (uint32_t i = 0; i < n; i++) {
+		const bs_ex_rec *r = &rec[i];
+
+		fprintf(g.out, "%lu\t%s\t%s\t0x%llx\t%s\t%u\t%u\t%u\t%u\t%u\t",
+			c->launch, c->kernel, c->function,
+			(unsigned long long)(r->pc - c->fn_pc), kind_name(r),
+			r->size, r->count, r->block, r->warp, r->exec);
+		for (int l = 0; l < 32; l++) {
+			if (l)
+				fputc(' ', g.out);
+			if (r->mask >> l & 1)
+				fprintf(g.out, "%u", r->addr[l]);
+			else
+				fputc('-', g.out);
+		}
+		fputc('\n', g.out);
+	}
+	fflush(g.out);
+	free(rec);
+	if (g.status) {
+		fprintf(g.status, "launch %lu\t%s\t%u records\t%u dropped\t"
+			"%u pcs over the table\n", c->launch, c->kernel, n,
+			st.dropped, st.overflow);
+		fflush(g.status);
+	}
+	trace("%s: launch %lu: %u records, %u dropped, %u overflow", where,
+	      c->launch, n, st.dropped, st.overflow);
+	(void)sanitizerFree(c->ctx, st.rec);
+	(void)sanitizerFree(c->ctx, st.slots);
+	(void)sanitizerFree(c->ctx, c->dev);
+	return 0;
+}
+
+/* Collect the ended sampled launches of ctx (NULL: all) that can be. */
+static void collect_ended(CUcontext ctx, const char *where)
+{
+	int k = 0;
+
+	for (int i = 0; i < g.npend; i++) {
+		pending *c = &g.pend[i];
+
+		if (!c->ended || (ctx && c->ctx != ctx) || collect(c, where) < 0)
+			g.pend[k++] = *c;
+	}
+	g.npend = k;
+}
+
+/* ---- callbacks ------------------------------------------------------------ */
+
+static void on_launch(Sanitizer_CallbackId cbid, const Sanitizer_LaunchData *l)
+{
+	char kernel[1024];
+
+	if (cbid == SANITIZER_CBID_LAUNCH_END) {
+		for (int i = 0; i < g.npend; i++)
+			g.pend[i].ended |= g.pend[i].launch == g.launch;
+		collect_ended(l->context, "launch end");
+		g.launch++;
+		return;
+	}
+	if (cbid != SANITIZER_CBID_LAUNCH_BEGIN)
+		return;
+	kernel_name(l->functionName, kernel, sizeof kernel);
+	trace("launch %lu begin %s", g.launch, kernel);
+	if (selected(kernel) && !seen_function(l->function) &&
+	    g.nsampled < MAX_FUNCS) {
+		g.sampled[g.nsampled++] = l->function;
+		(void)arm(l, kernel);
+	} else if (module_patched(l->module)) {
+		(void)sanitizerSetLaunchCallbackData(l->hLaunch, l->function,
+						     l->hStream, NULL);
+	}
+}
+
+static void SANITIZERAPI on_callback(void *user, Sanitizer_CallbackDomain dom,
+				     Sanitizer_CallbackId cbid,
+				     const void *data)
+{
+	(void)user;
+	pthread_mutex_lock(&g.lock);
+	if (g.active && dom == SANITIZER_CB_DOMAIN_LAUNCH)
+		on_launch(cbid, data);
+	else if (g.active && g.npend && dom == SANITIZER_CB_DOMAIN_SYNCHRONIZE)
+		collect_ended(((const Sanitizer_SynchronizeData *)data)->context,
+			      cbid == SANITIZER_CBID_SYNCHRONIZE_STREAM_SYNCHRONIZED
+			      ? "stream synchronized" : "context synchronized");
+	else if (g.active && g.npend && dom == SANITIZER_CB_DOMAIN_MEMCPY)
+		collect_ended(NULL, "memcpy");
+	pthread_mutex_unlock(&g.lock);
+}
+
+/* ---- set-up ---------------------------------------------------------------- */
+
+static FILE *open_out(const char *name, const char *header)
+{
+	char path[PATH_MAX];
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/%s", g.dir, name);
+	if (!(f = fopen(path, "w"))) {
+		stop("cannot open %s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (header) {
+		fprintf(f, "%s\n", header);
+		fflush(f);
+	}
+	return f;
+}
+
+static void at_exit(void);
+
+static void init(void)
+{
+	pthread_mutexattr_t a;
+	const char *dir = getenv("BANKSCOPE_EXPLAIN_DIR");
+	void *sym;
+	char path[PATH_MAX];
+
+	if (g.inited || !dir || !*dir || strlen(dir) >= sizeof g.dir)
+		return;
+	g.inited = 1;
+	pthread_mutexattr_init(&a);
+	pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
+	pthread_mutex_init(&g.lock, &a);
+	pthread_mutexattr_destroy(&a);
+	pthread_mutex_lock(&g.lock);
+	snprintf(g.dir, sizeof g.dir, "%s", dir);
+	g.active = 1;
+	if (getenv("BANKSCOPE_EXPLAIN_LOG")) {
+		snprintf(path, sizeof path, "%s/explain.log", g.dir);
+		g.log = fopen(path, "a");
+	}
+	if ((sym = dlsym(RTLD_DEFAULT, "__cxa_demangle")))
+		memcpy(&g.demangle, &sym, sizeof sym);
+	if ((g.status = open_out("explain-status.txt", "ok")) &&
+	    read_choices() == 0 &&
+	    (g.out = open_out("explain.tsv", BS_EXPLAIN_COLUMNS))) {
+		SanitizerResult r = sanitizerSubscribe(&g.sub, on_callback,
+						       NULL);
+
+		if (r == SANITIZER_SUCCESS)
+			r = sanitizerEnableDomain(1, g.sub,
+						  SANITIZER_CB_DOMAIN_LAUNCH);
+		if (r == SANITIZER_SUCCESS)
+			r = sanitizerEnableDomain(1, g.sub,
+						  SANITIZER_CB_DOMAIN_SYNCHRONIZE);
+		if (r == SANITIZER_SUCCESS)
+			r = sanitizerEnableDomain(1, g.sub,
+						  SANITIZER_CB_DOMAIN_MEMCPY);
+		if (r != SANITIZER_SUCCESS) {
+			const char *s = NULL;
+
+			sanitizerGetResultString(r, &s);
+			stop("sanitizerSubscribe: %s", s ? s : "failed");
+		}
+		trace("pid %ld subscribed, sample %ux%ux%u", (long)getpid(),
+		      g.blocks, g.warps, g.execs);
+		if (r == SANITIZER_SUCCESS)
+			atexit(at_exit);
+	}
+	pthread_mutex_unlock(&g.lock);
+}
+
+/* At exit: what is still waiting (the program did not synchronize). */
+static void at_exit(void)
+{
+	pthread_mutex_lock(&g.lock);
+	if (g.active) {
+		for (int i = 0; i < g.npend; i++)
+			g.pend[i].ended = 1;
+		collect_ended(NULL, "exit");
+		if (g.npend && g.status)
+			fprintf(g.status, "%d sampled launches could not be "
+				"collected\n", g.npend);
+	}
+	if (g.status)
+		fflush(g.status);
+	pthread_mutex_unlock(&g.lock);
+}
+
+__attribute__((constructor)) static void on_load(void)
+{
+	init();
+}
+
+EXPORT int InitializeInjection(void);
+
+EXPORT int InitializeInjection(void)
+{
+	init();
+	return 1;
+}

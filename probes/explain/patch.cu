@@ -1,0 +1,127 @@
+/*
+ * patch.cu - the device callbacks of bankscope's explain library, built
+ * with nvcc --fatbin --compile-as-tools-patch (the way NVIDIA's
+ * compute-sanitizer-samples build theirs) and loaded with
+ * sanitizerAddPatchesFromFile.  The Sanitizer API calls them before each
+ * patched instruction, in every thread that executes it:
+ *   bs_shared   LDS, STS, ATOMS and their widths (memory-access callback:
+ *               the address is an offset in the shared window)
+ *   bs_matrix   LDSM, STSM (matrix callback: each lane's row address)
+ *   bs_memcpy   LDGSTS, cp.async (global-to-shared callback: the shared
+ *               destination)
+ * The userdata of a launch that is not sampled is NULL: the callbacks
+ * return at once.  For a sampled warp the lowest active lane finds the
+ * instruction in the warp's pc table and takes a record index; the index
+ * goes to the other lanes with __shfl_sync over the active mask (the
+ * lanes that reached the instruction together), and each lane writes its
+ * own address.  Layout and sampling: explain.h.
+ */
+#include <stdint.h>
+
+#include <sanitizer_patching.h>
+
+#include "explain.h"
+
+static __device__ __forceinline__ uint32_t lane_id(void)
+{
+	uint32_t l;
+
+	asm volatile("mov.u32 %0, %%laneid;" : "=r"(l));
+	return l;
+}
+
+/* The pc's slot in a warp's table; NULL when the table is full. */
+static __device__ __forceinline__ bs_ex_slot *find(bs_ex_slot *t, uint64_t pc)
+{
+	uint32_t h = (uint32_t)(pc >> 4) * 2654435761u % BS_EX_PCS;
+
+	for (uint32_t i = 0; i < BS_EX_PCS; i++, h = (h + 1) % BS_EX_PCS) {
+		if (t[h].pc == pc)
+			return &t[h];
+		if (t[h].pc == 0) {
+			t[h].pc = pc;
+			return &t[h];
+		}
+	}
+	return NULL;
+}
+
+static __device__ __forceinline__ SanitizerPatchResult
+record(void *userdata, uint64_t pc, uint32_t addr, uint32_t size,
+       uint32_t flags, uint32_t count, uint32_t kind)
+{
+	bs_ex_state *s = (bs_ex_state *)userdata;
+	uint32_t block, warp, mask, lane, leader, r = BS_EX_NONE, exec = 0;
+
+	if (!s)
+		return SANITIZER_PATCH_SUCCESS;
+	block = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+	if (block >= s->blocks)
+		return SANITIZER_PATCH_SUCCESS;
+	warp = (threadIdx.x + blockDim.x * (threadIdx.y +
+					    blockDim.y * threadIdx.z)) / 32;
+	if (warp >= s->warps)
+		return SANITIZER_PATCH_SUCCESS;
+	mask = __activemask();
+	lane = lane_id();
+	leader = __ffs(mask) - 1;
+	if (lane == leader) {
+		bs_ex_slot *t = find(s->slots + (size_t)(block * s->warps +
+							  warp) * BS_EX_PCS,
+				     pc);
+
+		if (!t) {
+			atomicAdd(&s->overflow, 1u);
+		} else if ((exec = t->count++) < s->execs) {
+			r = atomicAdd(&s->nrec, 1u);
+			if (r >= s->cap) {
+				atomicAdd(&s->dropped, 1u);
+				r = BS_EX_NONE;
+			}
+		}
+	}
+	__syncwarp(mask);
+	r = __shfl_sync(mask, r, leader);
+	if (r != BS_EX_NONE) {
+		bs_ex_rec *e = &s->rec[r];
+
+		e->addr[lane] = addr;
+		if (lane == leader) {
+			e->pc = pc;
+			e->block = block;
+			e->warp = warp;
+			e->exec = exec;
+			e->mask = mask;
+			e->size = size;
+			e->flags = flags;
+			e->count = count;
+			e->kind = kind;
+		}
+	}
+	return SANITIZER_PATCH_SUCCESS;
+}
+
+extern "C" __device__ __noinline__ SanitizerPatchResult
+bs_shared(void *userdata, uint64_t pc, void *ptr, uint32_t size,
+	  uint32_t flags, const void *data)
+{
+	(void)data;
+	return record(userdata, pc, (uint32_t)(uintptr_t)ptr, size, flags, 1,
+		      BS_EX_MEMORY);
+}
+
+extern "C" __device__ __noinline__ SanitizerPatchResult
+bs_matrix(void *userdata, uint64_t pc, uint32_t address, uint32_t size,
+	  uint32_t flags, uint32_t count, const void *data)
+{
+	(void)data;
+	return record(userdata, pc, address, size, flags, count, BS_EX_MATRIX);
+}
+
+extern "C" __device__ __noinline__ SanitizerPatchResult
+bs_memcpy(void *userdata, uint64_t pc, void *src, uint32_t dst, uint32_t size)
+{
+	(void)src;
+	return record(userdata, pc, dst, size, SANITIZER_MEMORY_DEVICE_FLAG_WRITE,
+		      1, BS_EX_MEMCPY_ASYNC);
+}
