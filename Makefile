@@ -27,8 +27,11 @@
 #                     for profile --explain (the CUDA Sanitizer API;
 #                     make deps-sanitizer installs it from PyPI)
 #   make probe-stride probe-broadcast probe-padding probe-wide probe-random
+#                     probe-ldsm probe-stsm probe-atoms probe-cpasync
 #   make probe-all    measure on the GPU into data/<gpu>/, then check
-#   make sass         the probes' SASS into build/sass/ (needs cuobjdump)
+#   make sass         the probes' SASS into build/sass/ (needs cuobjdump),
+#                     with a count of each shared-memory opcode (LDS, STS,
+#                     LDSM, STSM, ATOMS, LDGSTS)
 #   build/bankscope-tutorial  the tutorial kernels, for bankscope profile
 #   make plots        charts of DATA (a dataset CSV) into build/plots/
 #   make report       build/report/: measure when a GPU is present, else the
@@ -264,6 +267,7 @@ ifneq ($(SANITIZED),)
 	$(if $(CUDA_CHECK_BUILDS),$(MAKE) --no-print-directory SANITIZE= MSAN= $(CUDA_CHECK_BUILDS))
 endif
 	BANKSCOPE=$(CLI) PROBE=$(if $(filter $(PROBE),$(CUDA_CHECK_BUILDS)),$(PROBE)) \
+		COUNTERS_SMOKE=$(if $(filter $(SMOKE),$(CUDA_CHECK_BUILDS)),$(SMOKE)) \
 		BS_VERSION='$(GIT_DESCRIBE)' CK_FORK=yes $(B)/check_bankscope
 ifeq ($(SANITIZED),)
 	$(MAKE) --no-print-directory check-report
@@ -402,7 +406,7 @@ sass:
 	@$(MAKE) --no-print-directory build/obj/probes/kernels.o
 	@mkdir -p build/sass
 	$(CUOBJDUMP) -sass build/obj/probes/kernels.o > build/sass/kernels.sass
-	@grep -oE '(LDS|STS)(\.[A-Z0-9]+)*' build/sass/kernels.sass | sort | uniq -c
+	@grep -oE '(LDSM|STSM|LDS|STS|ATOMS|LDGSTS)(\.[A-Z0-9]+)*' build/sass/kernels.sass | sort | uniq -c
 	@echo "SASS in build/sass/kernels.sass"
 
 # ---- profile: the injection library and a sample program -------------------

@@ -668,6 +668,34 @@ static int open_impl(bs_counters *c, const char *const *metrics, char *why,
     return 0;
 }
 
+int bs_counters_passes(const char *chip, const char *const *metrics,
+                       int nmetrics, size_t *passes, char *why, size_t whylen)
+{
+    bs_counters c;
+    int rc = -1;
+
+    memset(&c, 0, sizeof c);
+    snprintf(c.chip, sizeof c.chip, "%s", chip);
+    c.cnames = (const char **)metrics;
+    c.nmetrics = nmetrics;
+    if (host_initialize(&c, why, whylen) != 0)
+        return -1;
+    if (host_add_metrics(&c, why, whylen) != 0) {
+        for (int i = 0; i < nmetrics; i++)
+            if (host_metric_known(&c, i, NULL, 0) != 0) {
+                set_why(why, whylen, "metric '%s' is unknown to CUPTI for "
+                        "chip %s", metrics[i], chip);
+                break;
+            }
+    } else if (host_config_image(&c, why, whylen) == 0 &&
+               host_num_passes(&c, passes, why, whylen) == 0) {
+        rc = 0;
+    }
+    free(c.config);
+    host_deinitialize(&c, NULL, 0);
+    return rc;
+}
+
 int bs_counters_open(bs_counters **out, const char *const *metrics, int nmetrics,
                      int max_ranges, char *why, size_t whylen)
 {

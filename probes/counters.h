@@ -110,6 +110,16 @@ int bs_counters_flush(bs_counters *c, double *values, int *nranges, char *why,
  * NULL is accepted. */
 void bs_counters_close(bs_counters *c);
 
+/*
+ * How many passes the range profiler needs for these metrics on a chip
+ * ("GH100", as cuptiDeviceGetChipName names it), in *passes: CUPTI's host
+ * API alone, no GPU or driver needed.  0, or -1 with a one-line reason
+ * (an unknown metric or chip).  The metric groups of metrics.h must each
+ * be one pass (build/counters-smoke --passes CHIP).
+ */
+int bs_counters_passes(const char *chip, const char *const *metrics,
+                       int nmetrics, size_t *passes, char *why, size_t whylen);
+
 /* Version of the libcupti loaded, e.g. "CUPTI 13.0 (API 130000)", from
  * cuptiGetVersion.  Static storage; never NULL. */
 const char *bs_counters_version(void);

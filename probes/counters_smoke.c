@@ -27,6 +27,17 @@
  *                             instruction, and 1, 2, 32 wavefronts (0, 1, 31
  *                             bank conflicts) for strides 1, 2, 32 - as seen
  *                             on an H100 (CUDA 13.0, driver 580), as root.
+ *   build/counters-smoke --passes CHIP [--metrics m1,m2,...]
+ *                             no GPU needed (CUPTI's host API): the passes
+ *                             each metric group of probes/metrics.h needs
+ *                             on CHIP (GH100 ...), or the given metrics',
+ *                             one line each: "passes: GH100 ldst 1" (on a
+ *                             chip without stmatrix counters, the SASS
+ *                             group without them: "sassk-before-sm_90").  Exit
+ *                             0 when every group is one pass (the runner
+ *                             reads each in one), 1 when one is not, 2 on
+ *                             an error (an unknown chip or metric).
+ *                             make check runs it for GH100.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -156,6 +167,46 @@ static int run_batches(bs_counters *c, int batches, int per_batch)
     return rc;
 }
 
+/* --passes: each metric group of metrics.h, or the given list. */
+static int passes_of(const char *chip, const char *const *given, int ngiven)
+{
+    static const char *const ldst[] = BS_KERNEL_METRICS;
+    static const char *const atom[] = BS_ATOM_METRICS;
+    static const char *const sassk[] = BS_SASSK_METRICS;
+    const struct {
+        const char *name;
+        const char *const *m;
+        int n;
+    } groups[] = {
+        { "ldst", ldst, BS_NKERNEL_METRICS },
+        { "atom", atom, BS_NATOM_METRICS },
+        { "sassk", sassk, BS_NSASSK_METRICS },
+        { "given", given, ngiven },
+    };
+    int rc = 0;
+
+    for (size_t g = given ? 3 : 0; g < (given ? 4 : 3); g++) {
+        size_t np = 0;
+        char why[512] = "";
+        const char *name = groups[g].name;
+
+        if (bs_counters_passes(chip, groups[g].m, groups[g].n, &np, why,
+                               sizeof why) != 0 &&
+            (groups[g].m != sassk ||
+             bs_counters_passes(chip, sassk, BS_NSASSK_METRICS_SM80, &np,
+                                why, sizeof why) != 0)) {
+            printf("passes: %s %s: %s\n", chip, name, why);
+            return 2;
+        } else if (groups[g].m == sassk && strstr(why, "stsm")) {
+            name = "sassk-before-sm_90";  /* no stmatrix counters */
+        }
+        printf("passes: %s %s %zu\n", chip, name, np);
+        if (np != 1)
+            rc = 1;
+    }
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     bs_counters *c = NULL;
@@ -163,6 +214,7 @@ int main(int argc, char **argv)
     const char *list[64];
     const char *const *metrics = k_metrics;
     int nmetrics = NMETRICS;
+    const char *chip = NULL;
     int ndev = 0, run = 0, batches = 3, per_batch = 3, rc, i;
     double t0, t1;
     cudaError_t e;
@@ -178,6 +230,8 @@ int main(int argc, char **argv)
                 batches = 1;
             if (per_batch < 1)
                 per_batch = 1;
+        } else if (strcmp(argv[i], "--passes") == 0 && i + 1 < argc) {
+            chip = argv[++i];
         } else if (strcmp(argv[i], "--metrics") == 0 && i + 1 < argc) {
             char *tok = strtok(argv[++i], ",");
             nmetrics = 0;
@@ -188,11 +242,14 @@ int main(int argc, char **argv)
             metrics = list;
         } else {
             printf("usage: %s [--run [batches [ranges_per_batch]]] "
-                   "[--metrics m1,m2,...]\n",
+                   "[--passes CHIP] [--metrics m1,m2,...]\n",
                    argv[0]);
             return 2;
         }
     }
+    if (chip)
+        return passes_of(chip, metrics == k_metrics ? NULL : metrics,
+                         metrics == k_metrics ? 0 : nmetrics);
     if (run && metrics != k_metrics) {
         printf("usage: --run prints the six default metrics; not with --metrics\n");
         return 2;

@@ -2,25 +2,48 @@
  * metrics.h - the one home of the hardware metric names the suite reads.
  *
  * Per kernel, through CUPTI's range profiler (counters.c, the probe
- * runner) or Nsight Compute (`ncu --metrics`, scripts/device-run.sh): the
- * shared-memory wavefronts, bank conflicts and warp instructions of loads
- * and of stores.  A row's figure per instruction is a counter divided by
- * its instruction counter:
+ * runner) or Nsight Compute (`ncu --metrics`, scripts/device-run.sh), in
+ * three groups, each read in ONE pass (bs_counters never replays), the
+ * probe runner opening one counter object per group and launching the
+ * points whose kind that group sees (probes/kernels.cu, the accessor
+ * table, says which group and which sums make each kind's figures):
  *
- *   wavefronts     = BS_METRIC_WAVEFRONTS_<OP> / BS_METRIC_INSTRUCTIONS_<OP>
- *   bank conflicts = BS_METRIC_CONFLICTS_<OP>  / BS_METRIC_INSTRUCTIONS_<OP>
+ *   BS_KERNEL_METRICS      ld, st: the shared-memory wavefronts, bank
+ *                          conflicts and warp instructions of loads and of
+ *                          stores, as the suite has read them from the
+ *                          start.  A row's figure per instruction is
  *
- * BS_KERNEL_METRICS lists the six in the order the runner collects them:
- * index BS_KM_<QUANTITY> + 0 for loads, + 1 for stores.
+ *     wavefronts     = BS_METRIC_WAVEFRONTS_<OP> / BS_METRIC_INSTRUCTIONS_<OP>
+ *     bank conflicts = BS_METRIC_CONFLICTS_<OP>  / BS_METRIC_INSTRUCTIONS_<OP>
+ *
+ *                          listed in the order the runner collects them:
+ *                          index BS_KM_<QUANTITY> + 0 for loads, + 1 for
+ *                          stores.
+ *   BS_ATOM_METRICS        the ATOMS instructions (atom.*, red.*): the same
+ *                          three PM counters of op_atom (BS_AM_*).
+ *   BS_SASSK_METRICS       ldmatrix, stmatrix, cp.async and the f32/u64
+ *                          atomics' retry loops: counters made by patching
+ *                          the kernel's SASS, per opcode class (BS_SK_*).
+ *
+ * Which counter sees which kind, and what CUPTI refuses, was measured on
+ * the H100 (docs/notes/kinds-h100.md, "Which counter sees which kind"):
+ * no PM wavefront counter of its own exists on GH100 for LDSM, STSM or
+ * LDGSTS (op_ldsm, op_stsm, op_ldgsts are unknown names), none at all
+ * sees LDGSTS.BYPASS, and the smsp__sass_* counters cannot share a pass
+ * with PM ones; each group below is one pass on GH100 as the CUPTI host
+ * API plans it (build/counters-smoke --passes GH100 checks it, no GPU
+ * needed).
  *
  * Per SASS instruction, through CUPTI's SASS metrics (the injection
  * library behind `bankscope profile`): BS_SASS_METRIC_*.
  *
  * The scripts read the names from this file rather than keeping copies:
  * every `#define BS_METRIC_<NAME> "<metric>"` line (one a line, in this
- * form) is a per-kernel metric, every `#define BS_SASS_METRIC_<NAME>
- * "<metric>"` line a SASS one; `scripts/metrics.sh kernel|sass` prints
- * them comma-separated, in file order.
+ * form) is a per-kernel metric of ld and st, every `#define
+ * BS_ATOM_METRIC_<NAME>` or `BS_SASSK_METRIC_<NAME>` line one of the other
+ * kinds, every `#define BS_SASS_METRIC_<NAME> "<metric>"` line a SASS one;
+ * `scripts/metrics.sh kernel|atom|sassk|sass` prints them comma-separated,
+ * in file order.
  */
 #ifndef BANKSCOPE_METRICS_H
 #define BANKSCOPE_METRICS_H
@@ -43,6 +66,83 @@ enum {
 	BS_KM_CONFLICTS = 2,
 	BS_KM_INSTRUCTIONS = 4,
 	BS_NKERNEL_METRICS = 6
+};
+
+/* ---- the ATOMS instructions: one PM pass -------------------------------- */
+#define BS_ATOM_METRIC_WAVEFRONTS "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum"
+#define BS_ATOM_METRIC_CONFLICTS "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom.sum"
+#define BS_ATOM_METRIC_INSTRUCTIONS "smsp__inst_executed_op_shared_atom.sum"
+
+#define BS_ATOM_METRICS                                                      \
+	{                                                                    \
+		BS_ATOM_METRIC_WAVEFRONTS, BS_ATOM_METRIC_CONFLICTS,         \
+		BS_ATOM_METRIC_INSTRUCTIONS                                  \
+	}
+enum {
+	BS_AM_WAVEFRONTS = 0,
+	BS_AM_CONFLICTS = 1,
+	BS_AM_INSTRUCTIONS = 2,
+	BS_NATOM_METRICS = 3
+};
+
+/*
+ * ---- ldmatrix, stmatrix, cp.async, the CAS loops: one SASS-counter pass --
+ * Warp instructions executed, wavefronts and bank conflicts per opcode
+ * class: op_ldsm (LDSM), op_stsm (STSM), op_ldgsts (LDGSTS, .BYPASS
+ * included), and op_ld / op_atom for the LDS and ATOMS.CAST.SPIN of the
+ * f32 and u64 atomics' loops.  op_ldgsts's conflict counter reads 0 for
+ * LDGSTS.BYPASS whatever the addresses; op_ld's and op_atom's SASS
+ * conflict counters do not exist.
+ */
+#define BS_SASSK_METRIC_INST_LDSM "smsp__sass_inst_executed_op_ldsm.sum"
+#define BS_SASSK_METRIC_INST_LDGSTS "smsp__sass_inst_executed_op_ldgsts.sum"
+#define BS_SASSK_METRIC_INST_LD "smsp__sass_inst_executed_op_shared_ld.sum"
+#define BS_SASSK_METRIC_INST_ATOM "smsp__sass_inst_executed_op_shared_atom.sum"
+#define BS_SASSK_METRIC_WAVEFRONTS_LDSM "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum"
+#define BS_SASSK_METRIC_WAVEFRONTS_LDGSTS "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum"
+#define BS_SASSK_METRIC_WAVEFRONTS_LD "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"
+#define BS_SASSK_METRIC_WAVEFRONTS_ATOM "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_atom.sum"
+#define BS_SASSK_METRIC_CONFLICTS_LDSM "smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldsm.sum"
+#define BS_SASSK_METRIC_CONFLICTS_LDGSTS "smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum"
+#define BS_SASSK_METRIC_INST_STSM "smsp__sass_inst_executed_op_shared_stsm.sum"
+#define BS_SASSK_METRIC_WAVEFRONTS_STSM "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_stsm.sum"
+#define BS_SASSK_METRIC_CONFLICTS_STSM "smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_stsm.sum"
+
+#define BS_SASSK_METRICS                                                     \
+	{                                                                    \
+		BS_SASSK_METRIC_INST_LDSM, BS_SASSK_METRIC_INST_LDGSTS,      \
+		BS_SASSK_METRIC_INST_LD, BS_SASSK_METRIC_INST_ATOM,          \
+		BS_SASSK_METRIC_WAVEFRONTS_LDSM,                             \
+		BS_SASSK_METRIC_WAVEFRONTS_LDGSTS,                           \
+		BS_SASSK_METRIC_WAVEFRONTS_LD,                               \
+		BS_SASSK_METRIC_WAVEFRONTS_ATOM,                             \
+		BS_SASSK_METRIC_CONFLICTS_LDSM,                              \
+		BS_SASSK_METRIC_CONFLICTS_LDGSTS,                            \
+		BS_SASSK_METRIC_INST_STSM,                                   \
+		BS_SASSK_METRIC_WAVEFRONTS_STSM,                             \
+		BS_SASSK_METRIC_CONFLICTS_STSM                               \
+	}
+/*
+ * The stmatrix counters come last: chips before sm_90 (GA100, AD102) do
+ * not know them, and there the pass is the first BS_NSASSK_METRICS_SM80
+ * (one pass on both, as CUPTI's host API plans it).
+ */
+enum {
+	BS_SK_INST_LDSM = 0,
+	BS_SK_INST_LDGSTS,
+	BS_SK_INST_LD,
+	BS_SK_INST_ATOM,
+	BS_SK_WAVEFRONTS_LDSM,
+	BS_SK_WAVEFRONTS_LDGSTS,
+	BS_SK_WAVEFRONTS_LD,
+	BS_SK_WAVEFRONTS_ATOM,
+	BS_SK_CONFLICTS_LDSM,
+	BS_SK_CONFLICTS_LDGSTS,
+	BS_NSASSK_METRICS_SM80,
+	BS_SK_INST_STSM = BS_NSASSK_METRICS_SM80,
+	BS_SK_WAVEFRONTS_STSM,
+	BS_SK_CONFLICTS_STSM,
+	BS_NSASSK_METRICS
 };
 
 /* warp instructions executed, shared-memory wavefronts, and the

@@ -38,16 +38,53 @@ typedef struct {
 int probe_kernels_init(probe_device *dev, char *why, size_t whylen);
 /*
  * Can this build measure the access's kind and width on this device?  1,
- * or 0 with the reason in why (no device accessor for the kind, or the
- * GPU's compute capability lacks it).
+ * or 0 with the reason in why: no device accessor for the kind; the GPU's
+ * compute capability lacks it; the code this build runs on this GPU was
+ * compiled for a target without the instruction (probes/target.h); or a
+ * warp-wide kind (ldmatrix, stmatrix: .sync.aligned) whose access leaves
+ * some of its address lanes inactive, which the warp cannot run.
  */
 int probe_can_measure(const probe_device *dev, const bs_access *a, char *why,
 		      size_t whylen);
 /*
- * Which counters see the kind: "ld" or "st" (the op_ld / op_st metric
- * triples the runner reads); NULL when none is known.
+ * The counters of a kind: which metric group (one CUPTI pass, metrics.h)
+ * sees it, and which of the group's metrics make its figures.  The
+ * wavefronts and instructions are the sums of up to two metrics each (an
+ * index of -1 adds nothing); wavefronts and conflicts are divided by the
+ * instructions, or, for a kind that is a loop of several instructions per
+ * source-level operation (atom.add.f32, atom.add.u64), by the PROBE_CHAIN
+ * operations of the counted launch.
  */
-const char *probe_counter_op(const bs_access *a);
+enum { PROBE_PASS_LDST, PROBE_PASS_ATOM, PROBE_PASS_SASSK, PROBE_NPASSES };
+
+typedef struct {
+	int pass;                     /* PROBE_PASS_* */
+	signed char wavefronts[2];    /* metric indices in the pass, summed */
+	signed char conflicts;        /* -1: no counter is exact for it */
+	signed char instructions[2];  /* summed: the instructions column */
+	unsigned char per_operation;  /* 1: per source operation, not per
+					 instruction */
+	const char *what;             /* one line for the dataset's
+					 counter_<name> metadata */
+} probe_counters;
+
+/*
+ * The metric names of a pass on a GPU of compute capability cc (x 10; the
+ * stmatrix counters only from 90) and their number; its name ("ldst").
+ */
+const char *const *probe_pass_metrics(int pass, int cc, int *n,
+				      const char **name);
+/* The counters of the access's kind; NULL when none is known. */
+const probe_counters *probe_counters_of(const bs_access *a);
+/* The name of the class the kind's counters are described under: "ld",
+ * "ldsm", "atom", "casloop", "cp.async.ca" ...; NULL as above. */
+const char *probe_counters_class(const bs_access *a);
+/*
+ * The warm-up of a kind that needs one (cp.async: its global source into
+ * L2): the counted kernel under another name, k_warm; nothing for other
+ * kinds.  Never inside a counter range.
+ */
+int probe_warm_launch(const bs_access *a, char *why, size_t whylen);
 /* Shared memory the access needs: its highest byte + 1, 16-byte rounded. */
 size_t probe_smem_bytes(const bs_access *a);
 /*

@@ -11,7 +11,11 @@
  * median cycles per access), throughput (one 1024-thread block per SM,
  * bytes and wavefronts per clock per SM, median over SMs) and the CUPTI
  * counters (wavefronts, bank conflicts and instructions of one warp doing
- * exactly PROBE_CHAIN accesses, divided per instruction).  Timing runs
+ * exactly PROBE_CHAIN accesses, divided per instruction, or per source
+ * operation for the atomics that are retry loops).  Which counters see a
+ * kind is the accessor table's (kernels.cu): one CUPTI pass per metric
+ * group the points need (metrics.h), ld and st first.  A point the build
+ * or the GPU cannot measure is kept with a note saying why.  Timing runs
  * first for every point, counters after, so the profiler never runs
  * during a timed launch.
  *
@@ -41,9 +45,8 @@
 #include "metrics.h"
 #include "probe.h"
 
-static const char *const metrics[] = BS_KERNEL_METRICS;
-#define NMETRICS BS_NKERNEL_METRICS
 #define BATCH 256
+#define MAX_PASS_METRICS 16
 
 enum { M_LATENCY = 1, M_THROUGHPUT = 2, M_COUNTERS = 4, M_LAUNCH = 8 };
 
@@ -299,28 +302,75 @@ static int time_point(const options *o, const probe_device *dev,
 	return 0;
 }
 
-/* The counter pass over every measurable row, in batches. */
-static int count_points(bs_row *rows, size_t n, char *why, size_t whylen)
+/* One row's figures from its pass's values (metrics.h, kernels.cu). */
+static void row_counters(bs_row *row, const probe_counters *pc,
+			 const double *v)
+{
+	double inst = 0, wf = 0, div;
+
+	for (int j = 0; j < 2; j++) {
+		if (pc->instructions[j] >= 0)
+			inst += v[pc->instructions[j]];
+		if (pc->wavefronts[j] >= 0)
+			wf += v[pc->wavefronts[j]];
+	}
+	row->instructions = inst;
+	div = pc->per_operation ? (inst > 0 ? PROBE_CHAIN : 0) : inst;
+	if (div > 0) {
+		row->wavefronts_measured = wf / div;
+		if (pc->conflicts >= 0)
+			row->bank_conflicts_measured = v[pc->conflicts] / div;
+	}
+}
+
+/*
+ * One counter pass: the measurable rows whose kind pass `pass` sees, in
+ * batches, in one CUPTI object opened for the pass's metrics.  0, or -1
+ * with why (the rows of batches read before the failure keep their
+ * values, the others none).
+ */
+static int count_pass(int pass, int cc, bs_row *rows, size_t n,
+		      size_t *counted, char *why, size_t whylen)
 {
 	bs_counters *c;
-	double values[BATCH * NMETRICS];
-	size_t idx[BATCH];
+	static double values[BATCH * MAX_PASS_METRICS];
+	size_t idx[BATCH], total = 0, done = 0;
+	const char *name;
+	int nm;
+	const char *const *metrics = probe_pass_metrics(pass, cc, &nm, &name);
+	char what[64];
 
-	if (bs_counters_open(&c, metrics, NMETRICS, BATCH, why, whylen) < 0)
+	*counted = 0;
+	for (size_t i = 0; i < n; i++)
+		total += !rows[i].note[0] &&
+			 probe_counters_of(&rows[i].access)->pass == pass;
+	if (!total)
+		return 0;
+	if (nm > MAX_PASS_METRICS) {
+		snprintf(why, whylen, "pass %s: %d metrics, at most %d", name,
+			 nm, MAX_PASS_METRICS);
 		return -1;
+	}
+	if (bs_counters_open(&c, metrics, nm, BATCH, why, whylen) < 0)
+		return -1;
+	snprintf(what, sizeof what, "counters (%s)", name);
 	for (size_t i = 0; i < n && !interrupted;) {
 		int nb = 0, nr = 0;
 
 		for (; i < n && nb < BATCH && !interrupted; i++) {
-			if (rows[i].note[0])
+			const bs_access *a = &rows[i].access;
+
+			if (rows[i].note[0] ||
+			    probe_counters_of(a)->pass != pass)
 				continue;
-			if (bs_counters_begin(c, rows[i].access.name) < 0 ||
-			    probe_counted_launch(&rows[i].access, why,
-						 whylen) < 0 ||
+			/* the warm-up, when the kind has one, outside the range */
+			if (probe_warm_launch(a, why, whylen) < 0 ||
+			    bs_counters_begin(c, a->name) < 0 ||
+			    probe_counted_launch(a, why, whylen) < 0 ||
 			    bs_counters_end(c) < 0)
 				break;
 			idx[nb++] = i;
-			progress("counters", i + 1, n);
+			progress(what, ++done, total);
 		}
 		if (bs_counters_flush(c, values, &nr, why, whylen) < 0 ||
 		    nr != nb) {
@@ -330,24 +380,60 @@ static int count_points(bs_row *rows, size_t n, char *why, size_t whylen)
 			bs_counters_close(c);
 			return -1;
 		}
-		for (int r = 0; r < nr; r++) {
-			bs_row *row = &rows[idx[r]];
-			const double *v = &values[r * NMETRICS];
-			int st = !strcmp(probe_counter_op(&row->access),
-					 "st");
-			double inst = v[BS_KM_INSTRUCTIONS + st];
-
-			row->instructions = inst;
-			if (inst > 0) {
-				row->wavefronts_measured =
-					v[BS_KM_WAVEFRONTS + st] / inst;
-				row->bank_conflicts_measured =
-					v[BS_KM_CONFLICTS + st] / inst;
-			}
-		}
+		for (int r = 0; r < nr; r++)
+			row_counters(&rows[idx[r]],
+				     probe_counters_of(&rows[idx[r]].access),
+				     &values[r * nm]);
+		*counted += (size_t)nr;
 	}
 	bs_counters_close(c);
 	return 0;
+}
+
+/*
+ * Every counter pass the rows need, one CUPTI object each, in a fixed
+ * order (ld and st first, as before the other kinds came).  The counters
+ * metadata says what was read; a pass that fails leaves its rows timing
+ * only and says why, the other passes still run.
+ */
+static void count_points(int cc, bs_row *rows, size_t n, meta_list *ml)
+{
+	char why[512], text[464] = "";
+	size_t len = 0;
+	int failed = 0, ok = 0;
+
+	for (int p = 0; p < PROBE_NPASSES && !interrupted; p++) {
+		size_t counted;
+		const char *name;
+		int nm;
+
+		probe_pass_metrics(p, cc, &nm, &name);
+		why[0] = '\0';
+		if (count_pass(p, cc, rows, n, &counted, why, sizeof why) < 0) {
+			fprintf(stderr, "bankscope-probe: counters of pass %s "
+				"not read, its rows timing only: %s\n", name,
+				why);
+			len += (size_t)snprintf(text + len, sizeof text - len,
+						"%spass %s not read: %s",
+						len ? "; " : "", name, why);
+			failed++;
+		} else if (counted) {
+			len += (size_t)snprintf(text + len, sizeof text - len,
+						"%spass %s: %zu points",
+						len ? "; " : "", name, counted);
+			ok++;
+		}
+		if (len >= sizeof text)
+			len = sizeof text - 1;
+	}
+	if (failed && !ok)
+		meta(ml, "counters", "not read: %s", text);
+	else if (!ok)
+		meta(ml, "counters", "CUPTI range profiler, in process: no "
+		     "point to count");
+	else
+		meta(ml, "counters", "CUPTI range profiler, in process, one "
+		     "pass per metric group: %s", text);
 }
 
 static int device_properties(cudaDeviceProp *prop, char *why, size_t whylen)
@@ -356,10 +442,69 @@ static int device_properties(cudaDeviceProp *prop, char *why, size_t whylen)
 	return 0;
 }
 
+/*
+ * counter_method: how the counters are read, and for each class of kinds
+ * among the measured rows its pass; then one counters_<class> line each
+ * with the kinds and the metrics (kernels.cu's descriptions).
+ */
+static void counter_meta(meta_list *ml, const bs_row *rows, size_t n)
+{
+	enum { MAXC = 16 };
+	const char *cls[MAXC];
+	const probe_counters *pc[MAXC];
+	char kinds[MAXC][160], line[464];
+	int nc = 0;
+	size_t len;
+
+	for (size_t i = 0; i < n; i++) {
+		const bs_access *a = &rows[i].access;
+		const char *c, *k = bs_kind_name(a->kind);
+		int j;
+
+		if (rows[i].note[0] || !(c = probe_counters_class(a)))
+			continue;
+		for (j = 0; j < nc && strcmp(cls[j], c); j++)
+			;
+		if (j == nc) {
+			if (nc == MAXC)
+				continue;
+			cls[nc] = c;
+			pc[nc] = probe_counters_of(a);
+			kinds[nc++][0] = '\0';
+		}
+		if (!strstr(kinds[j], k)) {
+			len = strlen(kinds[j]);
+			snprintf(kinds[j] + len, sizeof kinds[j] - len, "%s%s",
+				 len ? " " : "", k);
+		}
+	}
+	len = (size_t)snprintf(line, sizeof line, "one warp, %d operations of "
+			       "the kind, CUPTI range profiler, one pass per "
+			       "metric group; per warp instruction, per "
+			       "operation for loops; ", PROBE_CHAIN);
+	for (int j = 0; j < nc && len < sizeof line; j++) {
+		const char *pname;
+		int nm;
+
+		probe_pass_metrics(pc[j]->pass, 90, &nm, &pname);
+		len += (size_t)snprintf(line + len, sizeof line - len,
+					"%s%s: pass %s (counters_%s)",
+					j ? ", " : "", cls[j], pname, cls[j]);
+	}
+	meta(ml, "counter_method", "%s", line);
+	for (int j = 0; j < nc; j++) {
+		char key[48];
+
+		snprintf(key, sizeof key, "counters_%s", cls[j]);
+		meta(ml, key, "%s: %s", kinds[j], pc[j]->what);
+	}
+}
+
 static void fill_device_meta(meta_list *ml, const cudaDeviceProp *prop,
 			     const probe_device *dev, double mhz,
 			     const bs_profile *profile, const options *o,
-			     int argc, char **argv)
+			     const bs_row *rows, size_t nrows, int argc,
+			     char **argv)
 {
 	int drv = 0, rt = 0;
 	char cmd[400] = "", release[160];
@@ -392,15 +537,18 @@ static void fill_device_meta(meta_list *ml, const cudaDeviceProp *prop,
 	else
 		meta(ml, "profile", "none (sm_%d%d)", prop->major, prop->minor);
 	meta(ml, "probe", "%s", o->probe ? o->probe : "file");
-	meta(ml, "latency_method", "(t(%d accesses) - t(%d accesses)) / %d, "
-	     "dependent chain v = ld(a); a += v & zero; %d repetitions after "
-	     "a warm-up", PROBE_CHAIN + 32, 32, PROBE_CHAIN, o->reps);
+	meta(ml, "latency_method", "(t(%d operations) - t(%d operations)) / "
+	     "%d; a kind with a value back (ld, ldsm, atom): dependent chain "
+	     "v = op(a); a += v & zero, a latency; the others (st, stsm, red, "
+	     "cp.async): back-to-back operations, the issue interval "
+	     "(cp.async: each chain ends in cp.async.wait_all); %d "
+	     "repetitions after a warm-up", PROBE_CHAIN + 32, 32, PROBE_CHAIN,
+	     o->reps);
 	meta(ml, "throughput_method", "%d blocks x %d threads, one per SM, "
 	     "%d independent accesses per warp between __syncthreads; median "
 	     "over blocks", prop->multiProcessorCount, PROBE_TP_THREADS,
 	     o->tp_iters * PROBE_TP_UNROLL);
-	meta(ml, "counter_method", "one warp, %d accesses, CUPTI range "
-	     "profiler, per warp instruction", PROBE_CHAIN);
+	counter_meta(ml, rows, nrows);
 }
 
 static int write_dataset(const char *dir, const char *probe,
@@ -525,22 +673,18 @@ int main(int argc, char **argv)
 	if (o.measure & M_LAUNCH) {
 		for (size_t i = 0; i < done && !interrupted; i++)
 			if (!rows[i].note[0] &&
-			    probe_counted_launch(&rows[i].access, why,
-						 sizeof why) < 0) {
+			    (probe_warm_launch(&rows[i].access, why,
+					       sizeof why) < 0 ||
+			     probe_counted_launch(&rows[i].access, why,
+						  sizeof why) < 0)) {
 				fprintf(stderr, "bankscope-probe: %s\n", why);
 				return 1;
 			}
 	}
-	fill_device_meta(&ml, &prop, &dev, mhz, profile, &o, argc, argv);
-	if (o.measure & M_COUNTERS) {
-		if (count_points(rows, done, why, sizeof why) < 0) {
-			fprintf(stderr, "bankscope-probe: counters not read, "
-				"timing only: %s\n", why);
-			meta(&ml, "counters", "not read: %s", why);
-		} else {
-			meta(&ml, "counters", "CUPTI range profiler, in process");
-		}
-	}
+	fill_device_meta(&ml, &prop, &dev, mhz, profile, &o, rows, done,
+			 argc, argv);
+	if (o.measure & M_COUNTERS)
+		count_points(dev.cc, rows, done, &ml);
 	for (size_t i = 0; i < done; i++) {
 		bs_row *row = &rows[i];
 		double wf = row->wavefronts_measured == row->wavefronts_measured

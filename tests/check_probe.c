@@ -8,7 +8,8 @@
  * build it (no CUDA toolkit), PROBE is empty and those tests are left
  * out, saying so on stderr.  The committed H100 and H200 datasets must
  * pass `bankscope check` (env BANKSCOPE) with every row agreeing, and
- * carry the metadata a reader needs.
+ * carry the metadata a reader needs.  The counters' metric groups must each
+ * be one CUPTI pass (CUPTI's host API, no GPU).
  */
 #include <check.h>
 #include <stdio.h>
@@ -179,6 +180,62 @@ START_TEST(test_committed_metadata)
 END_TEST
 
 /*
+ * The metric groups the runner reads in one CUPTI pass each
+ * (probes/metrics.h) are one pass on the chips the suite knows, as CUPTI's
+ * host API plans them: no GPU needed, only the toolkit
+ * (build/counters-smoke --passes, env COUNTERS_SMOKE).  Before sm_90 the
+ * SASS group goes without the stmatrix counters, which those chips lack.
+ */
+static const struct {
+	const char *chip, *want;
+} passes[] = {
+	{ "GH100", "passes: GH100 ldst 1\npasses: GH100 atom 1\n"
+		   "passes: GH100 sassk 1\n" },
+	{ "GA100", "passes: GA100 ldst 1\npasses: GA100 atom 1\n"
+		   "passes: GA100 sassk-before-sm_90 1\n" },
+	{ "GB100", "passes: GB100 ldst 1\npasses: GB100 atom 1\n"
+		   "passes: GB100 sassk 1\n" },
+};
+
+START_TEST(test_one_pass_groups)
+{
+	char cmd[1024];
+	int rc;
+
+	snprintf(cmd, sizeof cmd, "%s --passes %s 2>&1", env("COUNTERS_SMOKE"),
+		 passes[_i].chip);
+	rc = run(cmd, buf, sizeof buf);
+	ck_assert_msg(rc == 0, "exit %d: %s", rc, buf);
+	ck_assert_str_eq(buf, passes[_i].want);
+}
+END_TEST
+
+/* Two PM counters and a SASS one cannot share a pass: exit 1, and an
+ * unknown name exit 2 with the name. */
+START_TEST(test_passes_refused)
+{
+	char cmd[1024];
+	int rc;
+
+	snprintf(cmd, sizeof cmd, "%s --passes GH100 --metrics "
+		 "smsp__sass_inst_executed_op_ldsm.sum,"
+		 "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum 2>&1",
+		 env("COUNTERS_SMOKE"));
+	rc = run(cmd, buf, sizeof buf);
+	ck_assert_int_eq(rc, 1);
+	ck_assert_str_eq(buf, "passes: GH100 given 2\n");
+	snprintf(cmd, sizeof cmd, "%s --passes GH100 --metrics "
+		 "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum 2>&1",
+		 env("COUNTERS_SMOKE"));
+	rc = run(cmd, buf, sizeof buf);
+	ck_assert_int_eq(rc, 2);
+	ck_assert_str_eq(buf, "passes: GH100 given: metric "
+			 "'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum'"
+			 " is unknown to CUPTI for chip GH100\n");
+}
+END_TEST
+
+/*
  * The driver's release number, as the runner reads it for driver_version
  * (probes/driver_version.h): from /proc/driver/nvidia/version (proc 1) or
  * nvidia-smi's output (proc 0).
@@ -259,6 +316,18 @@ Suite *probe_suite(void)
 			    sizeof datasets / sizeof *datasets);
 	suite_add_tcase(s, tc);
 	suite_add_tcase(s, td);
+	tc = tcase_create("passes");
+	tcase_set_timeout(tc, 60);
+	if (getenv("COUNTERS_SMOKE") && *getenv("COUNTERS_SMOKE")) {
+		tcase_add_loop_test(tc, test_one_pass_groups, 0,
+				    sizeof passes / sizeof *passes);
+		tcase_add_test(tc, test_passes_refused);
+	} else {
+		fprintf(stderr, "check_probe: skipped the metric groups' pass "
+			"count: COUNTERS_SMOKE is empty, build/counters-smoke "
+			"was not built\n");
+	}
+	suite_add_tcase(s, tc);
 	tc = tcase_create("driver");
 	tcase_add_loop_test(tc, test_driver_release, 0,
 			    sizeof releases / sizeof *releases);

@@ -21,6 +21,19 @@ const bs_family bs_families[] = {
 	  "8- and 16-byte accesses: phases, pairwise-uniform packing, "
 	  "partial warps" },
 	{ "random", family_random, "300 seeded random accesses" },
+	{ "ldsm", family_ldsm,
+	  "ldmatrix x1/x2/x4 and .t: row pitches 16..528 B, matrices "
+	  "stacked, side by side and in mma order, swizzled tiles, broadcast "
+	  "rows, seeded random" },
+	{ "stsm", family_stsm, "stmatrix x1/x2/x4 and .t (sm_90): the "
+	  "points of ldsm" },
+	{ "atoms", family_atoms,
+	  "shared atomics, every kind: word strides 0..33, k lanes per "
+	  "address and per bank, partial warps, seeded random" },
+	{ "cpasync", family_cpasync,
+	  "cp.async.ca 4/8/16 B and .cg 16 B into shared memory: strides, "
+	  "broadcast destinations, partial warps, tiles, lane order, seeded "
+	  "random" },
 	{ NULL, NULL, NULL },
 };
 
