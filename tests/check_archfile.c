@@ -162,7 +162,7 @@ START_TEST(test_builtins)
 	ck_assert_ptr_nonnull(r);
 	ck_assert_uint_eq(r->phase_lanes, 8);
 	ck_assert(r->lat_base == 31 && r->lat_slope == 2);
-	ck_assert_str_eq(p->source[r->source].tag, "h100x");
+	ck_assert_str_eq(p->source[r->source].tag, "h100");
 	/* the CAS retry loops and cp.async.cg are not modeled */
 	ck_assert_int_eq(bs_kind_find("atom.add.f32", &k), 0);
 	ck_assert_ptr_null(bs_profile_rule(p, k, 4));

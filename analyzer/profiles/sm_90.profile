@@ -1,48 +1,48 @@
 # bankscope architecture profile (format: docs/model.md, "Profile files")
-# The rules are what `bankscope calibrate` derives from the H100 datasets
-# below: ld and st from the probe suite's run (the H200's,
-# data/h200/all-20261122-052847.csv, gives the same rules, and throughput
-# within 0.2 bytes per clock); ldmatrix, stmatrix, the shared atomics and
-# cp.async.ca from the exploration of docs/notes/kinds-h100.md.  Not
-# modeled: atom.add.f32 and atom.add.u64, which compile to a retry loop
-# (LDS + ATOMS.CAST.SPIN) whose passes no rule of this form counts, and
-# cp.async.cg (LDGSTS.E.BYPASS), whose wavefronts depend on the lanes'
-# order in ways no rule found fits.
+# Every rule is what `bankscope calibrate` derives from the H100 run
+# below (the suite's nine probe families; its calibrated profile is
+# data/h100-sxm/calibrated-20261124-153149.profile).  The earlier H100
+# and H200 runs of the five ld/st families give the same ld and st rules
+# (data/h200/all-20261122-052847.csv: throughput within 0.2 bytes per
+# clock), and the exploration of docs/notes/kinds-h100.md the same rules
+# for the other kinds.  Not modeled: atom.add.f32 and atom.add.u64, which
+# compile to a retry loop (LDS + ATOMS.CAST.SPIN) whose passes no rule of
+# this form counts, and cp.async.cg (LDGSTS.E.BYPASS), whose wavefronts
+# depend on the lanes' order in ways no rule found fits.
 profile sm_90
 description Hopper (H100, H200), measured: 32 banks x 4 B; 8-byte accesses in 2 phases, 16-byte in 4; pairwise-uniform loads pack; ldmatrix/stmatrix a phase per matrix; atomics and cp.async serialize lanes on one word
 compute_capability 9.0
 banks 32
 bank_bytes 4
-source h100 measured on NVIDIA H100 80GB HBM3 (CUDA 13.0, driver 580.159.04): data/h100-sxm/all-20261122-052715.csv
-source h100x measured on NVIDIA H100 80GB HBM3 by probes/explore: data/h100-sxm/explore-kinds-20261124-142552-dataset.csv
-rule ld 1 phase=32 lat_base=31 lat_slope=2 tp=31.77 source=h100
-rule ld 2 phase=32 lat_base=31 lat_slope=2 tp=63.53 source=h100
-rule ld 4 phase=32 lat_base=31 lat_slope=2 tp=127.06 source=h100
-rule ld 8 phase=16 packed=32 partners=1,2 lat_base=32 lat_packed=31 lat_slope=2 tp=127.56 source=h100
+source h100 measured on NVIDIA H100 80GB HBM3 (CUDA 13.0, driver 580.159.04): data/h100-sxm/all-20261124-153149.csv
+rule ld 1 phase=32 lat_base=31 lat_slope=2 tp=31.76 source=h100
+rule ld 2 phase=32 lat_base=31 lat_slope=2 tp=63.52 source=h100
+rule ld 4 phase=32 lat_base=31 lat_slope=2 tp=127.04 source=h100
+rule ld 8 phase=16 packed=32 partners=1,2 lat_base=32 lat_packed=31 lat_slope=2 tp=127.55 source=h100
 rule ld 16 phase=8 packed=16 partners=1,2 lat_base=34 lat_packed=32 lat_slope=2 tp=127.77 source=h100
 rule st 1 phase=32 tp=31.72 source=h100
 rule st 2 phase=32 tp=63.45 source=h100
-rule st 4 phase=32 tp=126.91 source=h100
-rule st 8 phase=16 tp=127.65 source=h100
-rule st 16 phase=8 tp=127.82 source=h100
-rule ldsm.x1 16 phase=32 lat_base=31 lat_slope=2 source=h100x
-rule ldsm.x2 16 phase=8 lat_base=31 lat_slope=2 source=h100x
-rule ldsm.x4 16 phase=8 lat_base=31 lat_slope=2 tp=127.89 source=h100x
-rule ldsm.x1.t 16 phase=32 lat_base=31 lat_slope=2 source=h100x
-rule ldsm.x2.t 16 phase=8 lat_base=31 lat_slope=2 source=h100x
-rule ldsm.x4.t 16 phase=8 lat_base=31 lat_slope=2 tp=127.89 source=h100x
-rule stsm.x1 16 phase=32 source=h100x
-rule stsm.x2 16 phase=8 source=h100x
-rule stsm.x4 16 phase=8 tp=127.87 source=h100x
-rule stsm.x1.t 16 phase=32 source=h100x
-rule stsm.x2.t 16 phase=8 source=h100x
-rule stsm.x4.t 16 phase=8 tp=127.87 source=h100x
-rule atom.add.u32 4 phase=32 same_word=serial lat_base=34 lat_slope=2 tp=127.13 source=h100x
-rule red.add.u32 4 phase=32 same_word=serial tp=127.51 source=h100x
-rule atom.cas.b32 4 phase=32 same_word=serial slot_waves=2 lat_base=36 lat_slope=2 tp=63.86 source=h100x
-rule atom.exch.b32 4 phase=32 same_word=serial lat_base=34 lat_slope=2 tp=127.29 source=h100x
-rule atom.min.s32 4 phase=32 same_word=serial lat_base=34 lat_slope=2 tp=127.29 source=h100x
-rule red.add1.u32 4 phase=32 tp=127.21 source=h100x
-rule cp.async.ca 4 phase=32 same_word=serial tp=48.17 source=h100x
-rule cp.async.ca 8 phase=16 same_word=serial tp=68.55 source=h100x
-rule cp.async.ca 16 phase=8 same_word=serial tp=98.77 source=h100x
+rule st 4 phase=32 tp=126.9 source=h100
+rule st 8 phase=16 tp=127.64 source=h100
+rule st 16 phase=8 tp=127.81 source=h100
+rule ldsm.x1 16 phase=32 lat_base=31 lat_slope=2 tp=127.32 source=h100
+rule ldsm.x2 16 phase=8 lat_base=31 lat_slope=2 tp=127.8 source=h100
+rule ldsm.x4 16 phase=8 lat_base=31 lat_slope=2 tp=127.92 source=h100
+rule ldsm.x1.t 16 phase=32 lat_base=31 lat_slope=2 tp=127.33 source=h100
+rule ldsm.x2.t 16 phase=8 lat_base=31 lat_slope=2 tp=127.8 source=h100
+rule ldsm.x4.t 16 phase=8 lat_base=31 lat_slope=2 tp=127.92 source=h100
+rule stsm.x1 16 phase=32 tp=127.36 source=h100
+rule stsm.x2 16 phase=8 tp=127.76 source=h100
+rule stsm.x4 16 phase=8 tp=127.89 source=h100
+rule stsm.x1.t 16 phase=32 tp=127.36 source=h100
+rule stsm.x2.t 16 phase=8 tp=127.76 source=h100
+rule stsm.x4.t 16 phase=8 tp=127.89 source=h100
+rule atom.add.u32 4 phase=32 same_word=serial lat_base=34 lat_slope=2 tp=127.25 source=h100
+rule red.add.u32 4 phase=32 same_word=serial tp=127.43 source=h100
+rule atom.cas.b32 4 phase=32 same_word=serial slot_waves=2 lat_base=36 lat_slope=2 tp=63.89 source=h100
+rule atom.exch.b32 4 phase=32 same_word=serial lat_base=34 lat_slope=2 tp=127.25 source=h100
+rule atom.min.s32 4 phase=32 same_word=serial lat_base=34 lat_slope=2 tp=127.25 source=h100
+rule red.add1.u32 4 phase=32 tp=127.05 source=h100
+rule cp.async.ca 4 phase=32 same_word=serial tp=40.02 source=h100
+rule cp.async.ca 8 phase=16 same_word=serial tp=68.52 source=h100
+rule cp.async.ca 16 phase=8 same_word=serial tp=99.39 source=h100
