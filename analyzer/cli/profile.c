@@ -644,6 +644,42 @@ static void print_head(const profile *p, const char *program)
 	       "in wavefronts; all summed over the measured launches\n\n");
 }
 
+/*
+ * CUPTI's ideal of an LDGSTS is not the hardware's minimum (docs/model.md,
+ * "cp.async"): said once under a table that lists one, so that nobody
+ * chases conflicts that are the phases' cost.
+ */
+static void ldgsts_note(const profile *p)
+{
+	int ca = 0, cg = 0;
+	bs_kind kca, kcg;
+
+	bs_kind_find("cp.async.ca", &kca);
+	bs_kind_find("cp.async.cg", &kcg);
+	for (size_t r = 0; r < p->ncounted; r++) {
+		const bs_sass_insn *in = bs_sassprof_get(p->sp, p->shown[r]);
+		bs_kind k;
+
+		if (in->sass && bs_sass_kind(in->sass, &k, NULL) == 1) {
+			ca |= k == kca;
+			cg |= k == kcg;
+		}
+	}
+	if (ca)
+		printf("\nnote: LDGSTS (cp.async.ca): CUPTI's ideal is the bytes "
+		       "copied over 128, over the whole warp, but the hardware "
+		       "serves a copy in a store's phases (8 lanes at 16 bytes, "
+		       "16 at 8, 32 at 4) and lanes on one word one by one: part "
+		       "of the excess can be that cost, not bank conflicts; "
+		       "--explain predicts the per-phase minimum (docs/model.md, "
+		       "\"cp.async\")\n");
+	if (cg)
+		printf("%snote: LDGSTS.E.BYPASS (cp.async.cg): CUPTI's ideal is "
+		       "the distinct bytes over 128, and the wavefronts also "
+		       "depend on the order of the lanes: no model is claimed "
+		       "for it (docs/model.md, \"cp.async\")\n", ca ? "" : "\n");
+}
+
 #define NCOLS 10
 
 static void print_text_table(const profile *p, const options *o,
@@ -711,6 +747,7 @@ static void print_text_table(const profile *p, const options *o,
 		printf("(%zu more instruction%s; --top %lu shows the worst "
 		       "%lu)\n", p->more, p->more == 1 ? "" : "s", o->top,
 		       o->top);
+	ldgsts_note(p);
 	if (p->nshown > p->ncounted) {
 		printf("\nshared memory outside the LSU pipe: present, not "
 		       "counted by CUPTI's shared-memory metrics\n");
