@@ -4,8 +4,9 @@
 # data/h100-sxm/calibrated-20261124-153149.profile).  The earlier H100
 # and H200 runs of the five ld/st families give the same ld and st rules
 # (data/h200/all-20261122-052847.csv: throughput within 0.2 bytes per
-# clock), and the exploration of docs/notes/kinds-h100.md the same rules
-# for the other kinds.  Not modeled: atom.add.f32 and atom.add.u64, which
+# clock), the H200 run of all nine (data/h200/all-20261124-153809.csv)
+# every rule, and the exploration of docs/notes/kinds-h100.md the same
+# rules for the other kinds.  Not modeled: atom.add.f32 and atom.add.u64, which
 # compile to a retry loop (LDS + ATOMS.CAST.SPIN) whose passes no rule of
 # this form counts, and cp.async.cg (LDGSTS.E.BYPASS), whose wavefronts
 # depend on the lanes' order in ways no rule found fits.
