@@ -186,6 +186,22 @@ typedef enum {
 	BS_SAME_WORD_SERIAL = 1, /* every lane's word is served on its own */
 } bs_same_word;
 
+/*
+ * How the source operation reaches the banks.  BS_LOOP_CAS: not one
+ * instruction but the retry loop ptxas makes of an atomic the hardware
+ * lacks (atomicAdd on float or on 64-bit integers in shared memory on
+ * sm_90): every pass, the pending lanes load their words (LDS, under the
+ * profile's ld rule of the same width), then in each phase the lowest
+ * pending lane of every bank group tries a compare-and-store
+ * (ATOMS.CAST.SPIN), which costs slot_waves wavefronts for the phase; a
+ * lane fails when a lane of a lower phase stored to its word in the same
+ * pass, and the lanes that succeed leave the loop.
+ */
+typedef enum {
+	BS_LOOP_NONE = 0,
+	BS_LOOP_CAS = 1,
+} bs_loop;
+
 typedef enum {
 	/* per phase: ceil(distinct words / banks) */
 	BS_IDEAL_WORDS = 0,
@@ -224,6 +240,7 @@ typedef struct {
 	 * hardware's conflict counter does.
 	 */
 	uint8_t slot_waves;
+	uint8_t loop;            /* bs_loop */
 	/*
 	 * Latency in cycles, base + slope * wavefronts (lat_packed instead
 	 * of lat_base when the request packed); NaN: not modeled.
@@ -276,9 +293,10 @@ int bs_profile_read(FILE *f, const char *name, bs_profile *out,
 int bs_profile_parse(const char *text, const char *name, bs_profile *out,
 		     bs_error *err);
 int bs_profile_write(FILE *f, const bs_profile *p);
-/* "share" / "serial", "words" / "lanes". */
+/* "share" / "serial", "words" / "lanes", "none" / "cas". */
 const char *bs_same_word_name(unsigned v);
 const char *bs_ideal_name(unsigned v);
+const char *bs_loop_name(unsigned v);
 
 /* ---- prediction ------------------------------------------------------ */
 
@@ -291,7 +309,17 @@ typedef struct {
 				       the larger */
 	unsigned max_way;           /* largest distinct-word count of any bank in any phase */
 	unsigned phases;            /* phases with at least one active lane */
-	int packed;                 /* 1 when the request's phases were packed */
+	int packed;                 /* 1 when the request's phases were packed
+				       (a loop: its first load) */
+	/*
+	 * A loop rule (BS_LOOP_CAS): the passes, and the wavefronts of the
+	 * loads and of the compare-and-stores, which add up to wavefronts;
+	 * the ideal is one pass without a conflict (the load's ideal and
+	 * slot_waves for each phase with an active lane), max_way the
+	 * largest of any pass's load.  0 for every other rule.
+	 */
+	unsigned passes;
+	unsigned load_wavefronts, cas_wavefronts;
 	double latency_cycles;      /* NaN when the profile does not model it */
 } bs_summary;
 
@@ -314,8 +342,20 @@ typedef struct {
 	unsigned ncells;
 } bs_phase;
 
+/* One pass of a loop rule. */
+typedef struct {
+	uint32_t pending;       /* the lanes that load and try in this pass */
+	uint32_t done;          /* those whose compare-and-store succeeded */
+	unsigned load_wavefronts;
+	unsigned cas_phases;    /* phases where a lane tried */
+	unsigned cas_wavefronts;
+} bs_pass;
+
 typedef struct {
 	bs_summary sum;
+	/* A loop rule: its passes; phase and cell hold the first pass's load. */
+	unsigned npasses;
+	bs_pass pass[BS_LANES];
 	int serial;             /* the rule serves every lane's word on its own:
 				   a phase's words count lanes, not distinct
 				   words */

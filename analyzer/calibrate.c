@@ -159,13 +159,16 @@ static void make_partner_sets(void)
  * Candidate i of the wavefront rules, simplest first: shared words before
  * serial, a bank slot of one wavefront before two, then for each phase
  * width 32 down to 1, no packing, then for each wider packed phase the
- * partner sets.  0 past the last.
+ * partner sets.  For an atomic (loop set), the retry loops come last: a
+ * slot of one wavefront before two, phases of 32 down to 1.  0 past the
+ * last.
  */
-static int candidate(unsigned i, bs_rule *r)
+static int candidate(unsigned i, bs_rule *r, int loop)
 {
 	static const unsigned phases[] = { 32, 16, 8, 4, 2, 1 };
 
 	make_partner_sets();
+	r->loop = BS_LOOP_NONE;
 	for (unsigned sw = 0; sw < 2; sw++)
 		for (unsigned slot = 1; slot <= 2; slot++)
 			for (unsigned p = 0; p < 6; p++) {
@@ -190,6 +193,18 @@ static int candidate(unsigned i, bs_rule *r)
 							return 1;
 						}
 			}
+	if (loop)
+		for (unsigned slot = 1; slot <= 2; slot++)
+			for (unsigned p = 0; p < 6; p++)
+				if (!i--) {
+					r->loop = BS_LOOP_CAS;
+					r->same_word = BS_SAME_WORD_SHARE;
+					r->slot_waves = (uint8_t)slot;
+					r->phase_lanes = (uint8_t)phases[p];
+					r->packed_lanes = 0;
+					r->pack_partners = 0;
+					return 1;
+				}
 	return 0;
 }
 
@@ -214,7 +229,9 @@ static void rule_text(const bs_rule *r, char *buf, size_t size)
 		n += (size_t)snprintf(buf + n, size - n, " slot_waves=%u",
 				      r->slot_waves);
 	if (r->ideal && n < size)
-		snprintf(buf + n, size - n, " ideal=lanes");
+		n += (size_t)snprintf(buf + n, size - n, " ideal=lanes");
+	if (r->loop && n < size)
+		snprintf(buf + n, size - n, " loop=%s", bs_loop_name(r->loop));
 }
 
 /* ---- judging -------------------------------------------------------------- */
@@ -226,8 +243,23 @@ typedef struct {
 	bs_kind kind;
 	unsigned width;
 	const bs_points *ref;    /* every family point */
+	/*
+	 * The profile derived so far (NULL while the geometry is chosen): a
+	 * loop candidate's loads take its ld rule of the same width.
+	 */
+	const bs_profile *built;
 	bs_profile scratch;
 } group;
+
+/* The ld rule a loop rule's loads need, from what is derived so far. */
+static void add_loads(const group *g, bs_profile *p, const bs_rule *r)
+{
+	const bs_rule *ld;
+
+	if (r->loop && g->built &&
+	    (ld = bs_profile_rule(g->built, BS_KIND_LD, r->width)))
+		bs_profile_set_rule(p, ld, NULL);
+}
 
 static void one_rule(group *g, const geometry *geo, const bs_rule *r)
 {
@@ -235,7 +267,14 @@ static void one_rule(group *g, const geometry *geo, const bs_rule *r)
 	g->scratch.banks = geo->banks;
 	g->scratch.bank_bytes = geo->bank_bytes;
 	snprintf(g->scratch.name, sizeof g->scratch.name, "candidate");
+	add_loads(g, &g->scratch, r);
 	bs_profile_set_rule(&g->scratch, r, NULL);
+}
+
+/* May the group's kind run as a retry loop (an atomic)? */
+static int loop_kind(const group *g)
+{
+	return bs_kind_get(g->kind)->direction == BS_UPDATES;
 }
 
 /*
@@ -292,10 +331,12 @@ static long diverging_point(group *g, const geometry *ga, const bs_rule *a,
 	bs_profile_init(&pa);
 	pa.banks = ga->banks;
 	pa.bank_bytes = ga->bank_bytes;
+	add_loads(g, &pa, a);
 	bs_profile_set_rule(&pa, a, NULL);
 	bs_profile_init(&pb);
 	pb.banks = gb->banks;
 	pb.bank_bytes = gb->bank_bytes;
+	add_loads(g, &pb, b);
 	bs_profile_set_rule(&pb, b, NULL);
 	for (size_t i = 0; i < g->ref->n; i++) {
 		const bs_access *p = &g->ref->v[i];
@@ -392,7 +433,7 @@ static size_t best_rule(group *g, const geometry *geo, int timing,
 	r.width = (uint8_t)g->width;
 	r.lat_base = r.lat_packed = r.lat_slope = r.tp_bytes_per_clk = NAN;
 	*best = r;
-	for (unsigned i = 0; candidate(i, &r); i++) {
+	for (unsigned i = 0; candidate(i, &r, loop_kind(g)); i++) {
 		/* past the best so far, or explaining all, is what counts */
 		size_t k = explained(g, geo, &r, found ? 0
 					   : i ? g->n - most - 1 : g->n);
@@ -421,14 +462,15 @@ static int check_open(group *g, const geometry *geo, const bs_rule *chosen,
 {
 	bs_rule r = *chosen;
 
-	for (unsigned i = 0; candidate(i, &r); i++) {
+	for (unsigned i = 0; candidate(i, &r, loop_kind(g)); i++) {
 		long pt;
 
 		if (r.phase_lanes == chosen->phase_lanes &&
 		    r.packed_lanes == chosen->packed_lanes &&
 		    r.pack_partners == chosen->pack_partners &&
 		    r.same_word == chosen->same_word &&
-		    r.slot_waves == chosen->slot_waves)
+		    r.slot_waves == chosen->slot_waves &&
+		    r.loop == chosen->loop)
 			continue;
 		if (explained(g, geo, &r, 0) != g->n ||
 		    !timing_fits(g, geo, &r))
@@ -557,7 +599,8 @@ static int timing_fits(group *g, const geometry *geo, const bs_rule *r)
 	bs_rule t = *r;
 	double worst, x;
 
-	if (!bs_kind_get(g->kind)->returns)
+	/* a loop's cycles follow its passes, not its wavefronts */
+	if (!bs_kind_get(g->kind)->returns || r->loop)
 		return 1;
 	return fit_line(g, geo, &t, &worst, &x) != FIT_OK ||
 	       worst <= BS_CALIB_CYCLES_TOL;
@@ -744,6 +787,7 @@ int bs_calib_run(bs_calib *c, const bs_calib_options *o, bs_profile *out,
 	bs_profile_init(out);
 	out->banks = geometries[geo_best].banks;
 	out->bank_bytes = geometries[geo_best].bank_bytes;
+	g.built = out;
 	for (size_t k = 0; k < ngroups; k++) {
 		const geometry *geo = &geometries[geo_best];
 		const bs_kind_info *ki;
@@ -761,7 +805,7 @@ int bs_calib_run(bs_calib *c, const bs_calib_options *o, bs_profile *out,
 		} else if (list_misses(&g, geo, &r, res) < 0) {
 			goto out;
 		}
-		if (ki->returns && fit_latency(&g, geo, &r, res) < 0)
+		if (ki->returns && !r.loop && fit_latency(&g, geo, &r, res) < 0)
 			goto out;
 		fit_throughput(&g, &r);
 		if (bs_profile_set_rule(out, &r, err) < 0) {

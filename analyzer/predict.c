@@ -202,6 +202,106 @@ static unsigned walk_phase(const bs_profile *p, const bs_access *a,
 	return way;
 }
 
+static int predict(const bs_profile *p, const bs_access *a, bs_summary *s,
+		   bs_detail *d, bs_error *err);
+
+/*
+ * A loop rule (BS_LOOP_CAS, bs_model.h): the retry loop pass by pass.
+ * Each pass the pending lanes load (the profile's ld rule of the width);
+ * then in each phase of the rule, lane by lane from the lowest, the first
+ * pending lane of every bank group tries, and succeeds unless a lane of
+ * a lower phase stored to its word in this pass.  The lowest pending lane
+ * of the lowest phase always succeeds, so at most 32 passes.  d (may be
+ * NULL) gets the passes and the first pass's load map.
+ */
+static int predict_loop(const bs_profile *p, const bs_access *a,
+			const bs_rule *r, bs_summary *s, bs_detail *d,
+			bs_error *err)
+{
+	const bs_rule *ld = bs_profile_rule(p, BS_KIND_LD, a->width);
+	unsigned plen = r->phase_lanes ? r->phase_lanes : BS_LANES;
+	unsigned slot = r->slot_waves ? r->slot_waves : 1;
+	unsigned wpl = a->width > p->bank_bytes ? a->width / p->bank_bytes : 1;
+	unsigned groups = p->banks / wpl ? p->banks / wpl : 1;
+	uint32_t pmask = plen >= BS_LANES ? UINT32_MAX : (1u << plen) - 1;
+	uint32_t pending = a->active;
+	bs_access la = *a;
+	bs_summary ls;
+
+	if (!ld)
+		return bs_error_set(err, a->name, 0, 0, "profile %s models "
+				    "%u-byte %s as a loop of loads and "
+				    "compare-and-stores, and has no rule for "
+				    "its loads (%u-byte ld)", p->name,
+				    a->width, bs_kind_name(a->kind),
+				    a->width);
+	memset(s, 0, sizeof *s);
+	s->active_lanes = (unsigned)__builtin_popcount(a->active);
+	if (d)
+		d->npasses = 0;
+	la.kind = BS_KIND_LD;
+	while (pending) {
+		uint32_t done = 0, wrote[BS_LANES];
+		unsigned nwrote = 0, cas = 0;
+
+		la.active = pending;
+		if (d && !s->passes ? predict(p, &la, &ls, d, err) < 0
+				    : bs_predict(p, &la, &ls, err) < 0)
+			return -1;
+		if (!s->passes) {
+			s->packed = ls.packed;
+			s->ideal_wavefronts = ls.ideal_wavefronts;
+		}
+		s->load_wavefronts += ls.wavefronts;
+		if (ls.max_way > s->max_way)
+			s->max_way = ls.max_way;
+		for (unsigned lo = 0; lo < BS_LANES; lo += plen) {
+			uint32_t ph = pending & pmask << lo;
+			uint64_t tried = 0;
+			unsigned lower = nwrote;   /* words of lower phases */
+
+			if (!ph)
+				continue;
+			cas++;
+			while (ph) {
+				unsigned l = (unsigned)__builtin_ctz(ph), i;
+				uint32_t unit = a->addr[l] / a->width;
+				unsigned g = a->addr[l] / p->bank_bytes %
+					     p->banks / wpl % groups;
+
+				ph &= ph - 1;
+				if (tried >> g & 1)
+					continue;
+				tried |= 1ull << g;
+				for (i = 0; i < lower; i++)
+					if (wrote[i] == unit)
+						break;
+				if (i < lower)
+					continue;
+				done |= 1u << l;
+				wrote[nwrote++] = unit;
+			}
+		}
+		if (!s->passes) {
+			s->phases = cas;
+			s->ideal_wavefronts += cas * slot;
+		}
+		s->cas_wavefronts += cas * slot;
+		if (d)
+			d->pass[d->npasses++] = (bs_pass){
+				.pending = pending, .done = done,
+				.load_wavefronts = ls.wavefronts,
+				.cas_phases = cas, .cas_wavefronts = cas * slot };
+		s->passes++;
+		pending &= ~done;
+	}
+	s->wavefronts = s->load_wavefronts + s->cas_wavefronts;
+	s->bank_conflicts = s->wavefronts > s->ideal_wavefronts
+		? s->wavefronts - s->ideal_wavefronts : 0;
+	s->latency_cycles = latency(r, 0, s->wavefronts);
+	return 0;
+}
+
 /* Shared by both entry points; d may be NULL (counts only). */
 static int predict(const bs_profile *p, const bs_access *a, bs_summary *s,
 		   bs_detail *d, bs_error *err)
@@ -213,6 +313,10 @@ static int predict(const bs_profile *p, const bs_access *a, bs_summary *s,
 
 	if (bs_access_check(a, err) < 0 || !(r = rule_for(p, a, err)))
 		return -1;
+	if (r->loop)
+		return predict_loop(p, a, r, s, d, err);
+	if (d)
+		d->npasses = 0;
 	width = phase_width(r, a, &packed);
 	slot = r->slot_waves ? r->slot_waves : 1;
 	nph = BS_LANES / width;
@@ -617,7 +721,7 @@ int bs_predict(const bs_profile *p, const bs_access *a, bs_summary *out,
 	ki = bs_kind_get(a->kind);
 	if (!r || !ki || (a->active & ~ki->addr_lanes) || !a->active ||
 	    r->same_word != BS_SAME_WORD_SHARE || r->ideal != BS_IDEAL_WORDS ||
-	    r->slot_waves > 1 ||
+	    r->slot_waves > 1 || r->loop ||
 	    !is_pow2(p->banks) || !is_pow2(p->bank_bytes))
 		return predict(p, a, out, NULL, err);
 	wbits = log2u(a->width);
@@ -684,6 +788,7 @@ int bs_predict(const bs_profile *p, const bs_access *a, bs_summary *out,
 	out->max_way = max_way;
 	out->phases = phases;
 	out->packed = packed;
+	out->passes = out->load_wavefronts = out->cas_wavefronts = 0;
 	out->latency_cycles = latency(r, packed, waves);
 	return 0;
 }

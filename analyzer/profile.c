@@ -14,7 +14,9 @@
  *
  * Rule keys: phase=LANES (required), packed=LANES and partners=M,M...
  * (together), same_word=share|serial, ideal=words|lanes, slot_waves=N
- * (wavefronts a bank slot costs, 1 to 4), lat_base=,
+ * (wavefronts a bank slot costs, 1 to 4), loop=none|cas (an atomic
+ * that runs as a retry loop of loads and compare-and-stores: it needs
+ * the profile's ld rule of the same width), lat_base=,
  * lat_packed=, lat_slope= (cycles), tp=BYTES (per clock per SM) and
  * source=TAG (required, a declared source).  Every error names the file,
  * the line and the column of the token; checks that need the whole file
@@ -86,6 +88,11 @@ const char *bs_same_word_name(unsigned v)
 const char *bs_ideal_name(unsigned v)
 {
 	return v == BS_IDEAL_LANES ? "lanes" : "words";
+}
+
+const char *bs_loop_name(unsigned v)
+{
+	return v == BS_LOOP_CAS ? "cas" : "none";
 }
 
 /* ---- reading ------------------------------------------------------------ */
@@ -296,12 +303,12 @@ typedef struct {
 	const char *at;          /* where the key was, for later checks */
 } key_seen;
 
-enum { K_PHASE, K_PACKED, K_PARTNERS, K_SAME, K_IDEAL, K_SLOT,
+enum { K_PHASE, K_PACKED, K_PARTNERS, K_SAME, K_IDEAL, K_SLOT, K_LOOP,
        K_LAT_BASE, K_LAT_PACKED, K_LAT_SLOPE, K_TP, K_SOURCE, NKEYS };
 
 static const char *const key_names[NKEYS] = {
 	"phase", "packed", "partners", "same_word", "ideal", "slot_waves",
-	"lat_base", "lat_packed", "lat_slope", "tp", "source",
+	"loop", "lat_base", "lat_packed", "lat_slope", "tp", "source",
 };
 
 static int parse_rule(reader *rd, const char *at)
@@ -358,8 +365,8 @@ static int parse_rule(reader *rd, const char *at)
 		if (k == NKEYS)
 			return FAIL(at, "unknown key '%.*s' (phase, packed, "
 				    "partners, same_word, ideal, slot_waves, "
-				    "lat_base, lat_packed, lat_slope, tp, "
-				    "source)",
+				    "loop, lat_base, lat_packed, lat_slope, "
+				    "tp, source)",
 				    (int)(eq - at > 24 ? 24 : eq - at), at);
 		if (seen[k].at)
 			return FAIL(at, "%s given twice", key_names[k]);
@@ -409,6 +416,18 @@ static int parse_rule(reader *rd, const char *at)
 					    "4 wavefronts");
 			r.slot_waves = (uint8_t)v;
 			break;
+		case K_LOOP:
+			if (vn == 4 && !memcmp(val, "none", 4))
+				r.loop = BS_LOOP_NONE;
+			else if (vn == 3 && !memcmp(val, "cas", 3))
+				r.loop = BS_LOOP_CAS;
+			else
+				return FAIL(val, "loop is none or cas");
+			if (r.loop && bs_kind_get(r.kind)->direction !=
+				      BS_UPDATES)
+				return FAIL(val, "loop=cas is for atomics: %s "
+					    "is not one", bs_kind_name(r.kind));
+			break;
 		case K_LAT_BASE:
 			if (parse_cycles(rd, val, vn, &r.lat_base, "lat_base") < 0)
 				return -1;
@@ -455,6 +474,9 @@ static int parse_rule(reader *rd, const char *at)
 	if (seen[K_LAT_PACKED].at && (!r.packed_lanes || !seen[K_LAT_BASE].at))
 		return FAIL(seen[K_LAT_PACKED].at, "lat_packed= needs packed= "
 			    "and lat_base=");
+	if (r.loop && r.packed_lanes)
+		return FAIL(seen[K_PACKED].at, "packed= does not apply with "
+			    "loop=cas: the loop's loads pack by the ld rule");
 	ri = rd->p->nrules;
 	if (bs_profile_set_rule(rd->p, &r, rd->err) < 0)
 		return FAIL(kind_at, "more than %d rules", BS_MAX_RULES);
@@ -555,6 +577,13 @@ static int finish(reader *rd)
 					    "line", rd->rule_tag[i],
 					    rd->rule_tag[i]);
 		p->rule[i].source = (uint8_t)s;
+		if (p->rule[i].loop &&
+		    !bs_profile_rule(p, BS_KIND_LD, p->rule[i].width))
+			return bs_error_set(rd->err, rd->name, rd->rule_line[i],
+					    0, "rule %s %u has loop=cas, whose "
+					    "loads need a rule for ld %u",
+					    bs_kind_name(p->rule[i].kind),
+					    p->rule[i].width, p->rule[i].width);
 		if (p->rule[i].width > p->bank_bytes * p->banks)
 			return bs_error_set(rd->err, rd->name, rd->rule_line[i],
 					    0, "a %u-byte access is wider than "
@@ -683,6 +712,8 @@ int bs_profile_write(FILE *f, const bs_profile *p)
 				fprintf(f, " ideal=%s", bs_ideal_name(r->ideal));
 			if (r->slot_waves > 1)
 				fprintf(f, " slot_waves=%u", r->slot_waves);
+			if (r->loop)
+				fprintf(f, " loop=%s", bs_loop_name(r->loop));
 			if (!isnan(r->lat_base)) {
 				shortest(num, sizeof num, r->lat_base);
 				fprintf(f, " lat_base=%s", num);

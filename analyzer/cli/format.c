@@ -161,6 +161,51 @@ static void text_phase(FILE *out, const bs_profile *p, const bs_detail *d,
 	}
 }
 
+/*
+ * A retry loop (a rule with loop=cas): the first pass's load as a bank
+ * map, then a row per pass, then the totals split into loads and
+ * compare-and-stores.
+ */
+static void text_loop(FILE *out, const bs_profile *p, const bs_access *a,
+		      const bs_detail *d, const char *name)
+{
+	const bs_summary *s = &d->sum;
+	char pending[160], done[160];
+
+	fprintf(out, "%s: %u-byte %s, %u of 32 lanes active, profile %s, a "
+		"retry loop of %u pass%s\n", name, a->width,
+		kind_word(a->kind), s->active_lanes, p->name, s->passes,
+		s->passes == 1 ? "" : "es");
+	fprintf(out, "  each pass: the pending lanes load their words (LDS, "
+		"rule ld %u); then, in each\n  phase, the lowest pending lane "
+		"of every %s tries its compare-and-store\n  (ATOMS.CAST.SPIN), "
+		"which fails when a lower phase stored to its word\n",
+		a->width, a->width > p->bank_bytes ? "bank group" : "bank");
+	fprintf(out, "  the load of pass 1%s:\n", s->packed
+		? ", pairwise uniform: packed phases" : "");
+	for (unsigned ph = 0; ph < d->nphases; ph++)
+		text_phase(out, p, d, ph);
+	fprintf(out, "  pass  load_wf  cas_phases  cas_wf  pending lanes -> "
+		"lanes done\n");
+	for (unsigned i = 0; i < d->npasses; i++) {
+		const bs_pass *x = &d->pass[i];
+
+		lane_list(x->pending, pending, sizeof pending);
+		lane_list(x->done, done, sizeof done);
+		fprintf(out, "  %4u %8u %11u %7u  %s -> %s\n", i + 1,
+			x->load_wavefronts, x->cas_phases, x->cas_wavefronts,
+			pending, done);
+	}
+	fprintf(out, "  wavefronts %u (loads %u, compare-and-stores %u), "
+		"ideal %u, bank conflicts %u, worst %u-way", s->wavefronts,
+		s->load_wavefronts, s->cas_wavefronts, s->ideal_wavefronts,
+		s->bank_conflicts, s->max_way);
+	if (isnan(s->latency_cycles))
+		fprintf(out, ", latency not modeled\n\n");
+	else
+		fprintf(out, ", latency %.2f cycles\n\n", s->latency_cycles);
+}
+
 void print_text(FILE *out, const bs_profile *p, const bs_access *a,
 		const bs_detail *d)
 {
@@ -168,6 +213,10 @@ void print_text(FILE *out, const bs_profile *p, const bs_access *a,
 	char name[4 * BS_NAME_MAX];
 
 	bs_escape_text(name, sizeof name, a->name);
+	if (d->npasses) {
+		text_loop(out, p, a, d, name);
+		return;
+	}
 	fprintf(out, "%s: %u-byte %s, %u of 32 lanes active, profile %s%s\n",
 		name, a->width, kind_word(a->kind), s->active_lanes, p->name,
 		s->packed ? ", pairwise uniform: packed phases" : "");
@@ -212,6 +261,23 @@ void print_json(FILE *out, const bs_profile *p, const bs_access *a,
 		fprintf(out, "null");
 	else
 		fprintf(out, "%.2f", s->latency_cycles);
+	if (d->npasses) {
+		fprintf(out, ",\"passes\":%u,\"load_wavefronts\":%u,"
+			"\"cas_wavefronts\":%u,\"pass\":[", s->passes,
+			s->load_wavefronts, s->cas_wavefronts);
+		for (unsigned i = 0; i < d->npasses; i++) {
+			const bs_pass *x = &d->pass[i];
+
+			fprintf(out, "%s{\"pending\":", i ? "," : "");
+			json_lanes(out, x->pending);
+			fprintf(out, ",\"done\":");
+			json_lanes(out, x->done);
+			fprintf(out, ",\"load_wavefronts\":%u,\"cas_phases\":%u,"
+				"\"cas_wavefronts\":%u}", x->load_wavefronts,
+				x->cas_phases, x->cas_wavefronts);
+		}
+		putc(']', out);
+	}
 	fprintf(out, ",\"addresses\":[");
 	for (unsigned l = 0; l < BS_LANES; l++) {
 		if (a->active >> l & 1)

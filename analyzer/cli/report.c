@@ -1497,9 +1497,9 @@ static void rule_text(char *buf, size_t size, const bs_profile *p,
 	}
 	if (n < size)
 		snprintf(buf + n, size - n, " same_word=%s slot_waves=%u "
-			 "ideal=%s source=%s", bs_same_word_name(r->same_word),
+			 "ideal=%s%s source=%s", bs_same_word_name(r->same_word),
 			 r->slot_waves ? r->slot_waves : 1,
-			 bs_ideal_name(r->ideal),
+			 bs_ideal_name(r->ideal), r->loop ? " loop=cas" : "",
 			 r->source < p->nsources ? p->source[r->source].tag
 						 : "?");
 }
@@ -1612,8 +1612,10 @@ static void write_kind_timing(doc *d, const data *D, int g)
 				cell(d, "%.4f", f.r2);
 			}
 			if (!ret || isnan(r->lat_slope)) {
-				cell(d, "%s", ret ? "no latency model"
-				     : "no timing: nothing waits for it");
+				cell(d, "%s", !ret ? "no timing: nothing waits "
+				     "for it" : r->loop ? "no latency line: a "
+				     "retry loop's cycles follow its passes"
+				     : "no latency model");
 			} else {
 				verdict_num(a, sizeof a, pk ? r->lat_packed
 							    : r->lat_base);
