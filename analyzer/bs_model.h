@@ -49,8 +49,11 @@ extern "C" {
 #define BS_NAME_MAX 64       /* bytes of an access name, NUL included */
 #define BS_MAX_BANKS 64
 #define BS_MAX_PHASES 32
-/* Distinct bank words one access can touch: 32 lanes x 16 bytes / 4. */
-#define BS_MAX_CELLS (BS_LANES * 4)
+/*
+ * Distinct bank words one access can touch: 32 lanes x 16 bytes, in banks
+ * of 1 byte (a profile file may declare bank_bytes 1).
+ */
+#define BS_MAX_CELLS (BS_LANES * 16)
 
 typedef struct {
 	char source[256];        /* file name, "<stdin>", or an option like "--expr" */

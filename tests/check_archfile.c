@@ -609,6 +609,28 @@ START_TEST(test_cas_loop_no_loads)
 }
 END_TEST
 
+/*
+ * Banks of one byte: a 16-byte lane touches 16 bank words, a warp 512,
+ * every one a cell of the bank map (BS_MAX_CELLS).  fuzz_arch found the
+ * map overflowing here when it held 128.
+ */
+START_TEST(test_byte_banks)
+{
+	const bs_profile *p = parse("profile p\nbanks 32\nbank_bytes 1\n"
+				    "source s a test\n"
+				    "rule ld 16 phase=32 source=s\n");
+	bs_access a = strided("ld", 16, 1);
+	static bs_detail d;
+
+	ck_assert_int_eq(bs_predict_detail(p, &a, &d, NULL), 0);
+	/* 512 bytes in 32 one-byte banks: 16 words each */
+	ck_assert_uint_eq(d.ncells, 512);
+	ck_assert_uint_eq(d.sum.wavefronts, 16);
+	ck_assert_uint_eq(d.sum.ideal_wavefronts, 16);
+	ck_assert_uint_eq(d.cell[511].lanes, 1u << 31);
+}
+END_TEST
+
 START_TEST(test_not_modeled)
 {
 	bs_access a = uniform("cp.async.cg", 16, 0);
@@ -644,6 +666,7 @@ Suite *archfile_suite(void)
 	tcase_add_test(tc, test_fewer_address_lanes);
 	tcase_add_test(tc, test_cas_loop);
 	tcase_add_test(tc, test_cas_loop_no_loads);
+	tcase_add_test(tc, test_byte_banks);
 	tcase_add_test(tc, test_not_modeled);
 	suite_add_tcase(s, tc);
 	return s;
