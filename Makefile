@@ -346,7 +346,8 @@ build/obj/%.o: %.cu build/stamp/nvcc
 	$(NVCC) $(NVCC_FLAGS) $(NVCC_EXTRA) -MMD -MP -MF $(@:.o=.d) -c $< -o $@
 
 # The tutorial and the profile sample name their source lines (-lineinfo).
-build/obj/probes/tutorial/tutorial.o build/obj/tests/cuda/transpose.o: \
+build/obj/probes/tutorial/tutorial.o build/obj/tests/cuda/transpose.o \
+build/obj/tests/cuda/atomics.o: \
 	NVCC_EXTRA := -lineinfo
 
 # cupti_profiler_host.h includes <string>: probes/cinclude holds an empty one.
@@ -384,7 +385,8 @@ build/arch/$(1)/%.o: %.cu build/stamp/nvcc
 endef
 $(foreach a,$(sort $(ARCHS) $(CHECK_NVCC_ARCH)),$(eval $(call arch_rule,$(a))))
 
-ARCH_SRC := $(PROBE_SRC) probes/tutorial/tutorial.cu tests/cuda/transpose.cu
+ARCH_SRC := $(PROBE_SRC) probes/tutorial/tutorial.cu tests/cuda/transpose.cu \
+	tests/cuda/atomics.cu
 check-archs: $(foreach a,$(ARCHS),$(ARCH_SRC:%.cu=build/arch/$(a)/%.o)) \
 		$(if $(HAVE_CUPTI),$(INJECT))
 	@echo 'check-archs: $(words $(ARCH_SRC)) .cu files compiled for each of $(ARCHS); the injection library is host code, the same for all'
@@ -468,6 +470,11 @@ build/bankscope_explain_patch.fatbin: probes/explain/patch.cu \
 		-I$(SANITIZER_DIR)/include -Iprobes/explain -o $@ -c $<
 
 $(PROFILE_SAMPLE): build/obj/tests/cuda/transpose.o
+	@mkdir -p $(@D)
+	$(NVCC) $(NVCC_GENCODE) -o $@ $<
+
+# A warp's float and 64-bit atomicAdd: the retry loops, for profile --explain.
+build/tests/atomics: build/obj/tests/cuda/atomics.o
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCC_GENCODE) -o $@ $<
 

@@ -186,6 +186,10 @@ typedef struct {
 	double active;               /* agreeing only over the executions
 					with a lane on: their share; else 0 */
 	ex_verdict verdict;
+	const bs_sass_insn *loop;    /* the ATOMS.CAST.SPIN of the retry loop
+					this instruction is part of (the
+					caller links it: explain_loop_of),
+					else NULL */
 } ex_result;
 
 int explain_access(const bs_explain_sample *s, const char *sass,
@@ -194,6 +198,7 @@ int explain_instruction(bs_explain *e, const bs_sass_insn *in, ex_result *r);
 const char *explain_verdict_name(ex_verdict v);
 void explain_verdict_text(const ex_result *r, char *buf, size_t size);
 void explain_text(FILE *out, bs_explain *e, const ex_result *r);
+int explain_loop_of(const bs_sass_insn *in, const bs_sass_insn *cas);
 
 int cmd_predict(int argc, char **argv);
 int cmd_check(int argc, char **argv);

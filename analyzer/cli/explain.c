@@ -33,6 +33,9 @@
 #define AGREE_TOL 0.005
 #define DIST_MAX 8
 
+static void num(char *buf, size_t size, double v);
+static const char *s_(unsigned long n);
+
 /*
  * The one place a sampled execution becomes the model's access: its kind
  * and width from the instruction's SASS through the kinds table (LDSM.16.
@@ -67,6 +70,214 @@ int explain_access(const bs_explain_sample *s, const char *sass,
 	snprintf(a->name, sizeof a->name, "pc 0x%04x block %u warp %u exec %u",
 		 s->pc, s->block, s->warp, s->exec);
 	return 0;
+}
+
+/* The rule of a retry loop (loop=cas) a's kind and width have, or NULL. */
+static const bs_rule *loop_rule(const bs_access *a)
+{
+	const bs_rule *r = bs_profile_rule(bs_profile_default(), a->kind,
+					   a->width);
+
+	return r && r->loop ? r : NULL;
+}
+
+/*
+ * A sampled execution's prediction.  An instruction of a retry loop
+ * (ATOMS.CAST.SPIN, for the float atomicAdd's loop=cas rule) is one
+ * compare-and-store of one pass, not the loop the source operation costs:
+ * slot_waves wavefronts for each of the rule's phases with an active
+ * lane, its ideal the same (docs/model.md, "Shared atomics").  The loop's
+ * loads are LDS instructions of their own, predicted as loads.  0, or -1
+ * when the profile does not model the access.
+ */
+static int predict_sample(const bs_access *a, bs_summary *s)
+{
+	const bs_rule *r = loop_rule(a);
+	unsigned plen;
+
+	if (!r)
+		return bs_predict(bs_profile_default(), a, s, NULL);
+	if (bs_access_check(a, NULL) < 0)
+		return -1;
+	memset(s, 0, sizeof *s);
+	plen = r->phase_lanes ? r->phase_lanes : BS_LANES;
+	for (unsigned lo = 0; lo < BS_LANES; lo += plen)
+		if (a->active >> lo &
+		    (plen >= BS_LANES ? UINT32_MAX : (1u << plen) - 1))
+			s->phases++;
+	s->active_lanes = (unsigned)__builtin_popcount(a->active);
+	s->wavefronts = s->ideal_wavefronts =
+		s->phases * (r->slot_waves ? r->slot_waves : 1);
+	s->max_way = s->phases ? 1 : 0;
+	s->latency_cycles = NAN;
+	return 0;
+}
+
+/* The text between the first '[' and ']' of an instruction, or "". */
+static void operand(const char *sass, char *buf, size_t size)
+{
+	const char *o = sass ? strchr(sass, '[') : NULL;
+	const char *c = o ? strchr(o, ']') : NULL;
+
+	snprintf(buf, size, "%.*s", c ? (int)(c - o + 1) : 0, o ? o : "");
+}
+
+/*
+ * 1 when cas is the ATOMS.CAST.SPIN of a retry loop (a kind with a
+ * loop=cas rule, or atom.add.u64, which has none yet) and in is that
+ * loop's load or cas itself: an LDS of the same function up to 0x200
+ * bytes before it, from the same source line (-lineinfo) or through the
+ * same address operand.  ptxas emits the loop as LDS, the operation,
+ * ATOMS.CAST.SPIN and a branch back.
+ */
+int explain_loop_of(const bs_sass_insn *in, const bs_sass_insn *cas)
+{
+	char o1[64], o2[64];
+
+	if (!in->sass || !cas->sass || strncmp(cas->sass, "ATOMS.CAST.SPIN",
+					       15) ||
+	    in->cubin_crc != cas->cubin_crc ||
+	    strcmp(in->function, cas->function))
+		return 0;
+	if (in == cas || in->pc == cas->pc)
+		return 1;
+	if (strncmp(in->sass, "LDS", 3) || in->pc > cas->pc ||
+	    cas->pc - in->pc > 0x200)
+		return 0;
+	if (in->source_file && cas->source_file)
+		return in->source_line == cas->source_line &&
+		       !strcmp(in->source_file, cas->source_file);
+	operand(in->sass, o1, sizeof o1);
+	operand(cas->sass, o2, sizeof o2);
+	return o1[0] && !strcmp(o1, o2);
+}
+
+/*
+ * The retry loop checked pass by pass on the samples of an instruction
+ * of it.  For each sampled warp, the model runs the loop from the
+ * sample of its first execution (every lane pending: the source
+ * operation's addresses); its later sampled executions must then be the
+ * loop's passes, each with the lanes the model keeps pending and their
+ * addresses.  An execution one past the loop's last pass starts the
+ * next loop (the next call of the atomic).
+ */
+typedef struct {
+	unsigned loops;            /* loops the model ran */
+	unsigned long passes, load_wf, cas_wf;   /* summed over them */
+	unsigned checked, matched; /* later executions compared, equal */
+} ex_loop;
+
+static int loop_check(bs_explain *e, const ex_result *r, bs_kind k,
+		      ex_loop *L)
+{
+	static bs_detail d;
+	const bs_explain_sample *g = NULL;  /* the loop's first execution */
+	unsigned base = 0, np = 0;
+	uint32_t pend[BS_LANES];
+	int broken = 0;
+
+	memset(L, 0, sizeof *L);
+	for (size_t i = 0; i < r->x->n; i++) {
+		const bs_explain_sample *s = bs_explain_sample_at(e,
+							r->x->first + i);
+		bs_access a;
+		unsigned j;
+
+		if (explain_access(s, r->sass, &a) < 0)
+			continue;
+		if (g && (s->launch != g->launch || s->block != g->block ||
+			  s->warp != g->warp))
+			g = NULL;
+		if (g && !broken && s->exec == base + np) {
+			g = NULL;     /* the next call's first pass */
+			base = s->exec;
+		} else if (!g)
+			base = 0;
+		if (!g) {
+			if (s->exec != base)
+				continue;     /* its warp's start was not sampled */
+			a.kind = k;
+			a.active &= bs_kind_get(k)->addr_lanes;
+			if (bs_predict_detail(bs_profile_default(), &a, &d,
+					      NULL) < 0 || !d.npasses)
+				return -1;
+			g = s;
+			np = d.npasses;
+			broken = 0;
+			for (j = 0; j < np; j++)
+				pend[j] = d.pass[j].pending;
+			L->loops++;
+			L->passes += np;
+			L->load_wf += d.sum.load_wavefronts;
+			L->cas_wf += d.sum.cas_wavefronts;
+			continue;
+		}
+		if (broken)
+			continue;
+		L->checked++;
+		j = s->exec - base;
+		if (j < np && s->active == pend[j]) {
+			uint32_t m = s->active;
+			while (m && s->addr[__builtin_ctz(m)] ==
+					g->addr[__builtin_ctz(m)])
+				m &= m - 1;
+			if (!m) {
+				L->matched++;
+				continue;
+			}
+		}
+		broken = 1;     /* not the model's pass: stop following it */
+	}
+	return L->loops ? 0 : -1;
+}
+
+/* The loop lines of an instruction linked to a retry loop. */
+static void loop_text(FILE *out, bs_explain *e, const ex_result *r)
+{
+	bs_kind k = BS_KIND_NONE;
+	unsigned w = 0;
+	int is_cas = r->loop->pc == r->x->pc;
+	char mean[32], m[32];
+	ex_loop L;
+	double per;
+
+	if (bs_sass_kind(r->loop->sass, &k, &w) != 1 || k == BS_KIND_NONE)
+		return;
+	fprintf(out, "  loop:     %s the %s retry loop (ATOMS.CAST.SPIN at "
+		"0x%04x)", is_cas ? "the compare-and-store of" :
+		"the load of", bs_kind_name(k), r->loop->pc);
+	if (!bs_kind_allows_width(k, w) ||
+	    !bs_profile_rule(bs_profile_default(), k, w)) {
+		fprintf(out, "; the %s profile has no rule for it\n",
+			bs_profile_default()->name);
+		return;
+	}
+	if (loop_check(e, r, k, &L) < 0) {
+		fprintf(out, "; no sampled warp's first execution of it was "
+			"recorded\n");
+		return;
+	}
+	per = (double)(is_cas ? L.cas_wf : L.load_wf) / (double)L.passes;
+	num(mean, sizeof mean, per);
+	num(m, sizeof m, r->measured_wf);
+	fprintf(out, "; from each sampled warp's first execution the model "
+		"runs %u loop%s: %lu passes, %lu load and %lu "
+		"compare-and-store wavefronts (%s %s a pass)\n", L.loops,
+		s_(L.loops), L.passes, L.load_wf, L.cas_wf, mean,
+		is_cas ? "compare-and-store" : "load");
+	if (L.checked)
+		fprintf(out, "  passes:   %u of %u later sampled executions "
+			"are the model's passes, with the lanes it keeps "
+			"pending%s\n", L.matched, L.checked,
+			L.matched == L.checked ? "" :
+			" (the rest: not; the model is followed no further)");
+	if (!isnan(r->measured_wf))
+		fprintf(out, "  per pass: wavefronts per execution %s by the "
+			"counters (every warp), %s by the model (the sampled "
+			"warps' loops): %s\n", m, mean,
+			fabs(r->measured_wf - per) < AGREE_TOL ? "equal" :
+			"they differ (warps or calls outside the sample do "
+			"other work)");
 }
 
 const char *explain_verdict_name(ex_verdict v)
@@ -130,13 +341,21 @@ int explain_instruction(bs_explain *e, const bs_sass_insn *in, ex_result *r)
 	r->sass = in->sass;
 	r->kind = bs_explain_sample_at(e, x->first)->kind;
 	r->width = bs_explain_sample_at(e, x->first)->width;
+	{	/* the kinds table's name (atom.add.u64), not the recorder's */
+		bs_access a0;
+		if (explain_access(bs_explain_sample_at(e, x->first), r->sass,
+				   &a0) == 0) {
+			r->kind = bs_kind_name(a0.kind);
+			r->width = a0.width;
+		}
+	}
 	r->min_wf = r->min_ideal = ~0u;
 	for (size_t i = 0; i < x->n; i++) {
 		const bs_explain_sample *s = bs_explain_sample_at(e, x->first + i);
 		bs_access a;
 		bs_summary sum;
 		if (explain_access(s, r->sass, &a) < 0 ||
-		    bs_predict(bs_profile_default(), &a, &sum, NULL) < 0)
+		    predict_sample(&a, &sum) < 0)
 			continue;
 		if (!r->predicted || sum.wavefronts > r->max_wf)
 			r->worst = x->first + i;
@@ -193,7 +412,7 @@ static void distribution(bs_explain *e, const ex_result *r, char *buf,
 		size_t k;
 
 		if (explain_access(s, r->sass, &a) < 0 ||
-		    bs_predict(bs_profile_default(), &a, &sum, NULL) < 0)
+		    predict_sample(&a, &sum) < 0)
 			continue;
 		for (k = 0; k < nv && val[k] != sum.wavefronts; k++)
 			;
@@ -334,8 +553,11 @@ void explain_text(FILE *out, bs_explain *e, const ex_result *r)
 	if (r->verdict == EX_NOT_MODELED) {
 		explain_verdict_text(r, buf, sizeof buf);
 		fprintf(out, "  model:    %zu sampled execution%s of %u-byte %s "
-			"accesses\n  verdict:  %s\n\n", r->samples,
+			"accesses\n  verdict:  %s\n", r->samples,
 			s_(r->samples), r->width, r->kind, buf);
+		if (r->loop)
+			loop_text(out, e, r);
+		fputc('\n', out);
 		return;
 	}
 	num(mean, sizeof mean, r->mean_wf);
@@ -357,6 +579,8 @@ void explain_text(FILE *out, bs_explain *e, const ex_result *r)
 	}
 	explain_verdict_text(r, buf, sizeof buf);
 	fprintf(out, "  verdict:  %s\n", buf);
+	if (r->loop)
+		loop_text(out, e, r);
 	if (!isnan(r->measured_ideal) && r->min_ideal == r->max_ideal &&
 	    r->active == 0 &&
 	    fabs(r->measured_ideal - r->min_ideal) >= AGREE_TOL)
@@ -366,6 +590,18 @@ void explain_text(FILE *out, bs_explain *e, const ex_result *r)
 	if (explain_access(w, r->sass, &a) < 0 ||
 	    bs_predict_detail(bs_profile_default(), &a, &d, NULL) < 0) {
 		fputc('\n', out);
+		return;
+	}
+	if (loop_rule(&a) && r->loop) {
+		fputc('\n', out);
+		return;
+	}
+	if (loop_rule(&a)) {
+		fprintf(out, "  one compare-and-store of the %s retry loop: "
+			"%u wavefronts a phase with a lane, whatever the banks; "
+			"the loop's cost is in its passes (bankscope predict "
+			"--kind %s)\n\n", bs_kind_name(a.kind),
+			loop_rule(&a)->slot_waves, bs_kind_name(a.kind));
 		return;
 	}
 	fprintf(out, "  worst sampled execution: launch %lu, block %u, warp "

@@ -770,6 +770,21 @@ static void print_text_table(const profile *p, const options *o,
 	}
 }
 
+/* The ATOMS.CAST.SPIN of the retry loop in is part of, or NULL. */
+static const bs_sass_insn *loop_of(const profile *p, const bs_sass_insn *in)
+{
+	if (!in->sass || (strncmp(in->sass, "LDS", 3) &&
+			  strncmp(in->sass, "ATOMS.CAST.SPIN", 15)))
+		return NULL;
+	for (size_t i = 0; i < p->n; i++) {
+		const bs_sass_insn *c = bs_sassprof_get(p->sp, i);
+
+		if (explain_loop_of(in, c))
+			return c;
+	}
+	return NULL;
+}
+
 /* The explain report: one block per shown instruction with samples. */
 static void print_text_explain(const profile *p, const options *o)
 {
@@ -784,6 +799,7 @@ static void print_text_explain(const profile *p, const options *o)
 		char pc[16], src[512];
 
 		explain_instruction(p->ex, in, &x);
+		x.loop = x.x ? loop_of(p, in) : NULL;
 		with += x.verdict != EX_NONE;
 		pc_text(pc, sizeof pc, in->pc);
 		source(src, sizeof src, in, 0);
