@@ -9,16 +9,17 @@
 #                           (tests/cuda/transpose re-recorded; the CUDA
 #                           sample transpose with --explain) and tutorial/
 # Modes: bare (the program alone, twice, first and last), profile
-# (`bankscope profile`, its defaults: the first launch of each kernel,
-# --jobs = processors up to 16), explain (`bankscope profile --explain`,
-# default sample 2x8x4), ncu (`ncu --clock-control none --section
+# (`bankscope profile --verbose`, its defaults: the first launch of each
+# kernel, --jobs = processors up to 16; the phases' times in runs/*.err),
+# explain (`bankscope profile --explain`, default sample 2x8x4, its
+# directory kept in keep/NAME), ncu (`ncu --clock-control none --section
 # SourceCounters --kernel-id :::1`: the first launch of each kernel, the
 # launches the profile measures).  Wall-clock seconds from date +%s%N,
 # one run per mode (two for bare): the device time is short.
 set -u
 OUT=${OUT:-/tmp/out}
 W=$OUT/work
-mkdir -p "$W/fixtures" "$W/runs"
+mkdir -p "$W/fixtures" "$W/runs" "$W/keep"
 SAMPLES=$(cd ../d-samples && pwd)
 export SANITIZER_HOME=/usr/local/cuda/compute-sanitizer
 export PYTHONUNBUFFERED=1
@@ -79,8 +80,9 @@ for p in "transpose $B/transpose" "histogram $B/histogram" \
 	set -- $p
 	name=$1; shift
 	timed $name bare 1 -- "$@"
-	timed $name profile 1 -- $BS profile -- "$@"
-	timed $name explain 1 -- $BS profile --explain -- "$@"
+	timed $name profile 1 -- $BS profile --verbose -- "$@"
+	timed $name explain 1 -- $BS profile --verbose --explain \
+		--keep "$W/keep/$name" -- "$@"
 	timed $name ncu 1 -- ncu --clock-control none --section SourceCounters --kernel-id :::1 "$@"
 	timed $name bare 2 -- "$@"
 done
