@@ -205,6 +205,27 @@ typedef enum {
 	BS_LOOP_CAS = 1,
 } bs_loop;
 
+/*
+ * How a copy from global memory lands in the banks.  BS_COPY_LINES
+ * (cp.async.cg, 16 bytes, on sm_90): not by bank slots but by lines.  A
+ * lane whose destination an earlier lane already has is dropped; each
+ * other lane copies the 16-byte chunk cs of source line G to chunk cd of
+ * shared line L, where lane l's source is taken to be base + 16 l with
+ * base 128-byte aligned (G = l / 8, cs = l % 8: a coalesced copy, the
+ * only kind measured).  One wavefront copies one source line into one
+ * shared line under one XOR of chunk bits 0-1 (k = (cs ^ cd) & 3),
+ * choosing for each 32-byte destination sector which source sector it
+ * takes and writing one 16-byte half mask: the wavefronts are the
+ * distinct (G, L, k, mask), mask being the halves of a (destination
+ * sector, source sector) pair the lanes of (G, L, k) write.  Phases are
+ * the source lines (8 lanes each); the ideal is one wavefront for each
+ * with a lane.  Needs 16-byte accesses and 128-byte lines.
+ */
+typedef enum {
+	BS_COPY_NONE = 0,
+	BS_COPY_LINES = 1,
+} bs_copy;
+
 typedef enum {
 	/* per phase: ceil(distinct words / banks) */
 	BS_IDEAL_WORDS = 0,
@@ -244,6 +265,7 @@ typedef struct {
 	 */
 	uint8_t slot_waves;
 	uint8_t loop;            /* bs_loop */
+	uint8_t copy;            /* bs_copy */
 	/*
 	 * Latency in cycles, base + slope * wavefronts (lat_packed instead
 	 * of lat_base when the request packed); NaN: not modeled.
@@ -300,6 +322,8 @@ int bs_profile_write(FILE *f, const bs_profile *p);
 const char *bs_same_word_name(unsigned v);
 const char *bs_ideal_name(unsigned v);
 const char *bs_loop_name(unsigned v);
+/* "none" / "lines". */
+const char *bs_copy_name(unsigned v);
 
 /* ---- prediction ------------------------------------------------------ */
 
@@ -359,6 +383,8 @@ typedef struct {
 	/* A loop rule: its passes; phase and cell hold the first pass's load. */
 	unsigned npasses;
 	bs_pass pass[BS_LANES];
+	int copy;               /* a copy=lines rule: each phase is a source
+				   line, each wave one of its wavefronts */
 	int serial;             /* the rule serves every lane's word on its own:
 				   a phase's words count lanes, not distinct
 				   words */

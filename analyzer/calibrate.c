@@ -159,16 +159,17 @@ static void make_partner_sets(void)
  * Candidate i of the wavefront rules, simplest first: shared words before
  * serial, a bank slot of one wavefront before two, then for each phase
  * width 32 down to 1, no packing, then for each wider packed phase the
- * partner sets.  For an atomic (loop set), the retry loops come last: a
- * slot of one wavefront before two, phases of 32 down to 1.  0 past the
- * last.
+ * partner sets.  For an atomic (extra & 1), the retry loops come last: a
+ * slot of one wavefront before two, phases of 32 down to 1; for a 16-byte
+ * write (extra & 2), copy=lines last of all.  0 past the last.
  */
-static int candidate(unsigned i, bs_rule *r, int loop)
+static int candidate(unsigned i, bs_rule *r, unsigned extra)
 {
 	static const unsigned phases[] = { 32, 16, 8, 4, 2, 1 };
 
 	make_partner_sets();
 	r->loop = BS_LOOP_NONE;
+	r->copy = BS_COPY_NONE;
 	for (unsigned sw = 0; sw < 2; sw++)
 		for (unsigned slot = 1; slot <= 2; slot++)
 			for (unsigned p = 0; p < 6; p++) {
@@ -193,7 +194,7 @@ static int candidate(unsigned i, bs_rule *r, int loop)
 							return 1;
 						}
 			}
-	if (loop)
+	if (extra & 1)
 		for (unsigned slot = 1; slot <= 2; slot++)
 			for (unsigned p = 0; p < 6; p++)
 				if (!i--) {
@@ -205,6 +206,15 @@ static int candidate(unsigned i, bs_rule *r, int loop)
 					r->pack_partners = 0;
 					return 1;
 				}
+	if ((extra & 2) && !i--) {
+		r->copy = BS_COPY_LINES;
+		r->same_word = BS_SAME_WORD_SHARE;
+		r->slot_waves = 1;
+		r->phase_lanes = 8;
+		r->packed_lanes = 0;
+		r->pack_partners = 0;
+		return 1;
+	}
 	return 0;
 }
 
@@ -231,7 +241,10 @@ static void rule_text(const bs_rule *r, char *buf, size_t size)
 	if (r->ideal && n < size)
 		n += (size_t)snprintf(buf + n, size - n, " ideal=lanes");
 	if (r->loop && n < size)
-		snprintf(buf + n, size - n, " loop=%s", bs_loop_name(r->loop));
+		n += (size_t)snprintf(buf + n, size - n, " loop=%s",
+				      bs_loop_name(r->loop));
+	if (r->copy && n < size)
+		snprintf(buf + n, size - n, " copy=%s", bs_copy_name(r->copy));
 }
 
 /* ---- judging -------------------------------------------------------------- */
@@ -271,10 +284,13 @@ static void one_rule(group *g, const geometry *geo, const bs_rule *r)
 	bs_profile_set_rule(&g->scratch, r, NULL);
 }
 
-/* May the group's kind run as a retry loop (an atomic)? */
-static int loop_kind(const group *g)
+/* The candidates beyond bank slots the group's kind may take: 1 a retry
+ * loop (an atomic), 2 copy=lines (a 16-byte write). */
+static unsigned extra_kinds(const group *g)
 {
-	return bs_kind_get(g->kind)->direction == BS_UPDATES;
+	unsigned d = bs_kind_get(g->kind)->direction;
+
+	return (d == BS_UPDATES) | (d == BS_WRITES && g->width == 16) << 1;
 }
 
 /*
@@ -433,7 +449,7 @@ static size_t best_rule(group *g, const geometry *geo, int timing,
 	r.width = (uint8_t)g->width;
 	r.lat_base = r.lat_packed = r.lat_slope = r.tp_bytes_per_clk = NAN;
 	*best = r;
-	for (unsigned i = 0; candidate(i, &r, loop_kind(g)); i++) {
+	for (unsigned i = 0; candidate(i, &r, extra_kinds(g)); i++) {
 		/* past the best so far, or explaining all, is what counts */
 		size_t k = explained(g, geo, &r, found ? 0
 					   : i ? g->n - most - 1 : g->n);
@@ -462,7 +478,7 @@ static int check_open(group *g, const geometry *geo, const bs_rule *chosen,
 {
 	bs_rule r = *chosen;
 
-	for (unsigned i = 0; candidate(i, &r, loop_kind(g)); i++) {
+	for (unsigned i = 0; candidate(i, &r, extra_kinds(g)); i++) {
 		long pt;
 
 		if (r.phase_lanes == chosen->phase_lanes &&
@@ -470,7 +486,7 @@ static int check_open(group *g, const geometry *geo, const bs_rule *chosen,
 		    r.pack_partners == chosen->pack_partners &&
 		    r.same_word == chosen->same_word &&
 		    r.slot_waves == chosen->slot_waves &&
-		    r.loop == chosen->loop)
+		    r.loop == chosen->loop && r.copy == chosen->copy)
 			continue;
 		if (explained(g, geo, &r, 0) != g->n ||
 		    !timing_fits(g, geo, &r))
@@ -648,21 +664,34 @@ static int fit_latency(group *g, const geometry *geo, bs_rule *r,
 /*
  * Median bytes per clock of the conflict-free rows whose every address
  * lane (all 32, or ldsm.x1's 8) is active and wants a word of its own.
+ * A row without a conflict count (cp.async.cg: the hardware's conflict
+ * counters read 0 for it) is conflict-free when the rule gives it its
+ * ideal and the measured wavefronts agree.
  */
-static void fit_throughput(group *g, bs_rule *r)
+static void fit_throughput(group *g, const geometry *geo, bs_rule *r)
 {
 	double *v = malloc(g->n * sizeof *v), med, lo;
 	size_t k = 0;
 
 	if (!v)
 		return;
+	if (r->loop) {          /* a loop's cycles follow its passes */
+		free(v);
+		return;
+	}
+	one_rule(g, geo, r);
 	for (size_t i = 0; i < g->n; i++) {
 		const mrow *m = &g->c->row[g->idx[i]];
 		int distinct = 1;
+		bs_summary s;
 
 		if (isnan(m->tp) ||
-		    m->a.active != bs_kind_get(m->a.kind)->addr_lanes ||
-		    isnan(m->bc) || m->bc != 0)
+		    m->a.active != bs_kind_get(m->a.kind)->addr_lanes)
+			continue;
+		if (isnan(m->bc) ?
+		    bs_predict(&g->scratch, &m->a, &s, NULL) < 0 ||
+		    s.wavefronts != s.ideal_wavefronts ||
+		    fabs(m->wf - s.wavefronts) > 1e-6 : m->bc != 0)
 			continue;
 		for (unsigned a = 0; a < BS_LANES && distinct; a++)
 			for (unsigned b = a + 1; b < BS_LANES; b++)
@@ -807,7 +836,7 @@ int bs_calib_run(bs_calib *c, const bs_calib_options *o, bs_profile *out,
 		}
 		if (ki->returns && !r.loop && fit_latency(&g, geo, &r, res) < 0)
 			goto out;
-		fit_throughput(&g, &r);
+		fit_throughput(&g, geo, &r);
 		if (bs_profile_set_rule(out, &r, err) < 0) {
 			oom = 0;
 			goto out;

@@ -204,6 +204,50 @@ static unsigned walk_phase(const bs_profile *p, const bs_access *a,
 
 static int predict(const bs_profile *p, const bs_access *a, bs_summary *s,
 		   bs_detail *d, bs_error *err);
+static int predict_slots(const bs_profile *p, const bs_access *a,
+			 const bs_rule *r, bs_summary *s, bs_detail *d,
+			 int nopack);
+
+/* Every active lane's partner l ^ m is active with the same address. */
+static int paired_whole(const bs_access *a, unsigned m)
+{
+	for (uint32_t x = a->active; x; x &= x - 1) {
+		unsigned l = (unsigned)__builtin_ctz(x);
+
+		if (!(a->active >> (l ^ m) & 1) || a->addr[l ^ m] != a->addr[l])
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * Whether a retry loop's load is served unpacked where a load of its own
+ * would pack.  On the H100 and H200 the 64-bit loop's LDS.64 packs only
+ * when the pending lanes pair up whole (each one's partner pending, with
+ * the same address) or when the packed load takes one wavefront; a set
+ * that is pairwise uniform only through absent partners, and would take
+ * more packed, is served in phases.  Without this, 3 of the 88
+ * atom.add.u64 rows of each nine-family run and 7 of the exploration's
+ * 106 come out one to three load wavefronts short; with it all agree.
+ * A standalone LDS.64 with the same lanes packs
+ * (data/h200/sparse-ld-20261124/); why the loop's does not is not known.
+ */
+static int loop_load_unpacked(const bs_profile *p, const bs_rule *ld,
+			      const bs_access *a)
+{
+	bs_summary s;
+	int packed;
+
+	if (!ld->packed_lanes)
+		return 0;
+	phase_width(ld, a, &packed);
+	if (!packed)
+		return 0;
+	for (uint32_t m = ld->pack_partners; m; m &= m - 1)
+		if (paired_whole(a, (unsigned)__builtin_ctz(m)))
+			return 0;
+	return predict_slots(p, a, ld, &s, NULL, 0) == 0 && s.wavefronts > 1;
+}
 
 /*
  * A loop rule (BS_LOOP_CAS, bs_model.h): the retry loop pass by pass.
@@ -245,8 +289,8 @@ static int predict_loop(const bs_profile *p, const bs_access *a,
 		unsigned nwrote = 0, cas = 0;
 
 		la.active = pending;
-		if (d && !s->passes ? predict(p, &la, &ls, d, err) < 0
-				    : bs_predict(p, &la, &ls, err) < 0)
+		if (predict_slots(p, &la, ld, &ls, d && !s->passes ? d : NULL,
+				  loop_load_unpacked(p, ld, &la)) < 0)
 			return -1;
 		if (!s->passes) {
 			s->packed = ls.packed;
@@ -302,22 +346,176 @@ static int predict_loop(const bs_profile *p, const bs_access *a,
 	return 0;
 }
 
+/*
+ * A copy=lines rule (BS_COPY_LINES, bs_model.h): the wavefronts are the
+ * distinct (source line, shared line, chunk XOR, half mask) of the lanes
+ * left after dropping repeated destinations.  d (may be NULL) gets one
+ * phase per source line (lanes 8g .. 8g+7), a wave per wavefront and a
+ * cell per 4-byte word each kept lane writes, its lanes those with that
+ * destination.
+ */
+typedef struct { unsigned g, l, k, dsec, ssec, mask; } copy_item;
+typedef struct { unsigned g, l, k, mask; } copy_wave;
+
+static int predict_copy(const bs_profile *p, const bs_access *a,
+			const bs_rule *r, bs_summary *s, bs_detail *d,
+			bs_error *err)
+{
+	copy_item it[BS_LANES];
+	copy_wave wv[BS_LANES];
+	unsigned nit = 0, nwv = 0, item_of[BS_LANES], phase_waves[4] = { 0 };
+	uint32_t kept = 0, dup[BS_LANES] = { 0 };
+
+	if (a->width != 16 || p->banks * p->bank_bytes != 128)
+		return bs_error_set(err, a->name, 0, 0, "copy=lines counts "
+				    "16-byte copies into 128-byte lines: a "
+				    "%u-byte access under %u x %u-byte banks "
+				    "is neither", a->width, p->banks,
+				    p->bank_bytes);
+	/* the lowest lane of each destination; the others ride along */
+	for (uint32_t m = a->active; m; m &= m - 1) {
+		unsigned l = (unsigned)__builtin_ctz(m), o;
+
+		for (o = 0; o < l; o++)
+			if ((kept >> o & 1) && a->addr[o] == a->addr[l])
+				break;
+		if (o < l) {
+			dup[o] |= 1u << l;
+			continue;
+		}
+		kept |= 1u << l;
+		dup[l] |= 1u << l;
+	}
+	for (uint32_t m = kept; m; m &= m - 1) {
+		unsigned l = (unsigned)__builtin_ctz(m), i;
+		unsigned cs = l % 8, cd = a->addr[l] / 16 % 8;
+		unsigned g = l / 8, ln = a->addr[l] / 128, k = (cs ^ cd) & 3;
+
+		for (i = 0; i < nit; i++)
+			if (it[i].g == g && it[i].l == ln && it[i].k == k &&
+			    it[i].dsec == cd / 2 && it[i].ssec == cs / 2)
+				break;
+		if (i == nit)
+			it[nit++] = (copy_item){ g, ln, k, cd / 2, cs / 2, 0 };
+		it[i].mask |= 1u << (cd % 2);
+		item_of[l] = i;
+	}
+	memset(s, 0, sizeof *s);
+	s->active_lanes = (unsigned)__builtin_popcount(a->active);
+	for (unsigned i = 0; i < nit; i++) {
+		unsigned w;
+
+		for (w = 0; w < nwv; w++)
+			if (wv[w].g == it[i].g && wv[w].l == it[i].l &&
+			    wv[w].k == it[i].k && wv[w].mask == it[i].mask)
+				break;
+		if (w == nwv) {
+			wv[nwv++] = (copy_wave){ it[i].g, it[i].l, it[i].k,
+						 it[i].mask };
+			phase_waves[it[i].g]++;
+		}
+	}
+	s->wavefronts = nwv;
+	for (unsigned g = 0; g < 4; g++) {
+		s->phases += phase_waves[g] > 0;
+		if (phase_waves[g] > s->max_way)
+			s->max_way = phase_waves[g];
+	}
+	s->ideal_wavefronts = s->phases;
+	s->bank_conflicts = s->wavefronts - s->ideal_wavefronts;
+	s->latency_cycles = latency(r, 0, s->wavefronts);
+	if (!d)
+		return 0;
+	d->npasses = 0;
+	d->copy = 1;
+	d->serial = 0;
+	d->nphases = 4;
+	d->ncells = 0;
+	for (unsigned g = 0; g < 4; g++) {
+		bs_phase *f = &d->phase[g];
+		unsigned wave = 0;
+
+		f->lanes = 0xffu << (8 * g);
+		f->active = a->active & f->lanes;
+		f->slots = f->wavefronts = phase_waves[g];
+		f->words = 4 * (unsigned)__builtin_popcount(kept & f->lanes);
+		f->first_cell = d->ncells;
+		for (unsigned w = 0; w < nwv; w++) {
+			unsigned c0 = d->ncells;
+
+			if (wv[w].g != g)
+				continue;
+			for (uint32_t m = kept & f->lanes; m; m &= m - 1) {
+				unsigned l = (unsigned)__builtin_ctz(m);
+				unsigned i = item_of[l];
+
+				if (it[i].l != wv[w].l || it[i].k != wv[w].k ||
+				    it[i].mask != wv[w].mask)
+					continue;
+				for (unsigned j = 0; j < 4; j++) {
+					uint32_t word = a->addr[l] / 4 + j;
+
+					d->cell[d->ncells++] = (bs_cell){
+						.phase = (uint8_t)g,
+						.bank = (uint8_t)(word % 32),
+						.wave = (uint8_t)wave,
+						.word = word,
+						.lanes = dup[l] };
+				}
+			}
+			/* a wave's cells by bank: its chunks are distinct */
+			for (unsigned x = c0 + 1; x < d->ncells; x++)
+				for (unsigned y = x; y > c0 &&
+				     d->cell[y - 1].bank > d->cell[y].bank; y--) {
+					bs_cell t = d->cell[y];
+					d->cell[y] = d->cell[y - 1];
+					d->cell[y - 1] = t;
+				}
+			wave++;
+		}
+		f->ncells = d->ncells - f->first_cell;
+	}
+	return 0;
+}
+
+static int predict_slots(const bs_profile *p, const bs_access *a,
+			 const bs_rule *r, bs_summary *s, bs_detail *d,
+			 int nopack);
+
 /* Shared by both entry points; d may be NULL (counts only). */
 static int predict(const bs_profile *p, const bs_access *a, bs_summary *s,
 		   bs_detail *d, bs_error *err)
 {
 	const bs_rule *r;
-	bank_lists b;
-	unsigned width, nph, wpl, slot;
-	int packed;
 
 	if (bs_access_check(a, err) < 0 || !(r = rule_for(p, a, err)))
 		return -1;
 	if (r->loop)
 		return predict_loop(p, a, r, s, d, err);
-	if (d)
+	if (r->copy)
+		return predict_copy(p, a, r, s, d, err);
+	return predict_slots(p, a, r, s, d, 0);
+}
+
+/* The bank-slot rules: phases, bank lists, slots; nopack: as if the
+ * rule never packed. */
+static int predict_slots(const bs_profile *p, const bs_access *a,
+			 const bs_rule *r, bs_summary *s, bs_detail *d,
+			 int nopack)
+{
+	bank_lists b;
+	unsigned width, nph, wpl, slot;
+	int packed;
+
+	if (d) {
 		d->npasses = 0;
-	width = phase_width(r, a, &packed);
+		d->copy = 0;
+	}
+	if (nopack) {
+		packed = 0;
+		width = r->phase_lanes;
+	} else
+		width = phase_width(r, a, &packed);
 	slot = r->slot_waves ? r->slot_waves : 1;
 	nph = BS_LANES / width;
 	wpl = a->width > p->bank_bytes ? a->width / p->bank_bytes : 1;
@@ -721,7 +919,7 @@ int bs_predict(const bs_profile *p, const bs_access *a, bs_summary *out,
 	ki = bs_kind_get(a->kind);
 	if (!r || !ki || (a->active & ~ki->addr_lanes) || !a->active ||
 	    r->same_word != BS_SAME_WORD_SHARE || r->ideal != BS_IDEAL_WORDS ||
-	    r->slot_waves > 1 || r->loop ||
+	    r->slot_waves > 1 || r->loop || r->copy ||
 	    !is_pow2(p->banks) || !is_pow2(p->bank_bytes))
 		return predict(p, a, out, NULL, err);
 	wbits = log2u(a->width);

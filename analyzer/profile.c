@@ -16,7 +16,9 @@
  * (together), same_word=share|serial, ideal=words|lanes, slot_waves=N
  * (wavefronts a bank slot costs, 1 to 4), loop=none|cas (an atomic
  * that runs as a retry loop of loads and compare-and-stores: it needs
- * the profile's ld rule of the same width), lat_base=,
+ * the profile's ld rule of the same width), copy=none|lines (a 16-byte
+ * copy from global memory counted by 128-byte lines, bs_model.h:
+ * cp.async.cg), lat_base=,
  * lat_packed=, lat_slope= (cycles), tp=BYTES (per clock per SM) and
  * source=TAG (required, a declared source).  Every error names the file,
  * the line and the column of the token; checks that need the whole file
@@ -93,6 +95,11 @@ const char *bs_ideal_name(unsigned v)
 const char *bs_loop_name(unsigned v)
 {
 	return v == BS_LOOP_CAS ? "cas" : "none";
+}
+
+const char *bs_copy_name(unsigned v)
+{
+	return v == BS_COPY_LINES ? "lines" : "none";
 }
 
 /* ---- reading ------------------------------------------------------------ */
@@ -304,11 +311,12 @@ typedef struct {
 } key_seen;
 
 enum { K_PHASE, K_PACKED, K_PARTNERS, K_SAME, K_IDEAL, K_SLOT, K_LOOP,
-       K_LAT_BASE, K_LAT_PACKED, K_LAT_SLOPE, K_TP, K_SOURCE, NKEYS };
+       K_COPY, K_LAT_BASE, K_LAT_PACKED, K_LAT_SLOPE, K_TP, K_SOURCE,
+       NKEYS };
 
 static const char *const key_names[NKEYS] = {
 	"phase", "packed", "partners", "same_word", "ideal", "slot_waves",
-	"loop", "lat_base", "lat_packed", "lat_slope", "tp", "source",
+	"loop", "copy", "lat_base", "lat_packed", "lat_slope", "tp", "source",
 };
 
 static int parse_rule(reader *rd, const char *at)
@@ -428,6 +436,20 @@ static int parse_rule(reader *rd, const char *at)
 				return FAIL(val, "loop=cas is for atomics: %s "
 					    "is not one", bs_kind_name(r.kind));
 			break;
+		case K_COPY:
+			if (vn == 4 && !memcmp(val, "none", 4))
+				r.copy = BS_COPY_NONE;
+			else if (vn == 5 && !memcmp(val, "lines", 5))
+				r.copy = BS_COPY_LINES;
+			else
+				return FAIL(val, "copy is none or lines");
+			if (r.copy && (bs_kind_get(r.kind)->direction !=
+				       BS_WRITES || r.width != 16))
+				return FAIL(val, "copy=lines is for 16-byte "
+					    "writes (cp.async.cg): %s %u is "
+					    "not one", bs_kind_name(r.kind),
+					    r.width);
+			break;
 		case K_LAT_BASE:
 			if (parse_cycles(rd, val, vn, &r.lat_base, "lat_base") < 0)
 				return -1;
@@ -477,6 +499,11 @@ static int parse_rule(reader *rd, const char *at)
 	if (r.loop && r.packed_lanes)
 		return FAIL(seen[K_PACKED].at, "packed= does not apply with "
 			    "loop=cas: the loop's loads pack by the ld rule");
+	if (r.copy && (r.packed_lanes || r.loop || r.same_word ||
+		       r.slot_waves > 1 || r.ideal))
+		return FAIL(seen[K_COPY].at, "copy=lines counts lines: "
+			    "packed=, loop=, same_word=, slot_waves= and "
+			    "ideal= do not apply with it");
 	ri = rd->p->nrules;
 	if (bs_profile_set_rule(rd->p, &r, rd->err) < 0)
 		return FAIL(kind_at, "more than %d rules", BS_MAX_RULES);
@@ -584,6 +611,15 @@ static int finish(reader *rd)
 					    "loads need a rule for ld %u",
 					    bs_kind_name(p->rule[i].kind),
 					    p->rule[i].width, p->rule[i].width);
+		if (p->rule[i].copy &&
+		    p->bank_bytes * p->banks != 128)
+			return bs_error_set(rd->err, rd->name, rd->rule_line[i],
+					    0, "rule %s %u has copy=lines, "
+					    "which needs 128-byte lines (banks "
+					    "x bank_bytes), not %u",
+					    bs_kind_name(p->rule[i].kind),
+					    p->rule[i].width,
+					    p->bank_bytes * p->banks);
 		if (p->rule[i].width > p->bank_bytes * p->banks)
 			return bs_error_set(rd->err, rd->name, rd->rule_line[i],
 					    0, "a %u-byte access is wider than "
@@ -714,6 +750,8 @@ int bs_profile_write(FILE *f, const bs_profile *p)
 				fprintf(f, " slot_waves=%u", r->slot_waves);
 			if (r->loop)
 				fprintf(f, " loop=%s", bs_loop_name(r->loop));
+			if (r->copy)
+				fprintf(f, " copy=%s", bs_copy_name(r->copy));
 			if (!isnan(r->lat_base)) {
 				shortest(num, sizeof num, r->lat_base);
 				fprintf(f, " lat_base=%s", num);

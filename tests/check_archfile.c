@@ -142,7 +142,7 @@ START_TEST(test_builtins)
 	ck_assert_ptr_null(bs_profile_for_cc("9"));
 	ck_assert_ptr_null(bs_profile_for_cc(""));
 	ck_assert_ptr_eq(bs_profile_find("textbook"), all[1]);
-	ck_assert_uint_eq(p->nrules, 32);
+	ck_assert_uint_eq(p->nrules, 34);
 	r = bs_profile_rule(p, BS_KIND_LD, 8);
 	ck_assert_ptr_nonnull(r);
 	ck_assert_uint_eq(r->phase_lanes, 16);
@@ -172,11 +172,18 @@ START_TEST(test_builtins)
 	ck_assert_uint_eq(r->phase_lanes, 32);
 	ck_assert_uint_eq(r->slot_waves, 2);
 	ck_assert(isnan(r->lat_base));
-	/* the 8-byte loop and cp.async.cg are not modeled */
+	/* the 8-byte loop: phases of 16 lanes; cp.async.cg by lines */
 	ck_assert_int_eq(bs_kind_find("atom.add.u64", &k), 0);
-	ck_assert_ptr_null(bs_profile_rule(p, k, 8));
+	r = bs_profile_rule(p, k, 8);
+	ck_assert_ptr_nonnull(r);
+	ck_assert_uint_eq(r->loop, BS_LOOP_CAS);
+	ck_assert_uint_eq(r->phase_lanes, 16);
+	ck_assert_uint_eq(r->slot_waves, 2);
 	ck_assert_int_eq(bs_kind_find("cp.async.cg", &k), 0);
-	ck_assert_ptr_null(bs_profile_rule(p, k, 16));
+	r = bs_profile_rule(p, k, 16);
+	ck_assert_ptr_nonnull(r);
+	ck_assert_uint_eq(r->copy, BS_COPY_LINES);
+	ck_assert_uint_eq(r->loop, BS_LOOP_NONE);
 }
 END_TEST
 
@@ -637,10 +644,58 @@ START_TEST(test_not_modeled)
 	bs_summary s;
 	bs_error err;
 
-	ck_assert_int_eq(bs_predict(bs_profile_default(), &a, &s, &err), -1);
-	ck_assert_str_eq(err.text, "profile sm_90 does not model 16-byte "
-		     "cp.async.cg accesses (bankscope archs sm_90 lists what "
-		     "it does)");
+	ck_assert_int_eq(bs_predict(bs_profile_find("textbook"), &a, &s,
+				    &err), -1);
+	ck_assert_str_eq(err.text, "profile textbook does not model 16-byte "
+		     "cp.async.cg accesses (bankscope archs textbook lists "
+		     "what it does)");
+}
+END_TEST
+
+/* copy=lines: its key, where it applies, and what it needs. */
+START_TEST(test_copy_lines_file)
+{
+	static const struct {
+		const char *rule, *error;
+	} wrong[] = {
+		{ "rule cp.async.cg 16 phase=8 copy=rows source=s",
+		  "t:6:34: copy is none or lines" },
+		{ "rule ld 16 phase=8 copy=lines source=s",
+		  "t:6:25: copy=lines is for 16-byte writes (cp.async.cg): "
+		  "ld 16 is not one" },
+		{ "rule cp.async.ca 8 phase=16 copy=lines source=s",
+		  "t:6:34: copy=lines is for 16-byte writes (cp.async.cg): "
+		  "cp.async.ca 8 is not one" },
+		{ "rule cp.async.cg 16 phase=8 copy=lines same_word=serial "
+		  "source=s", "t:6:29: copy=lines counts lines: packed=, "
+		  "loop=, same_word=, slot_waves= and ideal= do not apply "
+		  "with it" },
+	};
+	char text[1024];
+	static bs_profile p;
+	bs_error err;
+
+	for (size_t i = 0; i < sizeof wrong / sizeof *wrong; i++) {
+		snprintf(text, sizeof text, "profile t\nbanks 32\n"
+			 "bank_bytes 4\nsource s a test\nrule ld 4 phase=32 "
+			 "source=s\n%s\n", wrong[i].rule);
+		ck_assert_int_eq(bs_profile_parse(text, "t", &p, &err), -1);
+		snprintf(text, sizeof text, "%s:%ld:%ld: %s", err.source,
+			 err.line, err.column, err.text);
+		ck_assert_str_eq(text, wrong[i].error);
+	}
+	ck_assert_int_eq(bs_profile_parse("profile t\nbanks 16\nbank_bytes 4"
+					  "\nsource s a test\nrule "
+					  "cp.async.cg 16 phase=8 copy=lines "
+					  "source=s\n", "t", &p, &err), -1);
+	ck_assert_str_eq(err.text, "rule cp.async.cg 16 has copy=lines, "
+			 "which needs 128-byte lines (banks x bank_bytes), "
+			 "not 64");
+	ck_assert_int_eq(bs_profile_parse("profile t\nbanks 32\nbank_bytes 4"
+					  "\nsource s a test\nrule "
+					  "cp.async.cg 16 phase=8 copy=lines "
+					  "source=s\n", "t", &p, &err), 0);
+	ck_assert_uint_eq(p.rule[0].copy, BS_COPY_LINES);
 }
 END_TEST
 
@@ -668,6 +723,7 @@ Suite *archfile_suite(void)
 	tcase_add_test(tc, test_cas_loop_no_loads);
 	tcase_add_test(tc, test_byte_banks);
 	tcase_add_test(tc, test_not_modeled);
+	tcase_add_test(tc, test_copy_lines_file);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -160,6 +160,106 @@ START_TEST(test_rule_rows)
 }
 END_TEST
 
+/*
+ * cp.async.cg under copy=lines, against rows the H100 measured
+ * (data/h100-sxm/explore-kinds-20261124-142552-dataset.csv: name,
+ * wavefronts measured, the ideal by the rule's definition (the source
+ * lines, groups of 8 lanes, left with a lane after repeated destinations
+ * are dropped: shuffled.s1 keeps lanes 0-4, 8, 9 and 13), the 32
+ * destinations; '-' = -1): the prediction is the measured count, and the
+ * detail path's phases and cells add up to it.
+ */
+static const struct {
+	const char *name;
+	unsigned wavefronts, ideal;
+	int addr[BS_LANES];
+} cg_rows[] = {
+	{ "cp.async.cg.stride.s0", 1, 1, { 0 } },
+	{ "cp.async.cg.stride.s3", 24, 4, {
+	  0, 48, 96, 144, 192, 240, 288, 336, 384, 432, 480, 528, 576, 624,
+	  672, 720, 768, 816, 864, 912, 960, 1008, 1056, 1104, 1152, 1200,
+	  1248, 1296, 1344, 1392, 1440, 1488 } },
+	{ "cp.async.cg.byp.k4_shuffled.s1", 8, 2, {
+	  48, 0, 112, 80, 96, 112, 48, 48, 64, 32, 64, 96, 0, 16, 16, 0, 32,
+	  48, 0, 64, 16, 80, 32, 112, 112, 80, 96, 32, 96, 64, 80, 16 } },
+	{ "cp.async.cg.tile.l8.p144", 10, 4, {
+	  0, 16, 32, 48, 64, 80, 96, 112, 144, 160, 176, 192, 208, 224, 240,
+	  256, 288, 304, 320, 336, 352, 368, 384, 400, 432, 448, 464, 480,
+	  496, 512, 528, 544 } },
+	{ "cp.async.cg.partial.rnd0_s1", 7, 4, {
+	  -1, 16, 32, 48, -1, 80, -1, 112, 128, 144, 160, 176, 192, -1, -1,
+	  -1, -1, -1, 288, -1, -1, -1, 352, 368, 384, -1, -1, -1, 448, -1, -1,
+	  -1 } },
+	{ "cp.async.cg.rnd.any64.s0", 26, 4, {
+	  16, 720, 272, 816, 864, 832, 400, 208, 80, 1008, 560, 608, 656, 80,
+	  384, 480, 528, 864, 800, 544, 640, 544, 48, 880, 880, 368, 192, 224,
+	  48, 96, 800, 912 } },
+};
+
+START_TEST(test_copy_lines_rows)
+{
+	const bs_profile *p = bs_profile_find("sm_90");
+	static bs_detail d;
+	unsigned waves = 0, words = 0;
+	bs_access a;
+	bs_summary s;
+	bs_error err;
+
+	memset(&a, 0, sizeof a);
+	snprintf(a.name, sizeof a.name, "%s", cg_rows[_i].name);
+	ck_assert(bs_kind_find("cp.async.cg", &a.kind) == 0);
+	a.width = 16;
+	for (unsigned l = 0; l < BS_LANES; l++)
+		if (cg_rows[_i].addr[l] >= 0) {
+			a.active |= 1u << l;
+			a.addr[l] = (uint32_t)cg_rows[_i].addr[l];
+		}
+	ck_assert_int_eq(bs_predict(p, &a, &s, &err), 0);
+	ck_assert_msg(s.wavefronts == cg_rows[_i].wavefronts,
+		      "%s: %u wavefronts, measured %u", cg_rows[_i].name,
+		      s.wavefronts, cg_rows[_i].wavefronts);
+	ck_assert_uint_eq(s.ideal_wavefronts, cg_rows[_i].ideal);
+	ck_assert_uint_eq(s.bank_conflicts, s.wavefronts - s.ideal_wavefronts);
+	ck_assert_int_eq(bs_predict_detail(p, &a, &d, &err), 0);
+	ck_assert_int_eq(d.copy, 1);
+	ck_assert_uint_eq(d.sum.wavefronts, s.wavefronts);
+	for (unsigned ph = 0; ph < d.nphases; ph++) {
+		waves += d.phase[ph].wavefronts;
+		words += d.phase[ph].words;
+	}
+	ck_assert_uint_eq(waves, s.wavefronts);
+	ck_assert_uint_eq(words, d.ncells);
+}
+END_TEST
+
+/* copy=lines keeps the lowest lane of a destination: the others ride
+ * along in its cells.  Lanes 0-3 at 0, 4-7 at 64..112: lane 0 alone
+ * writes half 0 of sector 0 (mask 01), 4-7 fill sectors 2 and 3 (mask
+ * 11), one source line, one shared line, k 0: two wavefronts. */
+START_TEST(test_copy_lines_duplicates)
+{
+	const bs_profile *p = bs_profile_find("sm_90");
+	static bs_detail d;
+	bs_access a;
+
+	memset(&a, 0, sizeof a);
+	ck_assert(bs_kind_find("cp.async.cg", &a.kind) == 0);
+	a.width = 16;
+	a.active = 0xff;
+	for (unsigned l = 4; l < 8; l++)
+		a.addr[l] = 16 * l;
+	ck_assert_int_eq(bs_predict_detail(p, &a, &d, NULL), 0);
+	ck_assert_uint_eq(d.sum.wavefronts, 2);
+	ck_assert_uint_eq(d.sum.ideal_wavefronts, 1);
+	ck_assert_uint_eq(d.phase[0].words, 20);
+	ck_assert_uint_eq(d.cell[0].lanes, 0xf);     /* lanes 0-3, word 0 */
+	ck_assert_uint_eq(d.cell[0].wave, 0);
+	ck_assert_uint_eq(d.cell[4].lanes, 0x10);    /* lane 4, word 16 */
+	ck_assert_uint_eq(d.cell[4].wave, 1);
+	ck_assert_uint_eq(d.cell[4].bank, 16);
+}
+END_TEST
+
 /* The detail path gives the same counts as the fast path, on every row. */
 START_TEST(test_detail_agrees)
 {
@@ -367,6 +467,9 @@ Suite *predict_suite(void)
 	tcase_add_loop_test(tc, test_detail_agrees, 0,
 			    sizeof rows / sizeof *rows);
 	tcase_add_test(tc, test_detail_cells_stride2);
+	tcase_add_loop_test(tc, test_copy_lines_rows, 0,
+			    (int)(sizeof cg_rows / sizeof *cg_rows));
+	tcase_add_test(tc, test_copy_lines_duplicates);
 	tcase_add_test(tc, test_detail_broadcast);
 	tcase_add_test(tc, test_detail_phases_8byte);
 	tcase_add_loop_test(tc, test_invalid_access, 0,

@@ -72,9 +72,10 @@ static void print_profile(const bs_profile *p, uint32_t kinds)
 	printf("  banks %u x %u bytes\n", p->banks, p->bank_bytes);
 	for (unsigned s = 0; s < p->nsources; s++)
 		printf("  source %s: %s\n", p->source[s].tag, p->source[s].text);
-	printf("  %-13s %7s %11s %12s %8s %9s %10s %5s %4s %12s %14s %16s "
-	       "%11s %s\n", "kind", "width_B", "phase_lanes", "packed_lanes",
-	       "partners", "same_word", "slot_waves", "ideal", "loop",
+	printf("  %-13s %7s %11s %12s %8s %9s %10s %5s %4s %5s %12s %14s "
+	       "%16s %11s %s\n", "kind", "width_B", "phase_lanes",
+	       "packed_lanes", "partners", "same_word", "slot_waves", "ideal",
+	       "loop", "copy",
 	       "lat_base_cyc",
 	       "lat_packed_cyc", "lat_slope_cyc/wf", "tp_B/clk/SM", "source");
 	for (unsigned k = 0; k < bs_kind_count(); k++)
@@ -102,13 +103,14 @@ static void print_profile(const bs_profile *p, uint32_t kinds)
 			num(slope, sizeof slope, r->lat_slope);
 			num(tp, sizeof tp, r->tp_bytes_per_clk);
 			printf("  %-13s %7u %11u %12s %8s %9s %10u %5s %4s "
-			       "%12s %14s %16s %11s %s\n",
+			       "%5s %12s %14s %16s %11s %s\n",
 			       bs_kind_name(r->kind), r->width, r->phase_lanes,
 			       packed, partners,
 			       bs_same_word_name(r->same_word),
 			       r->slot_waves ? r->slot_waves : 1,
 			       bs_ideal_name(r->ideal),
-			       r->loop ? bs_loop_name(r->loop) : "-", base, pk,
+			       r->loop ? bs_loop_name(r->loop) : "-",
+			       r->copy ? bs_copy_name(r->copy) : "-", base, pk,
 			       slope, tp,
 			       p->source[r->source].tag);
 		}

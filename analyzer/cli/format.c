@@ -126,11 +126,16 @@ static void text_phase(FILE *out, const bs_profile *p, const bs_detail *d,
 		fprintf(out, "no active lane, 0 wavefronts\n");
 		return;
 	}
-	fprintf(out, "%u wavefront%s, %u-way, %u %s%s\n",
-		f->wavefronts, f->wavefronts == 1 ? "" : "s", f->slots,
-		f->words, d->serial ? "word" : "distinct word",
-		f->words == 1 ? "" : d->serial ? "s, one a lane, served one by "
-						 "one" : "s");
+	if (d->copy)
+		fprintf(out, "%u wavefront%s, %u word%s\n", f->wavefronts,
+			f->wavefronts == 1 ? "" : "s", f->words,
+			f->words == 1 ? "" : "s");
+	else
+		fprintf(out, "%u wavefront%s, %u-way, %u %s%s\n",
+			f->wavefronts, f->wavefronts == 1 ? "" : "s", f->slots,
+			f->words, d->serial ? "word" : "distinct word",
+			f->words == 1 ? "" : d->serial ? "s, one a lane, served "
+							 "one by one" : "s");
 	n = (size_t)snprintf(row, sizeof row, "    bank   ");
 	for (unsigned b = 0; b < p->banks; b++)
 		n += (size_t)snprintf(row + n, sizeof row - n, " %2u ", b);
@@ -220,6 +225,12 @@ void print_text(FILE *out, const bs_profile *p, const bs_access *a,
 	fprintf(out, "%s: %u-byte %s, %u of 32 lanes active, profile %s%s\n",
 		name, a->width, kind_word(a->kind), s->active_lanes, p->name,
 		s->packed ? ", pairwise uniform: packed phases" : "");
+	if (d->copy)
+		fprintf(out, "  by lines (copy=lines): a phase per source line, "
+			"lane l copying from base + 16 l;\n  a wavefront for "
+			"each shared line, chunk XOR and half mask; a lane that "
+			"repeats\n  an earlier lane's destination rides along "
+			"(docs/model.md, \"cp.async\")\n");
 	for (unsigned ph = 0; ph < d->nphases; ph++)
 		text_phase(out, p, d, ph);
 	fprintf(out, "  wavefronts %u, ideal %u, bank conflicts %u, worst %u-way",

@@ -177,7 +177,7 @@ static const struct kind_group {
 	  "Shared-memory atomics (ATOMS), one 4- or 8-byte word per lane; "
 	  "atom.* return the old value, red.* do not." },
 	{ "cpasync", { "LDGSTS", NULL }, "cp.async", "cp.async rows",
-	  "cp.async: STS's phases, lanes serialized",
+	  "cp.async: .ca in STS's phases, .cg by lines",
 	  "cp.async (LDGSTS) copies from global memory into shared memory; "
 	  "the address of a row is the lane's shared destination, and "
 	  "nothing comes back to wait for." },
@@ -1497,9 +1497,11 @@ static void rule_text(char *buf, size_t size, const bs_profile *p,
 	}
 	if (n < size)
 		snprintf(buf + n, size - n, " same_word=%s slot_waves=%u "
-			 "ideal=%s%s source=%s", bs_same_word_name(r->same_word),
+			 "ideal=%s%s%s source=%s",
+			 bs_same_word_name(r->same_word),
 			 r->slot_waves ? r->slot_waves : 1,
 			 bs_ideal_name(r->ideal), r->loop ? " loop=cas" : "",
+			 r->copy ? " copy=lines" : "",
 			 r->source < p->nsources ? p->source[r->source].tag
 						 : "?");
 }

@@ -16,9 +16,12 @@ all read in process by the CUPTI range profiler:
   the ATOMS kinds smsp__sass_..._wavefronts_..._op_atom and
                  l1tex__data_bank_conflicts_..._op_atom over
                  smsp__sass_inst_executed_op_shared_atom
-  cp.async.*     smsp__sass_..._wavefronts_..._op_ldgsts and
+  cp.async.ca    smsp__sass_..._wavefronts_..._op_ldgsts and
                  smsp__sass_..._bank_conflicts_..._op_ldgsts over
                  smsp__sass_inst_executed_op_ldgsts
+  cp.async.cg    the same wavefronts; conflicts not read: every conflict
+                 counter reads 0 for LDGSTS.BYPASS (as the probe runner's
+                 counters_cp.async.cg says)
   the f32/u64    (smsp__sass_..._op_ld + _op_atom) over the 64 source
   retry loops    operations of the counted launch; conflicts not read
 
@@ -70,7 +73,8 @@ def counts(kind, row):
     if kind.startswith("cp.async"):
         inst = num(row, SI + "ldgsts.sum")
         return (num(row, SW + "ldgsts.sum") / inst,
-                num(row, SB + "ldgsts.sum") / inst, inst)
+                math.nan if kind == "cp.async.cg"
+                else num(row, SB + "ldgsts.sum") / inst, inst)
     inst = num(row, SI + "shared_atom.sum")
     return (num(row, SW + "atom.sum") / inst,
             num(row, C + "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_"
