@@ -190,11 +190,25 @@ typedef struct {
 					this instruction is part of (the
 					caller links it: explain_loop_of),
 					else NULL */
+	/*
+	 * Its loop, run by the model from each sampled warp's first
+	 * execution: loop_state 0 not run (no loop, or its kind has no
+	 * rule: loop_kind says), 1 no warp's first execution sampled, 2
+	 * run.  loop_agrees: the counters' mean per execution equals the
+	 * model's per pass and every later sampled execution is a pass the
+	 * model makes, which makes the verdict AGREES.
+	 */
+	int loop_state, loop_agrees;
+	bs_kind loop_kind;
+	unsigned loop_loops, loop_checked, loop_matched;
+	unsigned long loop_passes, loop_load_wf, loop_cas_wf;
+	double loop_mean;            /* this instruction's wavefronts a pass */
 } ex_result;
 
 int explain_access(const bs_explain_sample *s, const char *sass,
 		   bs_access *a);
-int explain_instruction(bs_explain *e, const bs_sass_insn *in, ex_result *r);
+int explain_instruction(bs_explain *e, const bs_sass_insn *in,
+			const bs_sass_insn *loop, ex_result *r);
 const char *explain_verdict_name(ex_verdict v);
 void explain_verdict_text(const ex_result *r, char *buf, size_t size);
 void explain_text(FILE *out, bs_explain *e, const ex_result *r);

@@ -159,16 +159,9 @@ int explain_loop_of(const bs_sass_insn *in, const bs_sass_insn *cas)
  * operation's addresses); its later sampled executions must then be the
  * loop's passes, each with the lanes the model keeps pending and their
  * addresses.  An execution one past the loop's last pass starts the
- * next loop (the next call of the atomic).
+ * next loop (the next call of the atomic).  Fills r's loop_ fields.
  */
-typedef struct {
-	unsigned loops;            /* loops the model ran */
-	unsigned long passes, load_wf, cas_wf;   /* summed over them */
-	unsigned checked, matched; /* later executions compared, equal */
-} ex_loop;
-
-static int loop_check(bs_explain *e, const ex_result *r, bs_kind k,
-		      ex_loop *L)
+static void loop_check(bs_explain *e, ex_result *r, bs_kind k)
 {
 	static bs_detail d;
 	const bs_explain_sample *g = NULL;  /* the loop's first execution */
@@ -176,7 +169,6 @@ static int loop_check(bs_explain *e, const ex_result *r, bs_kind k,
 	uint32_t pend[BS_LANES];
 	int broken = 0;
 
-	memset(L, 0, sizeof *L);
 	for (size_t i = 0; i < r->x->n; i++) {
 		const bs_explain_sample *s = bs_explain_sample_at(e,
 							r->x->first + i);
@@ -200,21 +192,21 @@ static int loop_check(bs_explain *e, const ex_result *r, bs_kind k,
 			a.active &= bs_kind_get(k)->addr_lanes;
 			if (bs_predict_detail(bs_profile_default(), &a, &d,
 					      NULL) < 0 || !d.npasses)
-				return -1;
+				continue;
 			g = s;
 			np = d.npasses;
 			broken = 0;
 			for (j = 0; j < np; j++)
 				pend[j] = d.pass[j].pending;
-			L->loops++;
-			L->passes += np;
-			L->load_wf += d.sum.load_wavefronts;
-			L->cas_wf += d.sum.cas_wavefronts;
+			r->loop_loops++;
+			r->loop_passes += np;
+			r->loop_load_wf += d.sum.load_wavefronts;
+			r->loop_cas_wf += d.sum.cas_wavefronts;
 			continue;
 		}
 		if (broken)
 			continue;
-		L->checked++;
+		r->loop_checked++;
 		j = s->exec - base;
 		if (j < np && s->active == pend[j]) {
 			uint32_t m = s->active;
@@ -222,62 +214,84 @@ static int loop_check(bs_explain *e, const ex_result *r, bs_kind k,
 					g->addr[__builtin_ctz(m)])
 				m &= m - 1;
 			if (!m) {
-				L->matched++;
+				r->loop_matched++;
 				continue;
 			}
 		}
 		broken = 1;     /* not the model's pass: stop following it */
 	}
-	return L->loops ? 0 : -1;
+}
+
+/* The loop of an instruction linked to one: r's loop_ fields, and the
+ * verdict AGREES when the loop model accounts for the counters. */
+static void loop_eval(bs_explain *e, ex_result *r)
+{
+	unsigned w = 0;
+	int is_cas = r->loop->pc == r->x->pc;
+
+	r->loop_kind = BS_KIND_NONE;
+	if (bs_sass_kind(r->loop->sass, &r->loop_kind, &w) != 1 ||
+	    r->loop_kind == BS_KIND_NONE || !bs_kind_allows_width(r->loop_kind,
+								w) ||
+	    !bs_profile_rule(bs_profile_default(), r->loop_kind, w))
+		return;
+	loop_check(e, r, r->loop_kind);
+	if (!r->loop_loops) {
+		r->loop_state = 1;
+		return;
+	}
+	r->loop_state = 2;
+	r->loop_mean = (double)(is_cas ? r->loop_cas_wf : r->loop_load_wf) /
+		       (double)r->loop_passes;
+	if (r->predicted && !isnan(r->measured_wf) &&
+	    fabs(r->measured_wf - r->loop_mean) < AGREE_TOL &&
+	    r->loop_matched == r->loop_checked) {
+		r->loop_agrees = 1;
+		r->verdict = EX_AGREES;
+	}
 }
 
 /* The loop lines of an instruction linked to a retry loop. */
-static void loop_text(FILE *out, bs_explain *e, const ex_result *r)
+static void loop_text(FILE *out, const ex_result *r)
 {
-	bs_kind k = BS_KIND_NONE;
-	unsigned w = 0;
 	int is_cas = r->loop->pc == r->x->pc;
 	char mean[32], m[32];
-	ex_loop L;
-	double per;
 
-	if (bs_sass_kind(r->loop->sass, &k, &w) != 1 || k == BS_KIND_NONE)
-		return;
 	fprintf(out, "  loop:     %s the %s retry loop (ATOMS.CAST.SPIN at "
 		"0x%04x)", is_cas ? "the compare-and-store of" :
-		"the load of", bs_kind_name(k), r->loop->pc);
-	if (!bs_kind_allows_width(k, w) ||
-	    !bs_profile_rule(bs_profile_default(), k, w)) {
+		"the load of", r->loop_kind == BS_KIND_NONE ? "?" :
+		bs_kind_name(r->loop_kind), r->loop->pc);
+	if (!r->loop_state) {
 		fprintf(out, "; the %s profile has no rule for it\n",
 			bs_profile_default()->name);
 		return;
 	}
-	if (loop_check(e, r, k, &L) < 0) {
+	if (r->loop_state == 1) {
 		fprintf(out, "; no sampled warp's first execution of it was "
 			"recorded\n");
 		return;
 	}
-	per = (double)(is_cas ? L.cas_wf : L.load_wf) / (double)L.passes;
-	num(mean, sizeof mean, per);
+	num(mean, sizeof mean, r->loop_mean);
 	num(m, sizeof m, r->measured_wf);
 	fprintf(out, "; from each sampled warp's first execution the model "
-		"runs %u loop%s: %lu passes, %lu load and %lu "
-		"compare-and-store wavefronts (%s %s a pass)\n", L.loops,
-		s_(L.loops), L.passes, L.load_wf, L.cas_wf, mean,
-		is_cas ? "compare-and-store" : "load");
-	if (L.checked)
+		"runs %u loop%s: %lu pass%s, %lu load and %lu "
+		"compare-and-store wavefronts (%s %s a pass)\n", r->loop_loops,
+		s_(r->loop_loops), r->loop_passes,
+		r->loop_passes == 1 ? "" : "es", r->loop_load_wf,
+		r->loop_cas_wf, mean, is_cas ? "compare-and-store" : "load");
+	if (r->loop_checked)
 		fprintf(out, "  passes:   %u of %u later sampled executions "
 			"are the model's passes, with the lanes it keeps "
-			"pending%s\n", L.matched, L.checked,
-			L.matched == L.checked ? "" :
+			"pending%s\n", r->loop_matched, r->loop_checked,
+			r->loop_matched == r->loop_checked ? "" :
 			" (the rest: not; the model is followed no further)");
 	if (!isnan(r->measured_wf))
 		fprintf(out, "  per pass: wavefronts per execution %s by the "
 			"counters (every warp), %s by the model (the sampled "
 			"warps' loops): %s\n", m, mean,
-			fabs(r->measured_wf - per) < AGREE_TOL ? "equal" :
-			"they differ (warps or calls outside the sample do "
-			"other work)");
+			fabs(r->measured_wf - r->loop_mean) < AGREE_TOL
+			? "equal" : "they differ (warps or calls outside the "
+			"sample do other work)");
 }
 
 const char *explain_verdict_name(ex_verdict v)
@@ -326,7 +340,8 @@ static int predicated_off(const bs_sass_insn *in, ex_result *r)
 	return 1;
 }
 
-int explain_instruction(bs_explain *e, const bs_sass_insn *in, ex_result *r)
+int explain_instruction(bs_explain *e, const bs_sass_insn *in,
+			const bs_sass_insn *loop, ex_result *r)
 {
 	const bs_explain_insn *x = bs_explain_find(e, in->function, in->pc);
 
@@ -372,8 +387,11 @@ int explain_instruction(bs_explain *e, const bs_sass_insn *in, ex_result *r)
 		r->sum_ideal += sum.ideal_wavefronts;
 		r->sum_conflicts += sum.bank_conflicts;
 	}
+	r->loop = loop;
 	if (!r->predicted) {
 		r->verdict = EX_NOT_MODELED;
+		if (loop)
+			loop_eval(e, r);
 		return 1;
 	}
 	r->mean_wf = (double)r->sum_wf / (double)r->predicted;
@@ -386,6 +404,8 @@ int explain_instruction(bs_explain *e, const bs_sass_insn *in, ex_result *r)
 		r->verdict = EX_AGREES;
 	else
 		r->verdict = EX_DISAGREES;
+	if (loop)
+		loop_eval(e, r);
 	return 1;
 }
 
@@ -451,6 +471,19 @@ void explain_verdict_text(const ex_result *r, char *buf, size_t size)
 	num(m, sizeof m, r->measured_wf);
 	switch (r->verdict) {
 	case EX_AGREES:
+		if (r->loop_agrees) {
+			num(p, sizeof p, r->loop_mean);
+			snprintf(buf, size, "AGREES: %s wavefront%s per "
+				 "execution, the counters' mean and the loop "
+				 "model's per pass (%u loop%s of %lu pass%s "
+				 "from the sampled warps' first executions); "
+				 "every later sampled execution is one of "
+				 "its passes", p, r->loop_mean == 1 ? "" : "s",
+				 r->loop_loops, r->loop_loops == 1 ? "" : "s",
+				 r->loop_passes, r->loop_passes == 1 ? ""
+								      : "es");
+			break;
+		}
 		if (r->active > 0) {
 			num(p, sizeof p, 100 * (1 - r->active));
 			num(lo, sizeof lo, r->measured_ideal);
@@ -556,7 +589,7 @@ void explain_text(FILE *out, bs_explain *e, const ex_result *r)
 			"accesses\n  verdict:  %s\n", r->samples,
 			s_(r->samples), r->width, r->kind, buf);
 		if (r->loop)
-			loop_text(out, e, r);
+			loop_text(out, r);
 		fputc('\n', out);
 		return;
 	}
@@ -580,9 +613,9 @@ void explain_text(FILE *out, bs_explain *e, const ex_result *r)
 	explain_verdict_text(r, buf, sizeof buf);
 	fprintf(out, "  verdict:  %s\n", buf);
 	if (r->loop)
-		loop_text(out, e, r);
+		loop_text(out, r);
 	if (!isnan(r->measured_ideal) && r->min_ideal == r->max_ideal &&
-	    r->active == 0 &&
+	    r->active == 0 && r->loop_state != 2 &&
 	    fabs(r->measured_ideal - r->min_ideal) >= AGREE_TOL)
 		fprintf(out, "  note:     ideal differs: the model %u, the "
 			"counters %s per execution\n", r->min_ideal, i);

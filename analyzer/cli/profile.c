@@ -798,8 +798,7 @@ static void print_text_explain(const profile *p, const options *o)
 		ex_result x;
 		char pc[16], src[512];
 
-		explain_instruction(p->ex, in, &x);
-		x.loop = x.x ? loop_of(p, in) : NULL;
+		explain_instruction(p->ex, in, loop_of(p, in), &x);
 		with += x.verdict != EX_NONE;
 		pc_text(pc, sizeof pc, in->pc);
 		source(src, sizeof src, in, 0);
@@ -819,7 +818,7 @@ static void explain_csv(const profile *p, const bs_sass_insn *in)
 	ex_result x;
 	char mean[32];
 
-	explain_instruction(p->ex, in, &x);
+	explain_instruction(p->ex, in, loop_of(p, in), &x);
 	if (x.verdict == EX_NONE || x.verdict == EX_NOT_MODELED) {
 		printf(",%zu,,,,%s", x.samples,
 		       explain_verdict_name(x.verdict));
@@ -905,7 +904,7 @@ static void explain_json(const profile *p, const bs_sass_insn *in)
 	ex_result x;
 	char mean[32], m[32], text[512];
 
-	explain_instruction(p->ex, in, &x);
+	explain_instruction(p->ex, in, loop_of(p, in), &x);
 	explain_verdict_text(&x, text, sizeof text);
 	printf(", \"explain\": {\"samples\": %zu, \"verdict\": ", x.samples);
 	json_string(stdout, explain_verdict_name(x.verdict));
