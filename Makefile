@@ -309,7 +309,7 @@ deps-fuzz:
 	@$(DEPS) clang libclang-rt-14-dev
 
 fuzz: build/fuzz/fuzz_pattern build/fuzz/fuzz_expr build/fuzz/fuzz_tile \
-		build/fuzz/fuzz_profile build/fuzz/fuzz_arch
+		build/fuzz/fuzz_profile build/fuzz/fuzz_arch build/fuzz/fuzz_cubin
 	build/fuzz/fuzz_pattern -max_total_time=$(FUZZ_SECONDS) \
 		build/fuzz/corpus-fuzz_pattern fuzz/seeds/pattern
 	build/fuzz/fuzz_expr -max_total_time=$(FUZZ_SECONDS) \
@@ -320,6 +320,8 @@ fuzz: build/fuzz/fuzz_pattern build/fuzz/fuzz_expr build/fuzz/fuzz_tile \
 		build/fuzz/corpus-fuzz_profile fuzz/seeds/profile
 	build/fuzz/fuzz_arch -max_total_time=$(FUZZ_SECONDS) \
 		build/fuzz/corpus-fuzz_arch fuzz/seeds/arch
+	build/fuzz/fuzz_cubin -max_total_time=$(FUZZ_SECONDS) \
+		build/fuzz/corpus-fuzz_cubin fuzz/seeds/cubin
 
 # ---- GPU probes (nvcc; run where a CUDA device is) -----------------------------
 # The nvcc stamp holds the compiler and its flags, targets included: a

@@ -128,6 +128,20 @@ int bs_sassprof_read_disasm(bs_sassprof *p, uint32_t crc, FILE *f,
 			    const char *name, bs_error *err);
 /* The distinct cubin CRCs recorded, ascending: how many, at most max in crc. */
 size_t bs_sassprof_cubins(const bs_sassprof *p, uint32_t *crc, size_t max);
+/* The distinct function symbols recorded in cubin crc: how many, at most
+ * max in name (interned: valid until bs_sassprof_free). */
+size_t bs_sassprof_functions(const bs_sassprof *p, uint32_t crc,
+			     const char **name, size_t max);
+/*
+ * The .symtab indexes of the STT_FUNC symbols named names[0..n) in the
+ * cubin buf[0..len) (ELF64, little-endian): idx[i] its index, 0 when no
+ * function symbol has that name (index 0 is never a function).  Returns
+ * how many were found, or -1 with err when buf is not such a file or a
+ * table lies past its end.  nvdisasm -fun takes these indexes.
+ */
+int bs_cubin_function_indexes(const unsigned char *buf, size_t len,
+			      const char *const *names, size_t n,
+			      unsigned long *idx, bs_error *err);
 /* The launches read so far, ascending by index. */
 size_t bs_sassprof_launch_count(const bs_sassprof *p);
 const bs_sass_launch *bs_sassprof_launch_at(const bs_sassprof *p, size_t i);

@@ -615,6 +615,40 @@ size_t bs_sassprof_cubins(const bs_sassprof *p, uint32_t *crc, size_t max)
 	return p->ncrc;
 }
 
+static int ptr_cmp(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t)*(const char *const *)a;
+	uintptr_t y = (uintptr_t)*(const char *const *)b;
+
+	return (x > y) - (x < y);
+}
+
+size_t bs_sassprof_functions(const bs_sassprof *p, uint32_t crc,
+			     const char **name, size_t max)
+{
+	const char **all;
+	size_t n = 0, u = 0;
+
+	for (size_t i = 0; i < p->n; i++)
+		n += p->e[i].in.cubin_crc == crc;
+	if (!n || !(all = malloc(n * sizeof *all)))
+		return 0;
+	n = 0;
+	for (size_t i = 0; i < p->n; i++)
+		if (p->e[i].in.cubin_crc == crc)
+			all[n++] = p->e[i].in.function;
+	/* interned: one pointer per name */
+	qsort(all, n, sizeof *all, ptr_cmp);
+	for (size_t i = 0; i < n; i++)
+		if (!i || all[i] != all[i - 1]) {
+			if (u < max)
+				name[u] = all[i];
+			u++;
+		}
+	free(all);
+	return u;
+}
+
 /* ---- disassembly --------------------------------------------------------- */
 
 /* The function a header line names, cut in place; NULL when none. */

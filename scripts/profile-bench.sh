@@ -85,6 +85,7 @@ for p in "transpose $B/transpose" "histogram $B/histogram" \
 		--keep "$W/keep/$name" -- "$@"
 	timed $name ncu 1 -- ncu --clock-control none --section SourceCounters --kernel-id :::1 "$@"
 	timed $name bare 2 -- "$@"
+	say "$name: $(grep -h -E 'launches of' "$W/runs/$name-profile-1.out" "$W/runs/$name-explain-1.out" | tr '\n' ' ')"
 done
 
 $BS profile --explain --keep "$W/tutorial" -- build/bankscope-tutorial \
@@ -93,6 +94,7 @@ say "tutorial --explain: exit $?, $(grep -c '^  verdict:  AGREES' "$W/tutorial.t
 $BS profile --replay "$W/tutorial" --explain --format csv > "$W/tutorial-explain.csv" 2>&1
 
 find "$W" -name "cubin-*.cubin" -size +1M -delete
+find "$W" -name "cubin-*.sass" -size +2M -delete
 rm -rf "$B"
 cd "$OUT" && tar czf results.tar.gz work && rm -rf work
 ls -la "$OUT"

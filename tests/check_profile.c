@@ -373,6 +373,131 @@ START_TEST(test_not_counted)
 }
 END_TEST
 
+/*
+ * The cubin's function symbols, for nvdisasm -fun.  sample-transpose's
+ * cubin (nvcc 13.0, sm_90) as readelf -sW lists it: the eight kernels
+ * are FUNC symbols 26 to 33; its records name the same eight.
+ */
+static const struct {
+	const char *name;
+	unsigned long index;
+} transpose_funcs[] = {
+	{ "_Z13copySharedMemPfS_ii", 32 },
+	{ "_Z14transposeNaivePfS_ii", 31 },
+	{ "_Z17transposeDiagonalPfS_ii", 28 },
+	{ "_Z18transposeCoalescedPfS_ii", 30 },
+	{ "_Z20transposeFineGrainedPfS_ii", 27 },
+	{ "_Z22transposeCoarseGrainedPfS_ii", 26 },
+	{ "_Z24transposeNoBankConflictsPfS_ii", 29 },
+	{ "_Z4copyPfS_ii", 33 },
+};
+#define TRANSPOSE_CUBIN "sample-transpose/cubin-3841536004.cubin"
+
+static unsigned char *transpose_cubin(size_t *len)
+{
+	char path[4096];
+	unsigned char *buf;
+
+	snprintf(path, sizeof path, "%s/%s", cases(), TRANSPOSE_CUBIN);
+	buf = (unsigned char *)tu_slurp(path, len);
+	ck_assert_msg(buf != NULL, "%s", path);
+	return buf;
+}
+
+START_TEST(test_cubin_indexes)
+{
+	const char *names[] = { "_Z4copyPfS_ii", "_Z14transposeNaivePfS_ii",
+				".text._Z4copyPfS_ii", "nope",
+				"_Z13copySharedMemPfS_ii" };
+	unsigned long idx[5];
+	size_t len;
+	unsigned char *buf = transpose_cubin(&len);
+	bs_error err;
+
+	/* a section symbol of the same function is not a FUNC symbol */
+	ck_assert_int_eq(bs_cubin_function_indexes(buf, len, names, 5, idx,
+						   &err), 3);
+	ck_assert_uint_eq(idx[0], 33);
+	ck_assert_uint_eq(idx[1], 31);
+	ck_assert_uint_eq(idx[2], 0);
+	ck_assert_uint_eq(idx[3], 0);
+	ck_assert_uint_eq(idx[4], 32);
+	free(buf);
+}
+END_TEST
+
+/* Every prefix of the cubin: an error or a count, never a read past the
+ * end (the sanitizer build checks that).  readelf -h: 54 section
+ * headers of 64 bytes from byte 36544, the program headers after them
+ * (from 40000, not read): a prefix that cuts the section headers is an
+ * error, a longer one finds the function. */
+START_TEST(test_cubin_truncated)
+{
+	const char *names[] = { "_Z4copyPfS_ii" };
+	unsigned long idx[1];
+	size_t len;
+	unsigned char *buf = transpose_cubin(&len);
+	bs_error err;
+
+	for (size_t l = 0; l < len; l++) {
+		unsigned char *cut = malloc(l ? l : 1);
+
+		memcpy(cut, buf, l);
+		ck_assert_msg(bs_cubin_function_indexes(cut, l, names, 1, idx,
+							&err) ==
+			      (l < 36544 + 54 * 64 ? -1 : 1),
+			      "prefix of %zu bytes", l);
+		free(cut);
+	}
+	ck_assert_int_eq(bs_cubin_function_indexes(buf, len, names, 1, idx,
+						   &err), 1);
+	buf[4] = 1;
+	ck_assert_int_eq(bs_cubin_function_indexes(buf, len, names, 1, idx,
+						   &err), -1);
+	ck_assert_str_eq(err.text, "not a 64-bit little-endian ELF file "
+			 "(a cubin is)");
+	memcpy(buf, "#!/b", 4);
+	ck_assert_int_eq(bs_cubin_function_indexes(buf, len, names, 1, idx,
+						   &err), -1);
+	ck_assert_str_eq(err.text, "not an ELF file");
+	free(buf);
+}
+END_TEST
+
+/* The functions a cubin's records name, and their symbols' indexes. */
+START_TEST(test_recorded_functions)
+{
+	bs_sassprof *p = bs_sassprof_new();
+	const char *name[16];
+	unsigned long idx[16];
+	bs_error err;
+	size_t len, n;
+	unsigned char *buf;
+	FILE *f = open_case("sample-transpose", "records.tsv");
+
+	ck_assert_int_eq(bs_sassprof_read_records(p, f, "r", &err), 0);
+	fclose(f);
+	ck_assert_uint_eq(bs_sassprof_functions(p, 7, name, 16), 0);
+	n = bs_sassprof_functions(p, 3841536004u, name, 16);
+	ck_assert_uint_eq(n, 8);
+	ck_assert_uint_eq(bs_sassprof_functions(p, 3841536004u, name, 2), 8);
+	n = bs_sassprof_functions(p, 3841536004u, name, 16);
+	buf = transpose_cubin(&len);
+	ck_assert_int_eq(bs_cubin_function_indexes(buf, len, name, n, idx,
+						   &err), 8);
+	for (size_t i = 0; i < n; i++) {
+		size_t k = 0;
+
+		while (k < 8 && strcmp(transpose_funcs[k].name, name[i]))
+			k++;
+		ck_assert_msg(k < 8, "%s not a recorded function", name[i]);
+		ck_assert_uint_eq(idx[i], transpose_funcs[k].index);
+	}
+	free(buf);
+	bs_sassprof_free(p);
+}
+END_TEST
+
 static bs_sassprof *read_case(const char *dir, int disasm)
 {
 	bs_sassprof *p = bs_sassprof_new();
@@ -630,6 +755,76 @@ static void expect(result r, int status, const char *out, const char *err)
 	free(r.out);
 	free(r.err);
 }
+
+/* Copy file name from the cases folder dir into to. */
+static void copy_case(const char *dir, const char *name, const char *to)
+{
+	char *from = path_of(dir, name), path[1024];
+	size_t len;
+	char *text = tu_slurp(from, &len);
+	FILE *f;
+
+	ck_assert_msg(text != NULL, "%s", from);
+	snprintf(path, sizeof path, "%s/%s", to, name);
+	ck_assert_ptr_nonnull(f = fopen(path, "w"));
+	ck_assert_uint_eq(fwrite(text, 1, len, f), len);
+	ck_assert_int_eq(fclose(f), 0);
+	free(text);
+	free(from);
+}
+
+/*
+ * A replayed directory with a cubin and no disassembly: bankscope runs
+ * nvdisasm -c -g -fun with the symbol indexes of the functions the
+ * records name (sample-transpose's eight kernels: symbols 26-33, as
+ * readelf -s lists them), ascending.  A stand-in nvdisasm first on PATH
+ * writes its arguments to a file and prints the disassembly the H100
+ * run saved, which the report then uses.
+ */
+START_TEST(test_replay_disassembles_recorded_functions)
+{
+	char dir[] = "/tmp/bankscope-fun-XXXXXX", bin[1200], tool[1300];
+	char args_file[1300], path[4096], want[2048];
+	char *sass = path_of("sample-transpose", "cubin-3841536004.sass");
+	const char *args[] = { "profile", "--replay", dir, "--top", "1",
+			       NULL };
+	const char *names[] = { "status.txt", "records.tsv", "launches.tsv",
+				"cubin-3841536004.cubin" };
+	char *got;
+	result r;
+	FILE *f;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	for (size_t i = 0; i < 4; i++)
+		copy_case("sample-transpose", names[i], dir);
+	snprintf(bin, sizeof bin, "%s/bin", dir);
+	ck_assert_int_eq(mkdir(bin, 0755), 0);
+	snprintf(tool, sizeof tool, "%s/nvdisasm", bin);
+	snprintf(args_file, sizeof args_file, "%s/args", bin);
+	ck_assert_ptr_nonnull(f = fopen(tool, "w"));
+	fprintf(f, "#!/bin/sh\nfor a; do echo \"$a\"; done > '%s'\n"
+		"cat '%s'\n", args_file, sass);
+	ck_assert_int_eq(fclose(f), 0);
+	ck_assert_int_eq(chmod(tool, 0755), 0);
+	snprintf(path, sizeof path, "%s:%s", bin, getenv("PATH") ?
+		 getenv("PATH") : "/usr/bin:/bin");
+	setenv("PATH", path, 1);
+	r = run(args);
+	ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+	ck_assert_msg(strstr(r.out, "launches of 8 kernels"), "%s", r.out);
+	ck_assert_msg(strstr(r.out, "LDS"), "no disassembled LDS: %s", r.out);
+	got = tu_slurp(args_file, NULL);
+	snprintf(want, sizeof want, "-c\n-g\n-fun\n26,27,28,29,30,31,32,33\n"
+		 "%s/cubin-3841536004.cubin\n", dir);
+	ck_assert_str_eq(got, want);
+	free(got);
+	free(r.out);
+	free(r.err);
+	free(sass);
+	snprintf(path, sizeof path, "rm -r '%s'", dir);
+	ck_assert_int_eq(system(path), 0);
+}
+END_TEST
 
 static void replay_fixture(const char *format, const char *expected)
 {
@@ -1052,6 +1247,9 @@ Suite *profile_suite(void)
 	TCase *lib = tcase_create("records");
 	TCase *cmd = tcase_create("command");
 
+	tcase_add_test(lib, test_cubin_indexes);
+	tcase_add_test(lib, test_cubin_truncated);
+	tcase_add_test(lib, test_recorded_functions);
 	tcase_add_test(lib, test_transpose_table);
 	tcase_add_test(lib, test_transpose_cuobjdump);
 	tcase_add_test(lib, test_transpose_no_disasm);
@@ -1084,6 +1282,7 @@ Suite *profile_suite(void)
 	tcase_add_test(cmd, test_run_not_found);
 	tcase_add_test(cmd, test_run_not_executable);
 	tcase_add_test(cmd, test_run_reruns);
+	tcase_add_test(cmd, test_replay_disassembles_recorded_functions);
 	tcase_add_test(cmd, test_run_all_launches);
 	tcase_add_test(cmd, test_run_kernel);
 	tcase_add_test(cmd, test_run_verbose);

@@ -276,6 +276,8 @@ typedef struct {
 	int fd;                  /* its output */
 	size_t tool;             /* the tool running, or to try next */
 	int state;               /* 0 to start, 1 running, 2 done, 3 failed */
+	char *fun;               /* nvdisasm -fun: the recorded functions'
+				    symbol indexes; NULL: every function */
 	char tmp[4200];          /* the output file's path */
 } disasm_job;
 
@@ -286,7 +288,7 @@ static int disasm_start(const char *dir, disasm_job *j, int save)
 
 	snprintf(cubin, sizeof cubin, "%s/cubin-%u.cubin", dir, j->crc);
 	for (; j->tool < NTOOLS; j->tool++) {
-		char *argv[5];
+		char *argv[7];
 		int n = 0;
 
 		if (find_tool(tools[j->tool][0], tool, sizeof tool) < 0)
@@ -294,6 +296,10 @@ static int disasm_start(const char *dir, disasm_job *j, int save)
 		argv[n++] = tool;
 		for (int i = 1; tools[j->tool][i]; i++)
 			argv[n++] = (char *)tools[j->tool][i];
+		if (j->fun && !strcmp(tools[j->tool][0], "nvdisasm")) {
+			argv[n++] = "-fun";
+			argv[n++] = j->fun;
+		}
 		argv[n++] = cubin;
 		argv[n] = NULL;
 		if (save)
@@ -470,6 +476,60 @@ static int load_tables(profile *p, bs_error *err)
 	return 0;
 }
 
+static int ulong_cmp(const void *a, const void *b)
+{
+	unsigned long x = *(const unsigned long *)a;
+	unsigned long y = *(const unsigned long *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * nvdisasm -fun's argument for cubin crc: the symbol indexes of the
+ * functions its records name, ascending and comma-separated; NULL
+ * (disassemble it whole) when the cubin cannot be read as ELF or a name
+ * is not among its function symbols.
+ */
+static char *fun_list(const profile *p, uint32_t crc, const char *path)
+{
+	size_t n = bs_sassprof_functions(p->sp, crc, NULL, 0), len = 0;
+	const char **name = NULL;
+	unsigned long *idx = NULL;
+	unsigned char *buf = NULL;
+	char *list = NULL;
+	struct stat st;
+	int fd = -1;
+
+	if (!n || !(name = malloc(n * sizeof *name)) ||
+	    !(idx = malloc(n * sizeof *idx)) ||
+	    (fd = open(path, O_RDONLY)) < 0 || fstat(fd, &st) < 0 ||
+	    st.st_size <= 0 || !(buf = malloc((size_t)st.st_size)))
+		goto out;
+	while (len < (size_t)st.st_size) {
+		ssize_t r = read(fd, buf + len, (size_t)st.st_size - len);
+
+		if (r <= 0)
+			goto out;
+		len += (size_t)r;
+	}
+	bs_sassprof_functions(p->sp, crc, name, n);
+	if (bs_cubin_function_indexes(buf, len, name, n, idx, NULL) !=
+	    (int)n || !(list = malloc(n * 21)))
+		goto out;
+	qsort(idx, n, sizeof *idx, ulong_cmp);
+	len = 0;
+	for (size_t i = 0; i < n; i++)
+		len += (size_t)sprintf(list + len, "%s%lu", i ? "," : "",
+				       idx[i]);
+out:
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	free(idx);
+	free(name);
+	return list;
+}
+
 /* Everything in p->dir, disassembled where possible, finished. */
 static int load(profile *p, int save, bs_error *err)
 {
@@ -505,7 +565,8 @@ static int load(profile *p, int save, bs_error *err)
 		if (access(path, R_OK)) {
 			j[i].state = 3;
 			p->no_cubin++;
-		}
+		} else
+			j[i].fun = fun_list(p, crc[i], path);
 	}
 	disassemble(p->dir, j, ncrc, save, p->jobs);
 	for (size_t i = 0; i < ncrc && rc == 0; i++) {
@@ -534,6 +595,8 @@ static int load(profile *p, int save, bs_error *err)
 	for (size_t i = 0; i < ncrc && rc < 0; i++)
 		if (j[i].state == 2 && j[i].fd >= 0 && !save)
 			unlink(j[i].tmp);
+	for (size_t i = 0; i < ncrc; i++)
+		free(j[i].fun);
 	free(crc);
 	free(j);
 	if (rc < 0)
