@@ -208,29 +208,17 @@ static int predict_slots(const bs_profile *p, const bs_access *a,
 			 const bs_rule *r, bs_summary *s, bs_detail *d,
 			 int nopack);
 
-/* Every active lane's partner l ^ m is active with the same address. */
-static int paired_whole(const bs_access *a, unsigned m)
-{
-	for (uint32_t x = a->active; x; x &= x - 1) {
-		unsigned l = (unsigned)__builtin_ctz(x);
-
-		if (!(a->active >> (l ^ m) & 1) || a->addr[l ^ m] != a->addr[l])
-			return 0;
-	}
-	return 1;
-}
-
 /*
  * Whether a retry loop's load is served unpacked where a load of its own
  * would pack.  On the H100 and H200 the 64-bit loop's LDS.64 packs only
- * when the pending lanes pair up whole (each one's partner pending, with
- * the same address) or when the packed load takes one wavefront; a set
- * that is pairwise uniform only through absent partners, and would take
- * more packed, is served in phases.  Without this, 3 of the 88
- * atom.add.u64 rows of each nine-family run and 7 of the exploration's
- * 106 come out one to three load wavefronts short; with it all agree.
- * A standalone LDS.64 with the same lanes packs
- * (data/h200/sparse-ld-20261124/); why the loop's does not is not known.
+ * when, packed, it takes one wavefront; a request the ld rule packs into
+ * more is served in phases, also in the loop's first pass on a full
+ * warp.  Without this, 3 of the 88 atom.add.u64 rows of each nine-family
+ * run and 7 of the exploration's 106 come out one to three load
+ * wavefronts short; with it all agree, and so do the 48 drawn after
+ * (data/h100-sxm/holdout-20261124/).  A standalone LDS.64 of the same
+ * lanes packs into several wavefronts (data/h200/sparse-ld-20261124/);
+ * why the loop's does not is not known.
  */
 static int loop_load_unpacked(const bs_profile *p, const bs_rule *ld,
 			      const bs_access *a)
@@ -241,12 +229,8 @@ static int loop_load_unpacked(const bs_profile *p, const bs_rule *ld,
 	if (!ld->packed_lanes)
 		return 0;
 	phase_width(ld, a, &packed);
-	if (!packed)
-		return 0;
-	for (uint32_t m = ld->pack_partners; m; m &= m - 1)
-		if (paired_whole(a, (unsigned)__builtin_ctz(m)))
-			return 0;
-	return predict_slots(p, a, ld, &s, NULL, 0) == 0 && s.wavefronts > 1;
+	return packed && predict_slots(p, a, ld, &s, NULL, 0) == 0 &&
+	       s.wavefronts > 1;
 }
 
 /*

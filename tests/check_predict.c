@@ -232,6 +232,40 @@ START_TEST(test_copy_lines_rows)
 }
 END_TEST
 
+/*
+ * The 64-bit atomicAdd loop's loads pack only to one wavefront.  Holdout
+ * rows the H100 measured (data/h100-sxm/holdout-20261124/, Nsight
+ * Compute's split in its README): ho_u64_pair_1_0, every lane on the
+ * word of lane ^ 1, 18 passes, 50 load and 56 compare-and-store
+ * wavefronts, 106 in all; ho_u64_rnd_32_1, 31.  The first pass of
+ * pair_1_0 would pack into 2 wavefronts; the loop serves it in phases,
+ * 4.
+ */
+START_TEST(test_u64_loop_rows)
+{
+	static const int pair[BS_LANES] = {
+		984, 984, 576, 576, 576, 576, 576, 576, 984, 984, 448, 448,
+		984, 984, 576, 576, 576, 576, 984, 984, 984, 984, 984, 984,
+		576, 576, 576, 576, 448, 448, 448, 448 };
+	const bs_profile *p = bs_profile_find("sm_90");
+	static bs_detail d;
+	bs_access a;
+
+	memset(&a, 0, sizeof a);
+	ck_assert(bs_kind_find("atom.add.u64", &a.kind) == 0);
+	a.width = 8;
+	a.active = UINT32_MAX;
+	for (unsigned l = 0; l < BS_LANES; l++)
+		a.addr[l] = (uint32_t)pair[l];
+	ck_assert_int_eq(bs_predict_detail(p, &a, &d, NULL), 0);
+	ck_assert_uint_eq(d.sum.passes, 18);
+	ck_assert_uint_eq(d.sum.load_wavefronts, 50);
+	ck_assert_uint_eq(d.sum.cas_wavefronts, 56);
+	ck_assert_uint_eq(d.sum.wavefronts, 106);
+	ck_assert_uint_eq(d.pass[0].load_wavefronts, 4);
+}
+END_TEST
+
 /* copy=lines keeps the lowest lane of a destination: the others ride
  * along in its cells.  Lanes 0-3 at 0, 4-7 at 64..112: lane 0 alone
  * writes half 0 of sector 0 (mask 01), 4-7 fill sectors 2 and 3 (mask
@@ -470,6 +504,7 @@ Suite *predict_suite(void)
 	tcase_add_loop_test(tc, test_copy_lines_rows, 0,
 			    (int)(sizeof cg_rows / sizeof *cg_rows));
 	tcase_add_test(tc, test_copy_lines_duplicates);
+	tcase_add_test(tc, test_u64_loop_rows);
 	tcase_add_test(tc, test_detail_broadcast);
 	tcase_add_test(tc, test_detail_phases_8byte);
 	tcase_add_loop_test(tc, test_invalid_access, 0,

@@ -9,13 +9,15 @@
 # rules for the other kinds.  atom.add.f32 and atom.add.u64 compile to
 # retry loops (LDS + ATOMS.CAST.SPIN): loop=cas counts them pass by pass
 # (88 of 88 rows of each run for each; their cycles follow the passes, so
-# no latency line); the 64-bit loop's loads pack only when the pending
-# lanes pair up whole or pack to one wavefront (predict.c, found on these
-# rows, unexplained).  cp.async.cg (LDGSTS.E.BYPASS) is counted by lines,
-# not bank slots: copy=lines (116 of 116 rows of each run, 224 of 224 of
-# the exploration), its source taken to be the coalesced one every probe
-# copies from.  The last two rules were derived after the runs, from their
-# rows: a fit, not yet a prediction of rows measured later.
+# no latency line); the 64-bit loop's loads pack only when, packed, they
+# take one wavefront (predict.c, unexplained).  cp.async.cg
+# (LDGSTS.E.BYPASS) is counted by lines, not bank slots: copy=lines (116
+# of 116 rows of each run, 224 of 224 of the exploration), its source
+# taken to be the coalesced one every probe copies from.  These two were
+# derived after the runs, from their rows; 55 cg and 46 of 48 u64
+# accesses drawn later came out as predicted, and the u64 reading here
+# is the one that also gives the other two
+# (data/h100-sxm/holdout-20261124/).
 profile sm_90
 description Hopper (H100, H200), measured: 32 banks x 4 B; 8-byte accesses in 2 phases, 16-byte in 4; pairwise-uniform loads pack; ldmatrix/stmatrix a phase per matrix; atomics serialize a word; float atomicAdd a CAS loop; cp.async.cg by lines
 compute_capability 9.0
