@@ -13,7 +13,7 @@
 set -u
 TOP=${OUT:-build/device-out}
 OUT=$TOP/w
-PAT=data/h100-sxm/holdout-20261124/holdout.patterns
+PAT=${PAT:-data/h100-sxm/holdout-20261124/holdout.patterns}
 mkdir -p "$OUT/data"
 exec > >(tee "$TOP/run.log") 2>&1
 say() { printf '== %s\n' "$*"; }
