@@ -173,6 +173,14 @@ typedef struct {
 	bs_kind kind;
 	uint32_t active;         /* bit l set: lane l takes part */
 	uint32_t addr[BS_LANES]; /* byte address of each active lane */
+	/*
+	 * A copy from global memory (copy=lines): each lane's global
+	 * source address, its low 32 bits, where known (profile --explain
+	 * records them; the array is the caller's and must outlive the
+	 * prediction); NULL: the source is taken to be base + 16 lane,
+	 * 128-byte aligned.
+	 */
+	const uint32_t *src;
 } bs_access;
 
 /*

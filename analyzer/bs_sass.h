@@ -67,11 +67,16 @@ extern "C" {
  * lane, matrices per lane (ldsm/stsm; 1 otherwise), block and warp (linear
  * indexes), the execution of that instruction by that warp (from 0), and
  * the 32 lanes' shared-window addresses, space-separated, '-' for a lane
- * that did not take part (the pattern-file lane fields).
+ * that did not take part (the pattern-file lane fields).  Files written
+ * since 2026-11-24's second session add a column, sources
+ * (BS_EXPLAIN_COLUMNS_SOURCES): for ldgsts, each lane's global source
+ * address, its low 32 bits, the lane fields again; '-' for the other
+ * kinds.  The reader takes either header.
  */
 #define BS_EXPLAIN_COLUMNS \
 	"launch\tkernel\tfunction\tpc_offset\tkind\twidth\tcount\tblock\t" \
 	"warp\texec\taddresses"
+#define BS_EXPLAIN_COLUMNS_SOURCES BS_EXPLAIN_COLUMNS "\tsources"
 
 typedef struct {
 	const char *kernel;       /* as recorded */
@@ -171,6 +176,8 @@ typedef struct {
 	unsigned block, warp, exec;
 	uint32_t active;          /* lanes that took part */
 	uint32_t addr[BS_LANES];  /* shared-window byte addresses */
+	int has_src;              /* ldgsts with a sources field */
+	uint32_t src[BS_LANES];   /* its global sources, low 32 bits */
 } bs_explain_sample;
 
 typedef struct {

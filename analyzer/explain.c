@@ -21,7 +21,7 @@
 #include "bankscope.h"
 #include "lines.h"
 
-#define FIELDS 11
+#define FIELDS 12            /* with sources; 11 without */
 
 typedef struct {
 	bs_explain_sample s;
@@ -35,6 +35,7 @@ struct bs_explain {
 	bs_explain_insn *insn;
 	size_t ninsn;
 	int sorted;
+	int fields;              /* the header's: 11, or 12 with sources */
 	char *buf;
 	size_t bufcap;
 };
@@ -84,7 +85,7 @@ static int field_u64(const char *name, long line, long col, const char *what,
 
 /* The 32 lane fields of t (cut in place) into s; col: t's column. */
 static int lanes(const char *name, long line, long col, char *t,
-		 bs_explain_sample *s, bs_error *err)
+		 bs_explain_sample *s, const char *what, bs_error *err)
 {
 	char *p = t;
 
@@ -96,8 +97,8 @@ static int lanes(const char *name, long line, long col, char *t,
 
 		if (!n)
 			return bs_error_set(err, name, line, col + (p - t),
-					    "addresses: %d lane fields, "
-					    "expected 32", l);
+					    "%s: %d lane fields, "
+					    "expected 32", what, l);
 		if (p[n] == ' ')
 			p[n++] = '\0';
 		p += n;
@@ -113,10 +114,10 @@ static int lanes(const char *name, long line, long col, char *t,
 	}
 	if (*p)
 		return bs_error_set(err, name, line, col + (p - t),
-				    "addresses: more than 32 lane fields");
+				    "%s: more than 32 lane fields", what);
 	if (!s->active)
 		return bs_error_set(err, name, line, col,
-				    "addresses: no active lane");
+				    "%s: no active lane", what);
 	return 0;
 }
 
@@ -127,16 +128,16 @@ static int add(bs_explain *e, const char *name, long line, char *text,
 	long col[FIELDS];
 	uint64_t v;
 	item it;
-	int n = 0, k;
+	int n = 0, k, nf = e->fields;
 
 	memset(&it, 0, sizeof it);
 	for (char *p = text;; n++) {
 		char *tab = strchr(p, '\t');
 
-		if (n == FIELDS)
+		if (n == nf)
 			return bs_error_set(err, name, line, p - text + 1,
 					    "more than %d tab-separated "
-					    "fields", FIELDS);
+					    "fields", nf);
 		f[n] = p;
 		col[n] = p - text + 1;
 		if (!tab) {
@@ -146,11 +147,11 @@ static int add(bs_explain *e, const char *name, long line, char *text,
 		*tab = '\0';
 		p = tab + 1;
 	}
-	if (n < FIELDS)
+	if (n < nf)
 		return bs_error_set(err, name, line,
 				    col[n - 1] + (long)strlen(f[n - 1]),
 				    "%d tab-separated fields, expected %d", n,
-				    FIELDS);
+				    nf);
 	if (field_u64(name, line, col[0], "launch", f[0], ULONG_MAX, &v,
 		      err) < 0)
 		return -1;
@@ -191,8 +192,25 @@ static int add(bs_explain *e, const char *name, long line, char *text,
 		      err) < 0)
 		return -1;
 	it.s.exec = (unsigned)v;
-	if (lanes(name, line, col[10], f[10], &it.s, err) < 0)
+	if (lanes(name, line, col[10], f[10], &it.s, "addresses", err) < 0)
 		return -1;
+	if (nf == 12 && strcmp(f[11], "-")) {
+		bs_explain_sample src;
+
+		if (strcmp(it.s.kind, "ldgsts"))
+			return bs_error_set(err, name, line, col[11],
+					    "sources: only ldgsts has them "
+					    "('-' for %s)", it.s.kind);
+		memset(&src, 0, sizeof src);
+		if (lanes(name, line, col[11], f[11], &src, "sources", err) < 0)
+			return -1;
+		if (src.active != it.s.active)
+			return bs_error_set(err, name, line, col[11],
+					    "sources: not the lanes of the "
+					    "addresses");
+		memcpy(it.s.src, src.addr, sizeof it.s.src);
+		it.s.has_src = 1;
+	}
 	if (e->n == e->cap) {
 		size_t cap = e->cap ? 2 * e->cap : 256;
 		item *nv = realloc(e->v, cap * sizeof *nv);
@@ -233,8 +251,12 @@ int bs_explain_read(bs_explain *e, FILE *f, const char *name, bs_error *err)
 		if (!len)
 			continue;
 		if (!header) {
-			if (strcmp(e->buf, BS_EXPLAIN_COLUMNS)) {
-				const char *a = e->buf, *b = BS_EXPLAIN_COLUMNS;
+			e->fields = !strcmp(e->buf, BS_EXPLAIN_COLUMNS) ? 11
+				: !strcmp(e->buf, BS_EXPLAIN_COLUMNS_SOURCES)
+				? 12 : 0;
+			if (!e->fields) {
+				const char *a = e->buf,
+					   *b = BS_EXPLAIN_COLUMNS_SOURCES;
 
 				while (*a && *a == *b)
 					a++, b++;

@@ -333,10 +333,12 @@ static int predict_loop(const bs_profile *p, const bs_access *a,
 /*
  * A copy=lines rule (BS_COPY_LINES, bs_model.h): the wavefronts are the
  * distinct (source line, shared line, chunk XOR, half mask) of the lanes
- * left after dropping repeated destinations.  d (may be NULL) gets one
- * phase per source line (lanes 8g .. 8g+7), a wave per wavefront and a
- * cell per 4-byte word each kept lane writes, its lanes those with that
- * destination.
+ * left after dropping repeated destinations.  The source is the access's
+ * own (src: profile --explain records it), else base + 16 lane.  d
+ * (may be NULL) gets one phase per source line, in the order of their
+ * first lanes (lanes 8g .. 8g+7 for the assumed source), a wave per
+ * wavefront and a cell per 4-byte word each kept lane writes, its lanes
+ * those with that destination.
  */
 typedef struct { unsigned g, l, k, dsec, ssec, mask; } copy_item;
 typedef struct { unsigned g, l, k, mask; } copy_wave;
@@ -347,8 +349,10 @@ static int predict_copy(const bs_profile *p, const bs_access *a,
 {
 	copy_item it[BS_LANES];
 	copy_wave wv[BS_LANES];
-	unsigned nit = 0, nwv = 0, item_of[BS_LANES], phase_waves[4] = { 0 };
-	uint32_t kept = 0, dup[BS_LANES] = { 0 };
+	unsigned nit = 0, nwv = 0, item_of[BS_LANES];
+	unsigned phase_waves[BS_LANES] = { 0 }, nph = 0;
+	uint32_t kept = 0, dup[BS_LANES] = { 0 }, line_of[BS_LANES];
+	uint32_t phase_lanes[BS_LANES] = { 0 };
 
 	if (a->width != 16 || p->banks * p->bank_bytes != 128)
 		return bs_error_set(err, a->name, 0, 0, "copy=lines counts "
@@ -371,10 +375,17 @@ static int predict_copy(const bs_profile *p, const bs_access *a,
 		dup[l] |= 1u << l;
 	}
 	for (uint32_t m = kept; m; m &= m - 1) {
-		unsigned l = (unsigned)__builtin_ctz(m), i;
-		unsigned cs = l % 8, cd = a->addr[l] / 16 % 8;
-		unsigned g = l / 8, ln = a->addr[l] / 128, k = (cs ^ cd) & 3;
+		unsigned l = (unsigned)__builtin_ctz(m), i, g;
+		uint32_t src = a->src ? a->src[l] : 16 * l;
+		unsigned cs = src / 16 % 8, cd = a->addr[l] / 16 % 8;
+		unsigned ln = a->addr[l] / 128, k = (cs ^ cd) & 3;
 
+		for (g = 0; g < nph; g++)      /* the source line's phase */
+			if (line_of[g] == src / 128)
+				break;
+		if (g == nph)
+			line_of[nph++] = src / 128;
+		phase_lanes[g] |= dup[l];
 		for (i = 0; i < nit; i++)
 			if (it[i].g == g && it[i].l == ln && it[i].k == k &&
 			    it[i].dsec == cd / 2 && it[i].ssec == cs / 2)
@@ -400,11 +411,10 @@ static int predict_copy(const bs_profile *p, const bs_access *a,
 		}
 	}
 	s->wavefronts = nwv;
-	for (unsigned g = 0; g < 4; g++) {
-		s->phases += phase_waves[g] > 0;
+	for (unsigned g = 0; g < nph; g++)
 		if (phase_waves[g] > s->max_way)
 			s->max_way = phase_waves[g];
-	}
+	s->phases = nph;
 	s->ideal_wavefronts = s->phases;
 	s->bank_conflicts = s->wavefronts - s->ideal_wavefronts;
 	s->latency_cycles = latency(r, 0, s->wavefronts);
@@ -413,27 +423,34 @@ static int predict_copy(const bs_profile *p, const bs_access *a,
 	d->npasses = 0;
 	d->copy = 1;
 	d->serial = 0;
-	d->nphases = 4;
 	d->ncells = 0;
-	for (unsigned g = 0; g < 4; g++) {
+	/* the assumed source: the four 8-lane groups, empty ones too */
+	d->nphases = a->src ? nph : 4;
+	for (unsigned g = 0; g < d->nphases; g++) {
 		bs_phase *f = &d->phase[g];
-		unsigned wave = 0;
+		unsigned wave = 0, pg = g;
 
-		f->lanes = 0xffu << (8 * g);
+		if (!a->src) {   /* phase index of the lanes 8g .. 8g+7 */
+			f->lanes = 0xffu << (8 * g);
+			for (pg = 0; pg < nph && line_of[pg] != g; pg++)
+				;
+		} else
+			f->lanes = phase_lanes[g];
 		f->active = a->active & f->lanes;
-		f->slots = f->wavefronts = phase_waves[g];
+		f->slots = f->wavefronts = pg < nph ? phase_waves[pg] : 0;
 		f->words = 4 * (unsigned)__builtin_popcount(kept & f->lanes);
 		f->first_cell = d->ncells;
-		for (unsigned w = 0; w < nwv; w++) {
+		for (unsigned w = 0; w < nwv && pg < nph; w++) {
 			unsigned c0 = d->ncells;
 
-			if (wv[w].g != g)
+			if (wv[w].g != pg)
 				continue;
 			for (uint32_t m = kept & f->lanes; m; m &= m - 1) {
 				unsigned l = (unsigned)__builtin_ctz(m);
 				unsigned i = item_of[l];
 
-				if (it[i].l != wv[w].l || it[i].k != wv[w].k ||
+				if (it[i].g != pg || it[i].l != wv[w].l ||
+				    it[i].k != wv[w].k ||
 				    it[i].mask != wv[w].mask)
 					continue;
 				for (unsigned j = 0; j < 4; j++) {

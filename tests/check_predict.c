@@ -266,6 +266,54 @@ START_TEST(test_u64_loop_rows)
 }
 END_TEST
 
+/*
+ * copy=lines with the lanes' own sources.  The Triton fp16 matmul's
+ * LDGSTS.E.BYPASS.128 at pc 0x1580 (tests/cases/profile/triton-cg,
+ * H100): block 0, warp 0, execution 0, every lane's shared destination
+ * and global source (low 32 bits) as the explain library recorded them.
+ * Four lanes copy each 64-byte row, so eight source lines: 8 wavefronts,
+ * the counters' 8 per execution over all 65536; taken for base + 16
+ * lane the same destinations would cost 4.
+ */
+START_TEST(test_copy_lines_sources)
+{
+	static const uint32_t dst[BS_LANES] = {
+		17408, 17424, 17440, 17456, 17472, 17488, 17504, 17520,
+		17552, 17536, 17584, 17568, 17616, 17600, 17648, 17632,
+		17696, 17712, 17664, 17680, 17760, 17776, 17728, 17744,
+		17840, 17824, 17808, 17792, 17904, 17888, 17872, 17856 };
+	static const uint32_t src[BS_LANES] = {
+		1216348288, 1216348304, 1216348320, 1216348336, 1216352384,
+		1216352400, 1216352416, 1216352432, 1216356480, 1216356496,
+		1216356512, 1216356528, 1216360576, 1216360592, 1216360608,
+		1216360624, 1216364672, 1216364688, 1216364704, 1216364720,
+		1216368768, 1216368784, 1216368800, 1216368816, 1216372864,
+		1216372880, 1216372896, 1216372912, 1216376960, 1216376976,
+		1216376992, 1216377008 };
+	const bs_profile *p = bs_profile_find("sm_90");
+	static bs_detail d;
+	bs_access a;
+	bs_summary s;
+
+	memset(&a, 0, sizeof a);
+	ck_assert(bs_kind_find("cp.async.cg", &a.kind) == 0);
+	a.width = 16;
+	a.active = UINT32_MAX;
+	memcpy(a.addr, dst, sizeof dst);
+	ck_assert_int_eq(bs_predict(p, &a, &s, NULL), 0);
+	ck_assert_uint_eq(s.wavefronts, 4);
+	a.src = src;
+	ck_assert_int_eq(bs_predict(p, &a, &s, NULL), 0);
+	ck_assert_uint_eq(s.wavefronts, 8);
+	ck_assert_uint_eq(s.ideal_wavefronts, 8);
+	ck_assert_int_eq(bs_predict_detail(p, &a, &d, NULL), 0);
+	ck_assert_uint_eq(d.nphases, 8);
+	ck_assert_uint_eq(d.phase[1].lanes, 0xf0u);
+	ck_assert_uint_eq(d.phase[1].wavefronts, 1);
+	ck_assert_uint_eq(d.sum.wavefronts, 8);
+}
+END_TEST
+
 /* copy=lines keeps the lowest lane of a destination: the others ride
  * along in its cells.  Lanes 0-3 at 0, 4-7 at 64..112: lane 0 alone
  * writes half 0 of sector 0 (mask 01), 4-7 fill sectors 2 and 3 (mask
@@ -505,6 +553,7 @@ Suite *predict_suite(void)
 			    (int)(sizeof cg_rows / sizeof *cg_rows));
 	tcase_add_test(tc, test_copy_lines_duplicates);
 	tcase_add_test(tc, test_u64_loop_rows);
+	tcase_add_test(tc, test_copy_lines_sources);
 	tcase_add_test(tc, test_detail_broadcast);
 	tcase_add_test(tc, test_detail_phases_8byte);
 	tcase_add_loop_test(tc, test_invalid_access, 0,

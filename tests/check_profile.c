@@ -647,6 +647,8 @@ END_TEST
 	      "block\twarp\texec\taddresses\n"
 #define LANES0 "0 4 8 12 16 20 24 28 32 36 40 44 48 52 56 60 64 68 72 76 " \
 	       "80 84 88 92 96 100 104 108 112 116 120 124"
+#define XHEADS "launch\tkernel\tfunction\tpc_offset\tkind\twidth\tcount\t" \
+	       "block\twarp\texec\taddresses\tsources\n"
 
 static const struct {
 	const char *text, *want;
@@ -676,7 +678,50 @@ static const struct {
 	  "x:2:25: address: 4294967296 is larger than 4294967295" },
 	{ XHEAD "0\t\tf\t0x10\tld\t4\t1\t0\t0\t0\t" LANES0 "\n",
 	  "x:2:3: kernel is empty" },
+	/* the sources column (files of the explain library since
+	   2026-11-24): ldgsts only, the lanes of the addresses */
+	{ XHEADS "0\tk\tf\t0x10\tld\t4\t1\t0\t0\t0\t" LANES0 "\n",
+	  "x:2:124: 11 tab-separated fields, expected 12" },
+	{ XHEADS "0\tk\tf\t0x10\tld\t4\t1\t0\t0\t0\t" LANES0 "\t" LANES0
+	  "\n", "x:2:125: sources: only ldgsts has them ('-' for ld)" },
+	{ XHEADS "0\tk\tf\t0x10\tldgsts\t4\t1\t0\t0\t0\t" LANES0 "\t"
+	  "- 4 8 12 16 20 24 28 32 36 40 44 48 52 56 60 64 68 72 76 80 84 88 "
+	  "92 96 100 104 108 112 116 120 124\n",
+	  "x:2:129: sources: not the lanes of the addresses" },
+	{ XHEADS "0\tk\tf\t0x10\tldgsts\t4\t1\t0\t0\t0\t" LANES0 "\t1 2\n",
+	  "x:2:132: sources: 2 lane fields, expected 32" },
 };
+
+/* A sources column: the ldgsts row keeps its sources, the ld row's '-'
+ * none. */
+START_TEST(test_explain_sources)
+{
+	static const char text[] = XHEADS
+		"0\tk\tf\t0x10\tld\t4\t1\t0\t0\t0\t" LANES0 "\t-\n"
+		"0\tk\tf\t0x20\tldgsts\t16\t1\t0\t0\t0\t"
+		"- 16 32 48 64 80 96 112 128 144 160 176 192 208 224 240 256 272 288 304 320 336 352 368 384 400 416 432 448 464 480 496\t"
+		"- 4096 8 12 16 20 24 28 32 36 40 44 48 52 56 60 64 68 72 76 80 84 88 92 96 100 104 108 112 116 120 124\n";
+	bs_explain *e = bs_explain_new();
+	FILE *f = fmemopen((void *)text, sizeof text - 1, "r");
+	const bs_explain_sample *s;
+	bs_error err;
+
+	ck_assert_int_eq(bs_explain_read(e, f, "x", &err), 0);
+	ck_assert_uint_eq(bs_explain_instructions(e), 2);
+	s = bs_explain_sample_at(e, bs_explain_instruction(e, 0)->first);
+	ck_assert_uint_eq(s->pc, 0x10);
+	ck_assert_int_eq(s->has_src, 0);
+	s = bs_explain_sample_at(e, bs_explain_instruction(e, 1)->first);
+	ck_assert_uint_eq(s->pc, 0x20);
+	ck_assert_int_eq(s->has_src, 1);
+	ck_assert_uint_eq(s->active, 0xfffffffeu);
+	ck_assert_uint_eq(s->src[1], 4096);
+	ck_assert_uint_eq(s->src[2], 8);
+	ck_assert_uint_eq(s->src[31], 124);
+	fclose(f);
+	bs_explain_free(e);
+}
+END_TEST
 
 START_TEST(test_explain_bad)
 {
@@ -1267,6 +1312,7 @@ Suite *profile_suite(void)
 	tcase_add_test(lib, test_explain_read);
 	tcase_add_loop_test(lib, test_explain_bad, 0,
 			    sizeof bad_explain / sizeof *bad_explain);
+	tcase_add_test(lib, test_explain_sources);
 	suite_add_tcase(s, lib);
 
 	tcase_add_test(cmd, test_replay_text);

@@ -67,6 +67,7 @@ int explain_access(const bs_explain_sample *s, const char *sass,
 	a->active = s->active & bs_kind_get(k)->addr_lanes;
 	for (unsigned l = 0; l < BS_LANES; l++)
 		a->addr[l] = (a->active >> l & 1) ? s->addr[l] : 0;
+	a->src = s->has_src ? s->src : NULL;
 	snprintf(a->name, sizeof a->name, "pc 0x%04x block %u warp %u exec %u",
 		 s->pc, s->block, s->warp, s->exec);
 	return 0;

@@ -227,10 +227,12 @@ void print_text(FILE *out, const bs_profile *p, const bs_access *a,
 		s->packed ? ", pairwise uniform: packed phases" : "");
 	if (d->copy)
 		fprintf(out, "  by lines (copy=lines): a phase per source line, "
-			"lane l copying from base + 16 l;\n  a wavefront for "
+			"%s;\n  a wavefront for "
 			"each shared line, chunk XOR and half mask; a lane that "
 			"repeats\n  an earlier lane's destination rides along "
-			"(docs/model.md, \"cp.async\")\n");
+			"(docs/model.md, \"cp.async\")\n", a->src ?
+			"the lanes' recorded sources" :
+			"lane l copying from base + 16 l");
 	for (unsigned ph = 0; ph < d->nphases; ph++)
 		text_phase(out, p, d, ph);
 	fprintf(out, "  wavefronts %u, ideal %u, bank conflicts %u, worst %u-way",

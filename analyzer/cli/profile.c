@@ -738,9 +738,12 @@ static void ldgsts_note(const profile *p)
 		       "\"cp.async\")\n");
 	if (cg)
 		printf("%snote: LDGSTS.E.BYPASS (cp.async.cg): CUPTI's ideal is "
-		       "the distinct bytes over 128, and the wavefronts also "
-		       "depend on the order of the lanes: no model is claimed "
-		       "for it (docs/model.md, \"cp.async\")\n", ca ? "" : "\n");
+		       "the distinct bytes over 128, but the hardware copies "
+		       "by 128-byte lines, at least a wavefront for each "
+		       "source line, and its wavefronts depend on the lanes' "
+		       "order and sources: --explain predicts them from the "
+		       "recorded destinations and sources (docs/model.md, "
+		       "\"cp.async\")\n", ca ? "" : "\n");
 }
 
 #define NCOLS 10

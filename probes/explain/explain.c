@@ -396,6 +396,17 @@ static int collect(pending *c, const char *where)
 			else
 				fputc('-', g.out);
 		}
+		fputc('\t', g.out);
+		for (int l = 0; l < 32 && r->kind == BS_EX_MEMCPY_ASYNC; l++) {
+			if (l)
+				fputc(' ', g.out);
+			if (r->mask >> l & 1)
+				fprintf(g.out, "%u", r->src[l]);
+			else
+				fputc('-', g.out);
+		}
+		if (r->kind != BS_EX_MEMCPY_ASYNC)
+			fputc('-', g.out);
 		fputc('\n', g.out);
 	}
 	fflush(g.out);
@@ -518,7 +529,7 @@ static void init(void)
 		memcpy(&g.demangle, &sym, sizeof sym);
 	if ((g.status = open_out("explain-status.txt", "ok")) &&
 	    read_choices() == 0 &&
-	    (g.out = open_out("explain.tsv", BS_EXPLAIN_COLUMNS))) {
+	    (g.out = open_out("explain.tsv", BS_EXPLAIN_COLUMNS_SOURCES))) {
 		SanitizerResult r = sanitizerSubscribe(&g.sub, on_callback,
 						       NULL);
 

@@ -38,6 +38,8 @@ typedef struct {
 	uint32_t count;            /* matrices (matrix accesses), else 1 */
 	uint32_t kind;             /* BS_EX_* */
 	uint32_t addr[32];         /* shared-window offsets */
+	uint32_t src[32];          /* LDGSTS: the global source, its low
+				      32 bits; 0 for the other kinds */
 } bs_ex_rec;
 
 typedef struct {

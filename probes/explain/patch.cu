@@ -8,7 +8,7 @@
  *               the address is an offset in the shared window)
  *   bs_matrix   LDSM, STSM (matrix callback: each lane's row address)
  *   bs_memcpy   LDGSTS, cp.async (global-to-shared callback: the shared
- *               destination)
+ *               destination, and the low 32 bits of the global source)
  * The userdata of a launch that is not sampled is NULL: the callbacks
  * return at once.  For a sampled warp the lowest active lane finds the
  * instruction in the warp's pc table and takes a record index; the index
@@ -48,7 +48,7 @@ static __device__ __forceinline__ bs_ex_slot *find(bs_ex_slot *t, uint64_t pc)
 
 static __device__ __forceinline__ SanitizerPatchResult
 record(void *userdata, uint64_t pc, uint32_t addr, uint32_t size,
-       uint32_t flags, uint32_t count, uint32_t kind)
+       uint32_t flags, uint32_t count, uint32_t kind, uint32_t src)
 {
 	bs_ex_state *s = (bs_ex_state *)userdata;
 	uint32_t block, warp, mask, lane, leader, r = BS_EX_NONE, exec = 0;
@@ -86,6 +86,7 @@ record(void *userdata, uint64_t pc, uint32_t addr, uint32_t size,
 		bs_ex_rec *e = &s->rec[r];
 
 		e->addr[lane] = addr;
+		e->src[lane] = src;
 		if (lane == leader) {
 			e->pc = pc;
 			e->block = block;
@@ -107,7 +108,7 @@ bs_shared(void *userdata, uint64_t pc, void *ptr, uint32_t size,
 {
 	(void)data;
 	return record(userdata, pc, (uint32_t)(uintptr_t)ptr, size, flags, 1,
-		      BS_EX_MEMORY);
+		      BS_EX_MEMORY, 0);
 }
 
 extern "C" __device__ __noinline__ SanitizerPatchResult
@@ -115,13 +116,13 @@ bs_matrix(void *userdata, uint64_t pc, uint32_t address, uint32_t size,
 	  uint32_t flags, uint32_t count, const void *data)
 {
 	(void)data;
-	return record(userdata, pc, address, size, flags, count, BS_EX_MATRIX);
+	return record(userdata, pc, address, size, flags, count, BS_EX_MATRIX,
+		      0);
 }
 
 extern "C" __device__ __noinline__ SanitizerPatchResult
 bs_memcpy(void *userdata, uint64_t pc, void *src, uint32_t dst, uint32_t size)
 {
-	(void)src;
 	return record(userdata, pc, dst, size, SANITIZER_MEMORY_DEVICE_FLAG_WRITE,
-		      1, BS_EX_MEMCPY_ASYNC);
+		      1, BS_EX_MEMCPY_ASYNC, (uint32_t)(uintptr_t)src);
 }
