@@ -11,7 +11,10 @@
  * warp executions, transpose_padded's 1.  Its replays must give
  * expected.txt, .csv, .json and expected_stderr.txt exactly.
  * sample-transpose/ is the CUDA sample transpose profiled with --explain
- * on the same machine; explain/ and window/ are made by hand (fake
+ * on the same machine; triton-cg/ the Triton fp16 matmul kernel's part
+ * of a later --explain run (its records, launches, explain records with
+ * cp.async sources, and disassembly: data/h100-sxm/explain-sources-
+ * 20261124); explain/ and window/ are made by hand (fake
  * records, disassembly and explain records, each value chosen to give
  * one verdict or one count).  garbled/, missing_records/ and
  * not_allowed/ hold broken directories; fake/program.sh stands in for a
