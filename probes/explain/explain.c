@@ -347,6 +347,20 @@ static const char *kind_name(const bs_ex_rec *r)
 	}
 }
 
+/* The 32 lane fields of explain.tsv: each lane's value, '-' where the
+ * lane is not in mask. */
+static void lane_fields(uint32_t mask, const uint32_t *v)
+{
+	for (int l = 0; l < 32; l++) {
+		if (l)
+			fputc(' ', g.out);
+		if (mask >> l & 1)
+			fprintf(g.out, "%u", v[l]);
+		else
+			fputc('-', g.out);
+	}
+}
+
 /* A call of collect(): a failure is traced and the launch kept for a
  * later try (the Sanitizer API refuses copies in some callbacks). */
 #define TRY_SAN(call)                                                        \
@@ -388,24 +402,11 @@ static int collect(pending *c, const char *where)
 			c->launch, c->kernel, c->function,
 			(unsigned long long)(r->pc - c->fn_pc), kind_name(r),
 			r->size, r->count, r->block, r->warp, r->exec);
-		for (int l = 0; l < 32; l++) {
-			if (l)
-				fputc(' ', g.out);
-			if (r->mask >> l & 1)
-				fprintf(g.out, "%u", r->addr[l]);
-			else
-				fputc('-', g.out);
-		}
+		lane_fields(r->mask, r->addr);
 		fputc('\t', g.out);
-		for (int l = 0; l < 32 && r->kind == BS_EX_MEMCPY_ASYNC; l++) {
-			if (l)
-				fputc(' ', g.out);
-			if (r->mask >> l & 1)
-				fprintf(g.out, "%u", r->src[l]);
-			else
-				fputc('-', g.out);
-		}
-		if (r->kind != BS_EX_MEMCPY_ASYNC)
+		if (r->kind == BS_EX_MEMCPY_ASYNC)
+			lane_fields(r->mask, r->src);
+		else
 			fputc('-', g.out);
 		fputc('\n', g.out);
 	}
