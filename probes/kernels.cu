@@ -890,17 +890,41 @@ static int put_addresses(const bs_access *a, char *why, size_t whylen)
 	return 0;
 }
 
+/* The access's kernels, or NULL and why. */
+static const kernel_set *kernels_or_why(const bs_access *a, char *why,
+					size_t whylen)
+{
+	const kernel_set *ks = kernels_for(a);
+
+	if (!ks)
+		snprintf(why, whylen, "no kernel for %s", a->name);
+	return ks;
+}
+
+/* One warp of kernel k on the access's addresses, put on the device
+ * first, to completion; a NULL k puts the addresses only. */
+static int one_warp(counted_fn k, const bs_access *a, char *why,
+		    size_t whylen)
+{
+	if (put_addresses(a, why, whylen) < 0)
+		return -1;
+	if (!k)
+		return 0;
+	k<<<1, 32, probe_smem_bytes(a)>>>(d_addr, run_lanes(a), 0u, d_sink);
+	CHECK_CUDA(cudaGetLastError());
+	CHECK_CUDA(cudaDeviceSynchronize());
+	return 0;
+}
+
 int probe_latency(const probe_device *dev, const bs_access *a, int reps,
 		  double *cycles, char *why, size_t whylen)
 {
-	const kernel_set *ks = kernels_for(a);
+	const kernel_set *ks = kernels_or_why(a, why, whylen);
 	long long host[MAX_REPS];
 
 	(void)dev;
-	if (!ks) {
-		snprintf(why, whylen, "no kernel for %s", a->name);
+	if (!ks)
 		return -1;
-	}
 	if (reps > MAX_REPS)
 		reps = MAX_REPS;
 	if (probe_warm_launch(a, why, whylen) < 0)
@@ -919,17 +943,15 @@ int probe_throughput(const probe_device *dev, const bs_access *a, int iters,
 		     double *cycles_median, double *count, char *why,
 		     size_t whylen)
 {
-	const kernel_set *ks = kernels_for(a);
+	const kernel_set *ks = kernels_or_why(a, why, whylen);
 	int blocks = dev->sm_count < MAX_BLOCKS ? dev->sm_count : MAX_BLOCKS;
 	/* more than half an SM's shared memory: one block per SM */
 	size_t smem = dev->smem_per_sm / 2 + 1024;
 	long long host[MAX_BLOCKS];
 	double v[MAX_BLOCKS], min;
 
-	if (!ks) {
-		snprintf(why, whylen, "no kernel for %s", a->name);
+	if (!ks)
 		return -1;
-	}
 	if (probe_smem_bytes(a) > smem)
 		smem = probe_smem_bytes(a);
 	if (smem > dev->smem_optin)
@@ -950,39 +972,17 @@ int probe_throughput(const probe_device *dev, const bs_access *a, int iters,
 
 int probe_counted_launch(const bs_access *a, char *why, size_t whylen)
 {
-	const kernel_set *ks = kernels_for(a);
+	const kernel_set *ks = kernels_or_why(a, why, whylen);
 
-	if (!ks) {
-		snprintf(why, whylen, "no kernel for %s", a->name);
-		return -1;
-	}
-	if (put_addresses(a, why, whylen) < 0)
-		return -1;
-	ks->counted<<<1, 32, probe_smem_bytes(a)>>>(
-		d_addr, run_lanes(a), 0u, d_sink);
-	CHECK_CUDA(cudaGetLastError());
-	CHECK_CUDA(cudaDeviceSynchronize());
-	return 0;
+	return ks ? one_warp(ks->counted, a, why, whylen) : -1;
 }
 
 /* Also puts the access's addresses on the device, for the launch after. */
 int probe_warm_launch(const bs_access *a, char *why, size_t whylen)
 {
-	const kernel_set *ks = kernels_for(a);
+	const kernel_set *ks = kernels_or_why(a, why, whylen);
 
-	if (!ks) {
-		snprintf(why, whylen, "no kernel for %s", a->name);
-		return -1;
-	}
-	if (put_addresses(a, why, whylen) < 0)
-		return -1;
-	if (!ks->warm)
-		return 0;
-	ks->warm<<<1, 32, probe_smem_bytes(a)>>>(d_addr, run_lanes(a), 0u,
-						 d_sink);
-	CHECK_CUDA(cudaGetLastError());
-	CHECK_CUDA(cudaDeviceSynchronize());
-	return 0;
+	return ks ? one_warp(ks->warm, a, why, whylen) : -1;
 }
 
 int probe_sm_clock_mhz(double *mhz, char *why, size_t whylen)
