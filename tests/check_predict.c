@@ -160,6 +160,17 @@ START_TEST(test_rule_rows)
 }
 END_TEST
 
+/* A warp access of the kind named, width bytes, no lane active yet. */
+static bs_access kind_access(const char *kind, unsigned width)
+{
+	bs_access a;
+
+	memset(&a, 0, sizeof a);
+	ck_assert_msg(bs_kind_find(kind, &a.kind) == 0, "kind %s", kind);
+	a.width = width;
+	return a;
+}
+
 /*
  * cp.async.cg under copy=lines, against rows the H100 measured
  * (data/h100-sxm/explore-kinds-20261124-142552-dataset.csv: name,
@@ -205,10 +216,8 @@ START_TEST(test_copy_lines_rows)
 	bs_summary s;
 	bs_error err;
 
-	memset(&a, 0, sizeof a);
+	a = kind_access("cp.async.cg", 16);
 	snprintf(a.name, sizeof a.name, "%s", cg_rows[_i].name);
-	ck_assert(bs_kind_find("cp.async.cg", &a.kind) == 0);
-	a.width = 16;
 	for (unsigned l = 0; l < BS_LANES; l++)
 		if (cg_rows[_i].addr[l] >= 0) {
 			a.active |= 1u << l;
@@ -251,9 +260,7 @@ START_TEST(test_u64_loop_rows)
 	static bs_detail d;
 	bs_access a;
 
-	memset(&a, 0, sizeof a);
-	ck_assert(bs_kind_find("atom.add.u64", &a.kind) == 0);
-	a.width = 8;
+	a = kind_access("atom.add.u64", 8);
 	a.active = UINT32_MAX;
 	for (unsigned l = 0; l < BS_LANES; l++)
 		a.addr[l] = (uint32_t)pair[l];
@@ -295,9 +302,7 @@ START_TEST(test_copy_lines_sources)
 	bs_access a;
 	bs_summary s;
 
-	memset(&a, 0, sizeof a);
-	ck_assert(bs_kind_find("cp.async.cg", &a.kind) == 0);
-	a.width = 16;
+	a = kind_access("cp.async.cg", 16);
 	a.active = UINT32_MAX;
 	memcpy(a.addr, dst, sizeof dst);
 	ck_assert_int_eq(bs_predict(p, &a, &s, NULL), 0);
@@ -324,9 +329,7 @@ START_TEST(test_copy_lines_duplicates)
 	static bs_detail d;
 	bs_access a;
 
-	memset(&a, 0, sizeof a);
-	ck_assert(bs_kind_find("cp.async.cg", &a.kind) == 0);
-	a.width = 16;
+	a = kind_access("cp.async.cg", 16);
 	a.active = 0xff;
 	for (unsigned l = 4; l < 8; l++)
 		a.addr[l] = 16 * l;
