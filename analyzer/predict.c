@@ -209,31 +209,6 @@ static int predict_slots(const bs_profile *p, const bs_access *a,
 			 int nopack);
 
 /*
- * Whether a retry loop's load is served unpacked where a load of its own
- * would pack.  On the H100 and H200 the 64-bit loop's LDS.64 packs only
- * when, packed, it takes one wavefront; a request the ld rule packs into
- * more is served in phases, also in the loop's first pass on a full
- * warp.  Without this, 3 of the 88 atom.add.u64 rows of each nine-family
- * run and 7 of the exploration's 106 come out one to three load
- * wavefronts short; with it all agree, and so do the 48 drawn after
- * (data/h100-sxm/holdout-20261124/).  A standalone LDS.64 of the same
- * lanes packs into several wavefronts (data/h200/sparse-ld-20261124/);
- * why the loop's does not is not known.
- */
-static int loop_load_unpacked(const bs_profile *p, const bs_rule *ld,
-			      const bs_access *a)
-{
-	bs_summary s;
-	int packed;
-
-	if (!ld->packed_lanes)
-		return 0;
-	phase_width(ld, a, &packed);
-	return packed && predict_slots(p, a, ld, &s, NULL, 0) == 0 &&
-	       s.wavefronts > 1;
-}
-
-/*
  * A loop rule (BS_LOOP_CAS, bs_model.h): the retry loop pass by pass.
  * Each pass the pending lanes load (the profile's ld rule of the width);
  * then in each phase of the rule, lane by lane from the lowest, the first
@@ -273,8 +248,23 @@ static int predict_loop(const bs_profile *p, const bs_access *a,
 		unsigned nwrote = 0, cas = 0;
 
 		la.active = pending;
+		/*
+		 * The loop's load packs only when, packed, it takes one
+		 * wavefront: on the H100 and H200 a request the ld rule packs
+		 * into more is served in phases, also in the first pass on a
+		 * full warp.  Without this, 3 of the 88 atom.add.u64 rows of
+		 * each nine-family run and 7 of the exploration's 106 come out
+		 * one to three load wavefronts short; with it all agree, and
+		 * so do the 48 drawn after (data/h100-sxm/holdout-20261124/).
+		 * A standalone LDS.64 of the same lanes packs into several
+		 * (data/h200/sparse-ld-20261124/); why the loop's does not is
+		 * not known.
+		 */
 		if (predict_slots(p, &la, ld, &ls, d && !s->passes ? d : NULL,
-				  loop_load_unpacked(p, ld, &la)) < 0)
+				  0) < 0 ||
+		    (ls.packed && ls.wavefronts > 1 &&
+		     predict_slots(p, &la, ld, &ls, d && !s->passes ? d : NULL,
+				   1) < 0))
 			return -1;
 		if (!s->passes) {
 			s->packed = ls.packed;
