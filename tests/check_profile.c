@@ -1022,23 +1022,22 @@ START_TEST(test_run_not_executable)
 }
 END_TEST
 
-/* Stand-in program: launches a, b, a, c; the first run measures the
- * first launch of a, then one run each for b (launch 1) and c (3), one
- * at a time here; only the first run's output shows. */
-START_TEST(test_run_reruns)
+/* Stand-in program: launches a, b, a, c; one run measures the first
+ * launch of each kernel, each flushed alone: its records carry its index,
+ * its launch line their count, the second launch of a is not measured. */
+START_TEST(test_run_one)
 {
 	char *prog = path_of("fake", "program.sh"), want[2048], path[512];
 	char keep[] = "/tmp/bankscope-profile-keep-XXXXXX";
-	const char *args[] = { "profile", "--keep", keep, "--jobs", "1",
-			       "--inject", "/dev/null", "--", prog, NULL };
-	char *launches;
+	const char *args[] = { "profile", "--keep", keep, "--inject",
+			       "/dev/null", "--", prog, NULL };
+	char *text;
 
 	ck_assert_ptr_nonnull(mkdtemp(keep));
 	snprintf(want, sizeof want,
-		 "run a\n"
+		 "run abc\n"
 		 "program: %s\n"
-		 "runs: 3 (one kernel each: CUPTI's SASS metrics count one "
-		 "kernel per process; 1 at a time after the first)\n"
+		 "runs: 1\n"
 		 "4 launches of 3 kernels, 3 measured; 3 of 3 instructions "
 		 "use shared memory\n"
 		 "executions in warp instructions; wavefronts, ideal and "
@@ -1056,11 +1055,69 @@ START_TEST(test_run_reruns)
 	       "bankscope: 1 cubin the records name is missing: no SASS text "
 	       "or source lines for it\n");
 	snprintf(path, sizeof path, "%s/launches.tsv", keep);
+	text = tu_slurp(path, NULL);
+	ck_assert_str_eq(text, "launch\tkernel\tpc_records\n"
+		"0\ta()\t1\n1\tb()\t1\n2\ta()\t-\n3\tc()\t1\n");
+	free(text);
+	snprintf(path, sizeof path, "%s/records.tsv", keep);
+	text = tu_slurp(path, NULL);
+	ck_assert_str_eq(text, BS_SASS_RECORD_COLUMNS "\n"
+		"a()\t0\t7\t0\t_Z1av\t0x10\t1\t10\t10\n"
+		"b()\t1\t7\t0\t_Z1bv\t0x10\t1\t11\t10\n"
+		"c()\t3\t7\t0\t_Z1cv\t0x10\t1\t13\t10\n");
+	free(text);
+	snprintf(path, sizeof path, "rm -r '%s'", keep);
+	ck_assert_int_eq(system(path), 0);
+	free(prog);
+}
+END_TEST
+
+/* The fallback: a CUPTI that patches one kernel per process
+ * (FAKE_ONE_KERNEL: the injection library without the module-profiled
+ * callback).  The first run measures a; b (launch 1) and c (3) gave none,
+ * the message names them, and each gets a run of its own, one at a time
+ * here; only the first run's output shows. */
+START_TEST(test_run_reruns)
+{
+	char *prog = path_of("fake", "program.sh"), want[2048], path[512];
+	char keep[] = "/tmp/bankscope-profile-keep-XXXXXX";
+	const char *args[] = { "profile", "--keep", keep, "--jobs", "1",
+			       "--inject", "/dev/null", "--", prog, NULL };
+	char *launches;
+
+	ck_assert_ptr_nonnull(mkdtemp(keep));
+	setenv("FAKE_ONE_KERNEL", "1", 1);
+	snprintf(want, sizeof want,
+		 "run a\n"
+		 "program: %s\n"
+		 "runs: 3 (the first, then one for each kernel it gave no "
+		 "records for; 1 at a time)\n"
+		 "4 launches of 3 kernels, 3 measured; 3 of 3 instructions "
+		 "use shared memory\n"
+		 "executions in warp instructions; wavefronts, ideal and "
+		 "excess in wavefronts; all summed over the measured "
+		 "launches\n\n"
+		 "kernel  pc      sass  source  executions  wavefronts  ideal  "
+		 "excess  wavefronts_per_exec\n"
+		 "c()     0x0010  -     -                1          13     10  "
+		 "     3                   13\n"
+		 "b()     0x0010  -     -                1          11     10  "
+		 "     1                   11\n"
+		 "a()     0x0010  -     -                1          10     10  "
+		 "     0                   10\n", prog);
+	expect(run(args), 0, want,
+	       "bankscope: the first run gave no SASS records for 2 kernels "
+	       "(b(), c()): CUPTI did not patch them in that run; running the "
+	       "program once more for each, alone\n"
+	       "bankscope: 1 cubin the records name is missing: no SASS text "
+	       "or source lines for it\n");
+	unsetenv("FAKE_ONE_KERNEL");
+	snprintf(path, sizeof path, "%s/launches.tsv", keep);
 	launches = tu_slurp(path, NULL);
 	ck_assert_str_eq(launches, "launch\tkernel\tpc_records\n"
-		"0\ta()\t*\n1\tb()\t-\n2\ta()\t-\n3\tc()\t-\n"
-		"0\ta()\t-\n1\tb()\t*\n2\ta()\t-\n3\tc()\t-\n"
-		"0\ta()\t-\n1\tb()\t-\n2\ta()\t-\n3\tc()\t*\n");
+		"0\ta()\t1\n1\tb()\t0\n2\ta()\t-\n3\tc()\t0\n"
+		"0\ta()\t-\n1\tb()\t1\n2\ta()\t-\n3\tc()\t-\n"
+		"0\ta()\t-\n1\tb()\t-\n2\ta()\t-\n3\tc()\t1\n");
 	free(launches);
 	snprintf(path, sizeof path, "rm -r '%s'", keep);
 	ck_assert_int_eq(system(path), 0);
@@ -1068,8 +1125,9 @@ START_TEST(test_run_reruns)
 }
 END_TEST
 
-/* --launches all: every launch of a (0 and 2) in its run; the status
- * passed through; --max-runs leaves c unmeasured. */
+/* --launches all: every launch of a (0 and 2) in its run (one window, one
+ * drain); the status passed through; under a one-kernel CUPTI --max-runs
+ * leaves c unmeasured. */
 START_TEST(test_run_all_launches)
 {
 	char *prog = path_of("fake", "program.sh"), want[1024], err[512];
@@ -1078,6 +1136,7 @@ START_TEST(test_run_all_launches)
 			       "/dev/null", "--", prog, NULL };
 
 	setenv("FAKE_EXIT", "3", 1);
+	setenv("FAKE_ONE_KERNEL", "1", 1);
 	snprintf(want, sizeof want,
 		 "run a\n"
 		 "# program: %s\n"
@@ -1092,6 +1151,9 @@ START_TEST(test_run_all_launches)
 		 "a(),_Z1av,7,0x0010,,,2,22,20,2,11\n"
 		 "b(),_Z1bv,7,0x0010,,,1,11,10,1,11\n", prog);
 	snprintf(err, sizeof err,
+		 "bankscope: the first run gave no SASS records for 2 kernels "
+		 "(b(), c()): CUPTI did not patch them in that run; running the "
+		 "program once more for each, alone\n"
 		 "bankscope: 1 kernel left unmeasured: --max-runs 2 allows 1 "
 		 "more run\n"
 		 "bankscope: %s exited with status 3; the profile covers what "
@@ -1102,6 +1164,7 @@ START_TEST(test_run_all_launches)
 		 "or source lines for it\n", prog);
 	expect(run(args), 3, want, err);
 	unsetenv("FAKE_EXIT");
+	unsetenv("FAKE_ONE_KERNEL");
 	free(prog);
 }
 END_TEST
@@ -1118,9 +1181,9 @@ START_TEST(test_run_kernel)
 			       "/dev/null", "--", prog, NULL };
 
 	snprintf(want, sizeof want,
-		 "run b\n"
+		 "run bc\n"
 		 "# program: %s\n"
-		 "# runs: 2\n"
+		 "# runs: 1\n"
 		 "# launches: 4\n# measured_launches: 2\n# kernels: 3\n"
 		 "# instructions: 2\n"
 		 "# units: executions in warp instructions; wavefronts, ideal "
@@ -1224,9 +1287,14 @@ START_TEST(test_run_verbose)
 	char *prog = path_of("fake", "program.sh");
 	const char *args[] = { "profile", "--verbose", "--jobs", "1",
 			       "--inject", "/dev/null", "--", prog, NULL };
-	result r = run(args);
-	const char *l = r.err;
+	result r;
+	const char *l;
 	size_t k = 0;
+
+	setenv("FAKE_ONE_KERNEL", "1", 1);
+	r = run(args);
+	unsetenv("FAKE_ONE_KERNEL");
+	l = r.err;
 
 	ck_assert_int_eq(r.status, 0);
 	while (*l) {
@@ -1330,6 +1398,7 @@ Suite *profile_suite(void)
 	tcase_add_test(cmd, test_run_signal);
 	tcase_add_test(cmd, test_run_not_found);
 	tcase_add_test(cmd, test_run_not_executable);
+	tcase_add_test(cmd, test_run_one);
 	tcase_add_test(cmd, test_run_reruns);
 	tcase_add_test(cmd, test_replay_disassembles_recorded_functions);
 	tcase_add_test(cmd, test_run_all_launches);

@@ -693,10 +693,12 @@ static void print_head(const profile *p, const char *program)
 {
 	if (program)
 		printf("program: %s\n", program);
-	if (p->runs)
-		printf("runs: %lu (one kernel each: CUPTI's SASS metrics count "
-		       "one kernel per process; %lu at a time after the "
-		       "first)\n", p->runs, p->jobs);
+	if (p->runs == 1)
+		printf("runs: 1\n");
+	else if (p->runs)
+		printf("runs: %lu (the first, then one for each kernel it "
+		       "gave no records for; %lu at a time)\n", p->runs,
+		       p->jobs);
 	plural(p->tot.launches, "launch", "launches");
 	printf(" of ");
 	plural(p->tot.kernels, "kernel", "kernels");
@@ -1317,7 +1319,7 @@ static int by_first(const void *a, const void *b)
 /*
  * The kernels among the selected launches (--kernel, --launch-skip,
  * --launch-count, as inject.c selects them, in launch order) that have no
- * records yet, in the order of their first selected launch, each with the
+ * records yet (CUPTI gave a run none for them), in the order of their first selected launch, each with the
  * skip and count of its own launches that select the same ones (with
  * --launches first: its first selected launch).  NULL when out of memory;
  * *selected: the selected launches.
@@ -1355,7 +1357,7 @@ static target *targets(const bs_sassprof *sp, const options *o, size_t *count,
 	qsort(l, nl, sizeof *l, by_kernel_then_index);
 	for (size_t i = 0, j; i < nl; i = j) {
 		unsigned long before = 0, nsel = 0, first = 0;
-		int measured = 0;
+		int got = 0;
 
 		for (j = i; j < nl && l[j]->kernel == l[i]->kernel; j++) {
 			/* launch_at() is in index order: index i is at i */
@@ -1365,9 +1367,12 @@ static target *targets(const bs_sassprof *sp, const options *o, size_t *count,
 				first = l[j]->index;
 			else if (!nsel)
 				before++;
-			measured |= l[j]->measured;
+			/* records of its own, or a window that has its
+			 * kernel's (count() marks those measured) */
+			got |= l[j]->records > 0 ||
+			       (l[j]->window && l[j]->measured);
 		}
-		if (!nsel || measured || !l[i]->kernel)
+		if (!nsel || got || !l[i]->kernel)
 			continue;
 		t[n].kernel = l[i]->kernel;
 		t[n].first = first;
@@ -1503,15 +1508,32 @@ static char *joined(char **argv, int argc)
 	return s;
 }
 
-/* The selection variables of o into r: with --launches first, the first
- * selected launch (of the first kernel: the one a run measures). */
+/* The selection variables of o into r: the kernel, skip and count, and
+ * which of the selected launches count (--launches). */
 static int spec_select(run_spec *r, const options *o)
 {
-	unsigned long count = o->all_launches ? o->count : 1;
-
 	return (o->kernel && spec_set(r, 2, o->kernel) < 0) ||
 	       (o->skip && spec_set_ul(r, 3, o->skip) < 0) ||
-	       (count && spec_set_ul(r, 4, count) < 0) ? -1 : 0;
+	       (o->count && spec_set_ul(r, 4, o->count) < 0) ||
+	       spec_set(r, 5, o->all_launches ? "all" : "first") < 0 ? -1 : 0;
+}
+
+/* Which kernels the first run gave no records for, and what follows. */
+static void tell_reruns(const target *t, size_t nt)
+{
+	size_t shown = nt < 3 ? nt : 3;
+
+	fprintf(stderr, "bankscope: the first run gave no SASS records for "
+		"%zu kernel%s (", nt, nt == 1 ? "" : "s");
+	for (size_t i = 0; i < shown; i++)
+		fprintf(stderr, "%s%.*s%s", i ? ", " : "", KERNEL_TEXT_MAX,
+			t[i].kernel,
+			strlen(t[i].kernel) > KERNEL_TEXT_MAX ? "..." : "");
+	if (nt > shown)
+		fprintf(stderr, " and %zu more", nt - shown);
+	fprintf(stderr, "): CUPTI did not patch %s in that run; running the "
+		"program once more for %s\n", nt == 1 ? "it" : "them",
+		nt == 1 ? "it alone" : "each, alone");
 }
 
 /*
@@ -1539,6 +1561,8 @@ static int more_runs(const options *o, const char *inject, profile *p,
 		usage_error("no launch of %s matched --kernel %s%s",
 			    o->prog[0], o->kernel,
 			    o->skip ? " after --launch-skip" : "");
+	if (nt)
+		tell_reruns(t, nt);
 	left = o->max_runs > 1 ? o->max_runs - 1 : 0;
 	if (nt > left)
 		usage_error("%zu kernel%s left unmeasured: --max-runs %lu "
@@ -1557,6 +1581,7 @@ static int more_runs(const options *o, const char *inject, profile *p,
 		if (!re || spec_set(&r[i], 0, inject) < 0 ||
 		    spec_set(&r[i], 1, p->dir) < 0 ||
 		    spec_set(&r[i], 2, re) < 0 ||
+		    spec_set(&r[i], 5, o->all_launches ? "all" : "first") < 0 ||
 		    (t[i].skip && spec_set_ul(&r[i], 3, t[i].skip) < 0) ||
 		    (t[i].count && spec_set_ul(&r[i], 4, t[i].count) < 0)) {
 			free(re);

@@ -14,38 +14,52 @@
  * SASS metrics are counted by patched code, not by the PM counters.
  *
  * The window.  Collection is enabled before the first selected launch
- * and stays enabled; the records are drained once, with a single
- * cuptiSassMetricsFlushData, when the window closes: at the exit of the
- * last selected launch, when the context is destroyed, or at exit (an
- * atexit handler registered here runs before the CUDA runtime's
- * teardown).  This is the sequence NVIDIA's sass_metrics sample and other
- * CUPTI users follow; records carry the cubin CRC, the function and the
- * pc, so kernels stay apart, and a kernel's launches in the window add
- * up.  Selection (optional): BANKSCOPE_PROFILE_KERNEL, a POSIX extended
+ * and stays enabled until the window closes: at the exit of the last
+ * selected launch, when the context is destroyed, or at exit (an atexit
+ * handler registered here runs before the CUDA runtime's teardown).
+ * Selection (optional): BANKSCOPE_PROFILE_KERNEL, a POSIX extended
  * regular expression matched against the demangled kernel name;
  * BANKSCOPE_PROFILE_SKIP, the matching launches to let pass first;
  * BANKSCOPE_PROFILE_COUNT, the matching launches to measure.  Without a
  * selection collection is enabled when the context is created; with one,
  * at the entry of the first selected launch, after cuCtxSynchronize.
+ * Records carry the cubin CRC, the function and the pc, so kernels stay
+ * apart.
  *
- * One kernel per process.  With CUDA 13.0 (CUPTI API 130001, driver
- * 580.159, H100) CUPTI returned records for one function only, the first
- * kernel launched after cuptiSassMetricsEnable, summed over all its
- * launches, whatever the sequence: lazy patching enabled at context
- * creation or at a launch, a flush after every launch, eager module
- * loading with or without lazy patching, every function of a module
- * loaded with cuFuncLoad before Enable, a Disable and Enable at each new
- * module (data/h100-sxm/profile-explore-20261124).  So `bankscope
- * profile` runs the program once per kernel, each run selecting one
- * kernel by name; when a CUPTI returns records for more kernels in a run,
- * their runs are not needed and not made.  BANKSCOPE_INJECT_FLUSH_EACH=1
- * (a flush after every launch) and BANKSCOPE_INJECT_LAZY=0 (Enable
- * without lazy patching) keep two of those experiments at hand.
+ * Which launches count: BANKSCOPE_PROFILE_LAUNCH.  "first" (what
+ * `bankscope profile` asks by default): the first selected launch of
+ * each kernel; at its exit the context is synchronized and the records
+ * flushed, and the lines of that kernel are written with the launch's
+ * index, the others of that flush dropped (repeated launches of kernels
+ * measured already).  "all" (or unset): every selected launch; without a
+ * selection one drain at the end sums every launch of the window, with
+ * one each launch in the window is flushed at its exit and only a
+ * selected one's lines are kept.  Records of a kernel that no launch
+ * callback named (a graph's kernels) are kept from the first flush that
+ * has them, with launch "-".
+ *
+ * Every kernel in one run.  CUPTI 13.0 patches every kernel of the window
+ * only when a subscriber enables CUPTI_CBID_RESOURCE_MODULE_PROFILED (the
+ * resource callback it issues as it finishes patching a module); without
+ * it, it returned records for the first kernel launched after
+ * cuptiSassMetricsEnable alone, whatever the call sequence
+ * (data/h100-sxm/profile-explore-20261124; ../shared/evidence/
+ * cupti-one-run, a plain program: one callback id decides it).  So it is
+ * enabled; BANKSCOPE_INJECT_MODULE_PROFILED=0 leaves it off, which brings
+ * back one kernel per process and `bankscope profile`'s reruns (kept for
+ * the comparison in scripts/profile-bench.sh).  BANKSCOPE_INJECT_LAZY=0
+ * enables without lazy patching.
+ *
+ * The device.  The first process in the directory writes device.txt: the
+ * compute capability and the name of the measured context's device
+ * ("9.0<TAB>NVIDIA H100 80GB HBM3"), so the report can pick the
+ * architecture's profile.
  *
  * Call order (NVIDIA's CUPTI sample sass_metrics, moved into callbacks):
  *   InitializeInjection: cuptiSubscribe; cuptiEnableCallback for the
  *     resource callbacks CONTEXT_CREATED, CONTEXT_DESTROY_STARTING,
- *     MODULE_LOADED and the runtime and driver launch callbacks; atexit
+ *     MODULE_LOADED, MODULE_PROFILED and the runtime and driver launch
+ *     callbacks; atexit
  *   start: cuptiGetDeviceId; cuptiProfilerInitialize (it fails inside
  *     InitializeInjection: CUPTI_ERROR_UNKNOWN);
  *     cuptiProfilerDeviceSupported (CUPTI_PROFILER_SASS_METRICS);
@@ -55,18 +69,20 @@
  *     cuptiSassMetricsSetConfig (GPU granularity);
  *     cuptiSassMetricsEnable (lazy patching) on the launch's context
  *   module loaded: cuptiGetCubinCrc; the cubin to cubin-CRC.cubin
- *   drain: cuCtxSynchronize (the context pushed current);
+ *   flush (after a launch that is measured alone, and at the drain):
+ *     cuCtxSynchronize (the context pushed current, at the drain);
  *     cuptiSassMetricsGetDataProperties; cuptiSassMetricsFlushData (one
  *     record per pc and metric, one value each at GPU granularity);
- *     cuptiSassMetricsDisable
+ *   drain: the last flush, then cuptiSassMetricsDisable
  *
  * Files (formats in analyzer/bankscope.h, "per-instruction profiles"),
  * shared by the program's runs, which may run at the same time: every
- * line (launches.tsv) and every drain's records (records.tsv) go out in
+ * line (launches.tsv) and every flush's records (records.tsv) go out in
  * one write(2) on an O_APPEND descriptor.  launches.tsv: every launch as
- * its outermost launch call returns, "*" when it was selected (inside
- * the window), "-" when not; records.tsv: written at the drain, launch
- * "-"; the cubins (CRC as cuptiGetCubinCrc gives it, the same the records
+ * its outermost launch call returns: the number of record lines written
+ * for it when it was flushed alone, "*" when it was selected inside a
+ * window drained at the end, "-" when not measured; records.tsv: the
+ * launch's index, or "-" for lines of a drain; device.txt; the cubins (CRC as cuptiGetCubinCrc gives it, the same the records
  * carry); status.txt: "ok" from the first process to start in the
  * directory; the reason collection stopped (in the wording of
  * probes/counters.c) replaces it when that process fails, and is appended
@@ -127,6 +143,9 @@ static const char *const metric_name[NMETRICS] = {
 typedef CUresult (*ctx_sync_fn)(void);
 typedef CUresult (*ctx_push_fn)(CUcontext);
 typedef CUresult (*ctx_pop_fn)(CUcontext *);
+typedef CUresult (*dev_get_fn)(CUdevice *, int);
+typedef CUresult (*dev_attr_fn)(int *, CUdevice_attribute, CUdevice);
+typedef CUresult (*dev_name_fn)(char *, int, CUdevice);
 typedef char *(*demangle_fn)(const char *, char *, size_t *, int *);
 
 typedef struct {
@@ -147,7 +166,10 @@ static struct {
 	uint64_t id[NMETRICS];      /* of the configured device */
 	CUcontext on;               /* enabled context, or NULL */
 	int closed;                 /* the window was drained */
-	int lazy, flush_each;
+	int lazy, profiled_cb;
+	int each_first;             /* BANKSCOPE_PROFILE_LAUNCH=first */
+	int selecting;              /* a kernel, skip or count given */
+	unsigned long flushes;      /* flushes made, for the kernel set */
 	int have_re;                /* BANKSCOPE_PROFILE_KERNEL given */
 	regex_t re;
 	unsigned long skip, count;  /* of the matching launches */
@@ -156,8 +178,25 @@ static struct {
 	ctx_sync_fn ctx_sync;
 	ctx_push_fn ctx_push;
 	ctx_pop_fn ctx_pop;
+	dev_get_fn dev_get;
+	dev_attr_fn dev_attr;
+	dev_name_fn dev_name;
 	demangle_fn demangle;
 } g = { .records = -1, .launches = -1 };
+
+/* Kernels by demangled name: named by a launch callback, and the flush
+ * whose records of it were kept (0: none yet). */
+typedef struct {
+	char *name;
+	int named;
+	int tried;                  /* its first selected launch was flushed */
+	unsigned long kept;
+} kernel_seen;
+
+static struct {
+	kernel_seen *v;
+	size_t cap, n;
+} seen;
 
 /* Per thread: the nesting of launch calls, the kernel of the outermost,
  * whether it is selected and whether it closes the window. */
@@ -265,6 +304,49 @@ static char *kernel_name(const char *mangled)
 		if (*p == '\t' || *p == '\n' || *p == '\r')
 			*p = ' ';
 	return c;
+}
+
+static size_t name_hash(const char *s)
+{
+	size_t h = 1469598103934665603u;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211u;
+	return h;
+}
+
+/* The entry of kernel name, added when new (a copy); NULL when out of
+ * memory. */
+static kernel_seen *seen_kernel(const char *name)
+{
+	size_t i;
+
+	if (2 * (seen.n + 1) > seen.cap) {
+		size_t cap = seen.cap ? 2 * seen.cap : 256;
+		kernel_seen *v = calloc(cap, sizeof *v);
+
+		if (!v)
+			return NULL;
+		for (size_t k = 0; k < seen.cap; k++) {
+			if (!seen.v[k].name)
+				continue;
+			for (i = name_hash(seen.v[k].name) & (cap - 1);
+			     v[i].name; i = (i + 1) & (cap - 1))
+				;
+			v[i] = seen.v[k];
+		}
+		free(seen.v);
+		seen.v = v;
+		seen.cap = cap;
+	}
+	for (i = name_hash(name) & (seen.cap - 1); seen.v[i].name;
+	     i = (i + 1) & (seen.cap - 1))
+		if (!strcmp(seen.v[i].name, name))
+			return &seen.v[i];
+	if (!(seen.v[i].name = strdup(name)))
+		return NULL;
+	seen.n++;
+	return &seen.v[i];
 }
 
 /* All of buf in one write(2) (an O_APPEND descriptor shared with other
@@ -460,6 +542,34 @@ static int disable(CUcontext ctx)
 	return 0;
 }
 
+/* device.txt, by the process that made status.txt: the compute
+ * capability and name of device ordinal dev.  Nothing when it fails. */
+static void write_device(uint32_t dev)
+{
+	char path[PATH_MAX], name[256], line[320];
+	int major = 0, minor = 0, fd, n;
+	CUdevice d;
+
+	if (!g.owner || g.dev_get(&d, (int)dev) != CUDA_SUCCESS ||
+	    g.dev_attr(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+		       d) != CUDA_SUCCESS ||
+	    g.dev_attr(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+		       d) != CUDA_SUCCESS ||
+	    g.dev_name(name, sizeof name, d) != CUDA_SUCCESS)
+		return;
+	name[sizeof name - 1] = '\0';
+	for (char *p = name; *p; p++)
+		if (*p == '\t' || *p == '\n' || *p == '\r')
+			*p = ' ';
+	snprintf(path, sizeof path, "%s/device.txt", g.dir);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return;
+	n = snprintf(line, sizeof line, "%d.%d\t%s\n", major, minor, name);
+	(void)!write(fd, line, (size_t)n);
+	close(fd);
+}
+
 /* Set up and enable collection on ctx, the context of the next launch. */
 static int start(CUcontext ctx)
 {
@@ -468,6 +578,7 @@ static int start(CUcontext ctx)
 	if (!ctx || g.on || g.closed)
 		return 0;
 	CHECK_CUPTI(cuptiGetDeviceId(ctx, &dev));
+	write_device(dev);
 	if (configure(dev) < 0)
 		return -1;
 	return enable(ctx);
@@ -484,14 +595,41 @@ static int by_pc(const void *a, const void *b)
 	return (x->pc > y->pc) - (x->pc < y->pc);
 }
 
-/* Write the records of one flush, summed per (cubin, function, pc), with
- * `launch` in the launch column, in one write(2); returns the lines. */
+/*
+ * Which lines of a flush to keep, and with what in the launch column:
+ * those of kernel `only` with `launch`; those of a kernel no launch
+ * callback named, from the first flush that has them, with "-" (the
+ * selection's regular expression still applies); with `all`, every line,
+ * with "-".  NULL: drop the kernel's lines.
+ */
+static const char *keep_as(const char *kernel, const char *only,
+			   const char *launch, int all)
+{
+	kernel_seen *k = seen_kernel(kernel);
+
+	if (!k)
+		return NULL;
+	if (only && !strcmp(kernel, only)) {
+		k->kept = g.flushes;
+		return launch;
+	}
+	if (all || (!k->named && (!k->kept || k->kept == g.flushes) &&
+		    (!g.have_re || !regexec(&g.re, kernel, 0, NULL, 0)))) {
+		k->kept = g.flushes;
+		return "-";
+	}
+	return NULL;
+}
+
+/* Write the records of one flush, summed per (cubin, function, pc), in
+ * one write(2), the lines keep_as() keeps; returns the lines of `only`. */
 static unsigned long write_records(const CUpti_SassMetrics_Data *d,
 				   size_t nrec, size_t nval, const uint64_t *id,
-				   pc_sum *sum, const char *launch)
+				   pc_sum *sum, const char *only,
+				   const char *launch, int all)
 {
 	char *kernel = NULL, *buf = NULL;
-	const char *named = NULL;
+	const char *named = NULL, *as = NULL;
 	size_t n = 0, len = 0;
 	unsigned long lines = 0;
 	FILE *m = open_memstream(&buf, &len);
@@ -528,12 +666,15 @@ static unsigned long write_records(const CUpti_SassMetrics_Data *d,
 			free(kernel);
 			kernel = kernel_name(sum[i].fn);
 			named = sum[i].fn;
+			as = kernel ? keep_as(kernel, only, launch, all) : NULL;
 		}
+		if (!as)
+			continue;
 		fprintf(m, "%s\t%s\t%u\t%u\t%s\t0x%x\t%llu\t%llu\t%llu\n",
-			kernel ? kernel : "?", launch, sum[i].crc, sum[i].fidx,
+			kernel, as, sum[i].crc, sum[i].fidx,
 			sum[i].fn, sum[i].pc, (unsigned long long)v[0],
 			(unsigned long long)v[1], (unsigned long long)v[2]);
-		lines++;
+		lines += as == launch;
 	}
 	free(kernel);
 	if (fclose(m) || write_all(g.records, "records.tsv", buf, len) < 0)
@@ -542,9 +683,10 @@ static unsigned long write_records(const CUpti_SassMetrics_Data *d,
 	return lines;
 }
 
-/* Collect what ran on ctx since Enable (or the last flush); *written:
- * records.tsv lines. */
-static int flush(CUcontext ctx, const char *launch, unsigned long *written)
+/* Collect what ran on ctx since Enable (or the last flush), keeping the
+ * lines keep_as() keeps; *written: the lines of kernel `only`. */
+static int flush(CUcontext ctx, const char *only, const char *launch,
+		 int all, unsigned long *written)
 {
 	CUpti_SassMetricsGetDataProperties_Params prop;
 	CUpti_SassMetricsFlushData_Params fl;
@@ -555,6 +697,7 @@ static int flush(CUcontext ctx, const char *launch, unsigned long *written)
 	CUptiResult r;
 
 	*written = 0;
+	g.flushes++;
 	memset(&prop, 0, sizeof prop);
 	prop.structSize = CUpti_SassMetricsGetDataProperties_Params_STRUCT_SIZE;
 	prop.ctx = ctx;
@@ -594,7 +737,8 @@ static int flush(CUcontext ctx, const char *launch, unsigned long *written)
 	fl.pMetricsData = d;
 	r = cuptiSassMetricsFlushData(&fl);
 	if (r == CUPTI_SUCCESS)
-		*written = write_records(d, nrec, nval, g.id, sum, launch);
+		*written = write_records(d, nrec, nval, g.id, sum, only,
+					 launch, all);
 	for (size_t i = 0; i < nrec; i++)
 		free((void *)d[i].functionName);
 	free(d);
@@ -632,7 +776,7 @@ static void drain(const char *why)
 	g.closed = 1;
 	pushed = g.ctx_push(ctx) == CUDA_SUCCESS;
 	if (sync_context(why) == 0)
-		(void)flush(ctx, "-", &n);
+		(void)flush(ctx, NULL, "-", !g.each_first && !g.selecting, &n);
 	trace("drain %s: %lu records", why, n);
 	(void)disable(ctx);
 	if (pushed)
@@ -687,28 +831,43 @@ static int is_launch(CUpti_CallbackDomain dom, CUpti_CallbackId cbid)
 	return 0;
 }
 
+/*
+ * At the exit of an outermost launch: flush it alone when it is the
+ * first selected launch of its kernel (BANKSCOPE_PROFILE_LAUNCH=first),
+ * or any launch in a window with a selection ("all"), then write its
+ * launch line.
+ */
 static void launch_end(void)
 {
-	char *line;
+	char *line, mark[32] = "-";
 	int n, in = selected && g.on;
+	kernel_seen *k = in ? seen_kernel(launched) : NULL;
 
-	n = asprintf(&line, "%lu\t%s\t%s\n", g.launch, launched,
-		     in ? "*" : "-");
+	if (in && !k) {
+		stop("out of memory for a kernel name");
+		return;
+	}
+	if (g.on && (g.each_first ? in && !k->tried : g.selecting)) {
+		char launch[32];
+		unsigned long r = 0;
+
+		if (k)
+			k->tried = 1;
+		snprintf(launch, sizeof launch, "%lu", g.launch);
+		if (sync_context("after") == 0 &&
+		    flush(g.on, in ? launched : NULL, launch, 0, &r) == 0 && in)
+			snprintf(mark, sizeof mark, "%lu", r);
+		trace("flush after launch %lu: %lu records", g.launch, r);
+	} else if (in && !g.each_first) {
+		strcpy(mark, "*");
+	}
+	n = asprintf(&line, "%lu\t%s\t%s\n", g.launch, launched, mark);
 	if (n < 0) {
 		stop("out of memory for a launch line");
 		return;
 	}
 	(void)write_all(g.launches, "launches.tsv", line, (size_t)n);
 	free(line);
-	if (in && g.flush_each) {
-		char launch[32];
-		unsigned long r = 0;
-
-		snprintf(launch, sizeof launch, "%lu", g.launch);
-		if (sync_context("after") == 0)
-			(void)flush(g.on, launch, &r);
-		trace("flush after launch %lu: %lu records", g.launch, r);
-	}
 	if (in && last_selected)
 		drain("after the last selected launch");
 	g.launch++;
@@ -718,9 +877,15 @@ static void launch_end(void)
  * window? */
 static void choose(void)
 {
+	kernel_seen *seen_as = seen_kernel(launched);
 	unsigned long k;
 
 	selected = last_selected = 0;
+	if (!seen_as) {
+		stop("out of memory for a kernel name");
+		return;
+	}
+	seen_as->named = 1;
 	if (g.have_re && regexec(&g.re, launched, 0, NULL, 0))
 		return;
 	k = g.matched++;
@@ -771,6 +936,8 @@ static void CUPTIAPI on_callback(void *user, CUpti_CallbackDomain dom,
 	if (g.active && dom == CUPTI_CB_DOMAIN_RESOURCE) {
 		if (cbid == CUPTI_CBID_RESOURCE_MODULE_LOADED)
 			save_cubin(rd->resourceDescriptor);
+		else if (cbid == CUPTI_CBID_RESOURCE_MODULE_PROFILED)
+			trace("module profiled");
 		else if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED &&
 			 !g.have_re && !g.skip && !g.on && !g.closed)
 			(void)start(rd->context);
@@ -812,7 +979,10 @@ static int find_driver(void)
 	memcpy(&get, &sym, sizeof sym);
 	if (driver_fn(get, "cuCtxSynchronize", &g.ctx_sync) < 0 ||
 	    driver_fn(get, "cuCtxPushCurrent", &g.ctx_push) < 0 ||
-	    driver_fn(get, "cuCtxPopCurrent", &g.ctx_pop) < 0)
+	    driver_fn(get, "cuCtxPopCurrent", &g.ctx_pop) < 0 ||
+	    driver_fn(get, "cuDeviceGet", &g.dev_get) < 0 ||
+	    driver_fn(get, "cuDeviceGetAttribute", &g.dev_attr) < 0 ||
+	    driver_fn(get, "cuDeviceGetName", &g.dev_name) < 0)
 		return -1;
 	return 0;
 }
@@ -834,10 +1004,13 @@ static int subscribe(void)
 		CUPTI_CBID_RESOURCE_CONTEXT_CREATED,
 		CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING,
 		CUPTI_CBID_RESOURCE_MODULE_LOADED,
+		/* last: without it CUPTI patches one kernel (see the top) */
+		CUPTI_CBID_RESOURCE_MODULE_PROFILED,
 	};
+	size_t nres = sizeof resource / sizeof *resource - !g.profiled_cb;
 
 	CHECK_CUPTI(cuptiSubscribe(&g.sub, on_callback, NULL));
-	for (size_t i = 0; i < sizeof resource / sizeof *resource; i++)
+	for (size_t i = 0; i < nres; i++)
 		CHECK_CUPTI(cuptiEnableCallback(1, g.sub,
 						CUPTI_CB_DOMAIN_RESOURCE,
 						resource[i]));
@@ -880,7 +1053,7 @@ static int env_flag(const char *name, int dflt)
 /* The environment's choices; 0, or -1 (collection stopped). */
 static int read_choices(void)
 {
-	const char *re = getenv("BANKSCOPE_PROFILE_KERNEL");
+	const char *re = getenv("BANKSCOPE_PROFILE_KERNEL"), *each;
 	int rc;
 
 	if (env_ulong("BANKSCOPE_PROFILE_SKIP", &g.skip) < 0)
@@ -901,7 +1074,17 @@ static int read_choices(void)
 		g.have_re = 1;
 	}
 	g.lazy = env_flag("BANKSCOPE_INJECT_LAZY", 1);
-	g.flush_each = env_flag("BANKSCOPE_INJECT_FLUSH_EACH", 0);
+	g.profiled_cb = env_flag("BANKSCOPE_INJECT_MODULE_PROFILED", 1);
+	if ((each = getenv("BANKSCOPE_PROFILE_LAUNCH")) && *each &&
+	    strcmp(each, "all")) {
+		if (strcmp(each, "first")) {
+			stop("BANKSCOPE_PROFILE_LAUNCH=%s is neither first nor "
+			     "all", each);
+			return -1;
+		}
+		g.each_first = 1;
+	}
+	g.selecting = g.have_re || g.skip || g.count != NO_LIMIT;
 	return 0;
 }
 
@@ -941,8 +1124,11 @@ EXPORT int InitializeInjection(void)
 	find_demangler();
 	(void)cuptiGetVersion(&v);
 	if (read_choices() == 0)
-		trace("pid %ld, CUPTI API %u, lazy %d, demangler %s",
-		      (long)getpid(), v, g.lazy, g.demangle ? "yes" : "no");
+		trace("pid %ld, CUPTI API %u, lazy %d, module-profiled "
+		      "callback %d, launches %s, demangler %s",
+		      (long)getpid(), v, g.lazy, g.profiled_cb,
+		      g.each_first ? "first" : "all",
+		      g.demangle ? "yes" : "no");
 	if (g.active &&
 	    (g.records = open_table("records.tsv",
 				    BS_SASS_RECORD_COLUMNS)) >= 0 &&
