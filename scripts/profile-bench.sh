@@ -1,27 +1,44 @@
 #!/bin/bash
-# profile-bench.sh - issue 11's benchmark and fixture recording on a GPU
-# machine (run by the device tool from .carry/d, the CUDA samples'
-# sources in ../d-samples).  Writes under $OUT:
-#   summary.txt             what ran, in order, one line each
-#   profile-bench.csv       program, mode, run, wall_s, exit_status
-#   results.tar.gz          every output (profile text, stderr, ncu
-#                           reports) and the kept directories: fixtures/
-#                           (tests/cuda/transpose re-recorded; the CUDA
-#                           sample transpose with --explain) and tutorial/
-# Modes: bare (the program alone, twice, first and last), profile
-# (`bankscope profile --verbose`, its defaults: the first launch of each
-# kernel, --jobs = processors up to 16; the phases' times in runs/*.err),
-# explain (`bankscope profile --explain`, default sample 2x8x4, its
-# directory kept in keep/NAME), ncu (`ncu --clock-control none --section
-# SourceCounters --kernel-id :::1`: the first launch of each kernel, the
-# launches the profile measures).  Wall-clock seconds from date +%s%N,
-# one run per mode (two for bare): the device time is short.
+# profile-bench.sh - `bankscope profile` against the bare program and
+# Nsight Compute, on a GPU machine, from the repository root; the CUDA
+# samples' sources in $SAMPLES (default .carry/samples: Common/ and the
+# Samples/ folders of transpose, histogram, sortingNetworks, matrixMul).
+# Writes under $OUT (default build/profile-bench):
+#   summary.txt        what ran, in order, then the ratios and the checks
+#   profile-bench.csv  program, mode, run, wall_s, exit_status
+#   ratios.csv         program, bare_s (the faster bare run), profile_s,
+#                      ncu_s, profile_over_bare, profile_over_ncu,
+#                      explain_s (the default explain run), same (the
+#                      one-run profile equals the per-kernel runs: 1/0)
+#   results.tar.gz     every command's output and the kept directories
+#                      (cubins over 1 MB and disassemblies over 2 MB left
+#                      out)
+# Modes, each wall-clock timed (date +%s%N), one run each (two for bare):
+#   bare      the program alone, first and last
+#   profile   bankscope profile: every kernel in one run
+#   perkernel the same with BANKSCOPE_INJECT_MODULE_PROFILED=0: the
+#             injection library without the module-profiled callback,
+#             so CUPTI patches one kernel per process and bankscope
+#             reruns the program once per other kernel (the runs before)
+#   explain-separate, explain-same   profile --explain with the explain
+#             library in a run of its own, or preloaded into the first run
+#             (BANKSCOPE_PROFILE_EXPLAIN_RUN)
+#   ncu       ncu --clock-control none --section SourceCounters
+#             --kernel-id :::1 (the first launch of each kernel, the
+#             launches the profile measures)
+# Checks (scripts/profile-compare.py): profile against perkernel (the same
+# instructions, executions, wavefronts and ideal; the header against
+# launches.tsv), profile against explain-same (does the Sanitizer's
+# patching change CUPTI's counts?), and the explain verdicts of the two
+# explain modes (their replays' csv, byte for byte).
+# Clocks are left alone; needs root for the counters.
 set -u
-OUT=${OUT:-/tmp/out}
+OUT=${OUT:-build/profile-bench}
+SAMPLES=$(cd "${SAMPLES:-.carry/samples}" && pwd) || exit 2
 W=$OUT/work
-mkdir -p "$W/fixtures" "$W/runs" "$W/keep"
-SAMPLES=$(cd ../d-samples && pwd)
-export SANITIZER_HOME=/usr/local/cuda/compute-sanitizer
+mkdir -p "$W/runs" "$W/keep"
+export PATH=$PATH:/usr/local/cuda/bin
+export SANITIZER_HOME=${SANITIZER_HOME:-/usr/local/cuda/compute-sanitizer}
 export PYTHONUNBUFFERED=1
 say() { echo "== $*" | tee -a "$OUT/summary.txt"; }
 ms() { date +%s%N; }
@@ -33,20 +50,21 @@ echo "program,mode,run,wall_s,exit_status" > "$OUT/profile-bench.csv"
 	ncu --version | tail -1
 	nproc
 	python3 -c 'import torch, triton; print("torch", torch.__version__, "triton", triton.__version__)'
-	git log -1 --format=%H 2>/dev/null || true
 } > "$W/env.txt" 2>&1
-cat "$W/env.txt"
+cat "$W/env.txt" | tee -a "$OUT/summary.txt"
 
 t0=$(ms)
 make -j16 build/bankscope build/libbankscope_inject.so build/bankscope-tutorial \
-	build/tests/transpose explain > "$W/build.log" 2>&1 || tail -30 "$W/build.log"
+	explain > "$W/build.log" 2>&1 || { tail -30 "$W/build.log"; exit 1; }
 B=$W/bin; mkdir -p "$B"
 CM="-arch=sm_90 -lineinfo -O3 -I$SAMPLES/Common"
-nvcc $CM -o "$B/transpose" "$SAMPLES/Samples/6_Performance/transpose/transpose.cu" >> "$W/build.log" 2>&1 &
-H=$SAMPLES/Samples/2_Concepts_and_Techniques/histogram
+S=$SAMPLES/Samples
+nvcc $CM -o "$B/transpose" $S/6_Performance/transpose/transpose.cu >> "$W/build.log" 2>&1 &
+H=$S/2_Concepts_and_Techniques/histogram
 nvcc $CM -o "$B/histogram" $H/histogram64.cu $H/histogram256.cu $H/main.cpp $H/histogram_gold.cpp >> "$W/build.log" 2>&1 &
-S=$SAMPLES/Samples/2_Concepts_and_Techniques/sortingNetworks
-nvcc $CM -o "$B/sortingNetworks" $S/bitonicSort.cu $S/oddEvenMergeSort.cu $S/main.cpp $S/sortingNetworks_validate.cpp >> "$W/build.log" 2>&1 &
+N=$S/2_Concepts_and_Techniques/sortingNetworks
+nvcc $CM -o "$B/sortingNetworks" $N/bitonicSort.cu $N/oddEvenMergeSort.cu $N/main.cpp $N/sortingNetworks_validate.cpp >> "$W/build.log" 2>&1 &
+nvcc $CM -o "$B/matrixMul" $S/0_Introduction/matrixMul/matrixMul.cu >> "$W/build.log" 2>&1 &
 wait
 say "build $(( ($(ms) - t0) / 1000000 )) ms"
 BS=$PWD/build/bankscope
@@ -63,39 +81,56 @@ timed() {
 	echo "$name,$mode,$run,$secs,$rc" >> "$OUT/profile-bench.csv"
 	say "$name $mode $run: $secs s, exit $rc"
 }
+secs_of() { awk -F, -v n="$1" -v m="$2" -v r="$3" '$1==n && $2==m && $3==r {print $4}' "$OUT/profile-bench.csv"; }
 
-# fixtures first: the stale transpose fixture, then the sample with explain
-$BS profile --keep "$W/fixtures/transpose" -- build/tests/transpose \
-	> "$W/fixtures/transpose.txt" 2> "$W/fixtures/transpose.err"
-say "fixture transpose: exit $?, $(head -3 "$W/fixtures/transpose.txt" | tail -1)"
-cuobjdump -sass build/tests/transpose > "$W/fixtures/transpose-cuobjdump-sass.txt" 2>&1
-$BS profile --explain --keep "$W/fixtures/sample-transpose" -- "$B/transpose" \
-	> "$W/fixtures/sample-transpose.txt" 2> "$W/fixtures/sample-transpose.err"
-say "fixture sample transpose --explain: exit $?, $(grep -c '^  verdict' "$W/fixtures/sample-transpose.txt") verdicts"
-
+echo "program,bare_s,profile_s,ncu_s,profile_over_bare,profile_over_ncu,explain_s,same" > "$OUT/ratios.csv"
 for p in "transpose $B/transpose" "histogram $B/histogram" \
-	 "sortingNetworks $B/sortingNetworks" \
+	 "sortingNetworks $B/sortingNetworks" "matrixMul $B/matrixMul" \
 	 "torch python3 scripts/bench/torch_ops.py" \
 	 "triton python3 scripts/bench/triton_matmul.py"; do
 	set -- $p
 	name=$1; shift
+	K=$W/keep/$name
 	timed $name bare 1 -- "$@"
-	timed $name profile 1 -- $BS profile --verbose -- "$@"
-	timed $name explain 1 -- $BS profile --verbose --explain \
-		--keep "$W/keep/$name" -- "$@"
+	timed $name profile 1 -- $BS profile --verbose --keep $K-one -- "$@"
+	timed $name perkernel 1 -- env BANKSCOPE_INJECT_MODULE_PROFILED=0 \
+		$BS profile --verbose --keep $K-per -- "$@"
+	timed $name explain-separate 1 -- env BANKSCOPE_PROFILE_EXPLAIN_RUN=separate \
+		$BS profile --verbose --explain --keep $K-xsep -- "$@"
+	timed $name explain-same 1 -- env BANKSCOPE_PROFILE_EXPLAIN_RUN=same \
+		$BS profile --verbose --explain --keep $K-xsame -- "$@"
 	timed $name ncu 1 -- ncu --clock-control none --section SourceCounters --kernel-id :::1 "$@"
 	timed $name bare 2 -- "$@"
-	say "$name: $(grep -h -E 'launches of' "$W/runs/$name-profile-1.out" "$W/runs/$name-explain-1.out" | tr '\n' ' ')"
+	say "$name: $(grep -h -E '^runs:|launches of' $W/runs/$name-profile-1.out $W/runs/$name-perkernel-1.out | tr '\n' ' ')"
+	grep -h 'gave no SASS records' $W/runs/$name-profile-1.err | sed 's/^/   profile: /' | tee -a "$OUT/summary.txt"
+	python3 scripts/profile-compare.py $BS $K-one $K-per > $W/runs/$name-compare.txt 2>&1
+	same=$?
+	say "$name one run against per-kernel runs: $(tail -1 $W/runs/$name-compare.txt)"
+	python3 scripts/profile-compare.py $BS $K-one $K-xsame > $W/runs/$name-compare-xsame.txt 2>&1
+	say "$name one run against the explain-same run: $(tail -1 $W/runs/$name-compare-xsame.txt)"
+	$BS profile --replay $K-xsep --explain --format csv > $W/runs/$name-xsep.csv 2>&1
+	$BS profile --replay $K-xsame --explain --format csv > $W/runs/$name-xsame.csv 2>&1
+	if cmp -s $W/runs/$name-xsep.csv $W/runs/$name-xsame.csv; then
+		say "$name explain verdicts, separate against same run: identical ($(grep -c -E 'AGREES|DISAGREES' $W/runs/$name-xsep.csv) rows with a verdict)"
+	else
+		say "$name explain verdicts, separate against same run: DIFFER ($(diff $W/runs/$name-xsep.csv $W/runs/$name-xsame.csv | grep -c '^<') lines)"
+	fi
+	b1=$(secs_of $name bare 1); b2=$(secs_of $name bare 2)
+	pr=$(secs_of $name profile 1); nc=$(secs_of $name ncu 1)
+	xs=$(secs_of $name explain-separate 1)
+	awk -v n=$name -v b1=$b1 -v b2=$b2 -v p=$pr -v c=$nc -v x=$xs -v s=$((same == 0)) \
+		'BEGIN { b = b1 < b2 ? b1 : b2; printf "%s,%.3f,%.3f,%.3f,%.2f,%.2f,%.3f,%d\n", n, b, p, c, p / b, p / c, x, s }' \
+		>> "$OUT/ratios.csv"
 done
 
 $BS profile --explain --keep "$W/tutorial" -- build/bankscope-tutorial \
 	> "$W/tutorial.txt" 2> "$W/tutorial.err"
-say "tutorial --explain: exit $?, $(grep -c '^  verdict:  AGREES' "$W/tutorial.txt") agree, $(grep -c '^  verdict:  DISAGREES' "$W/tutorial.txt") disagree, $(grep -c '^  verdict' "$W/tutorial.txt") verdicts"
-$BS profile --replay "$W/tutorial" --explain --format csv > "$W/tutorial-explain.csv" 2>&1
+say "tutorial --explain: exit $?, $(head -3 $W/tutorial.txt | tail -2 | tr '\n' ' '), $(grep -c '^  verdict:  AGREES' "$W/tutorial.txt") agree, $(grep -c '^  verdict:  DISAGREES' "$W/tutorial.txt") disagree"
+say "ratios (profile_over_bare, profile_over_ncu: wall-clock seconds over seconds)"
+column -t -s, "$OUT/ratios.csv" | tee -a "$OUT/summary.txt"
 
 find "$W" -name "cubin-*.cubin" -size +1M -delete
 find "$W" -name "cubin-*.sass" -size +2M -delete
 rm -rf "$B"
-cd "$OUT" && tar czf results.tar.gz work && rm -rf work
+(cd "$OUT" && tar czf results.tar.gz work && rm -rf work)
 ls -la "$OUT"
-cat "$OUT/summary.txt"

@@ -221,6 +221,9 @@ int cmd_calibrate(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_fix(int argc, char **argv);
 int cmd_profile(int argc, char **argv);
+/* profile.c: the architecture profile --arch or the recorded GPU chose
+ * (sm_90 before one is chosen); explain.c and join.c predict with it. */
+const bs_profile *profile_arch(void);
 
 
 #endif

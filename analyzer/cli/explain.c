@@ -76,7 +76,7 @@ int explain_access(const bs_explain_sample *s, const char *sass,
 /* The rule of a retry loop (loop=cas) a's kind and width have, or NULL. */
 static const bs_rule *loop_rule(const bs_access *a)
 {
-	const bs_rule *r = bs_profile_rule(bs_profile_default(), a->kind,
+	const bs_rule *r = bs_profile_rule(profile_arch(), a->kind,
 					   a->width);
 
 	return r && r->loop ? r : NULL;
@@ -97,7 +97,7 @@ static int predict_sample(const bs_access *a, bs_summary *s)
 	unsigned plen;
 
 	if (!r)
-		return bs_predict(bs_profile_default(), a, s, NULL);
+		return bs_predict(profile_arch(), a, s, NULL);
 	if (bs_access_check(a, NULL) < 0)
 		return -1;
 	memset(s, 0, sizeof *s);
@@ -191,7 +191,7 @@ static void loop_check(bs_explain *e, ex_result *r, bs_kind k)
 				continue;     /* its warp's start was not sampled */
 			a.kind = k;
 			a.active &= bs_kind_get(k)->addr_lanes;
-			if (bs_predict_detail(bs_profile_default(), &a, &d,
+			if (bs_predict_detail(profile_arch(), &a, &d,
 					      NULL) < 0 || !d.npasses)
 				continue;
 			g = s;
@@ -234,7 +234,7 @@ static void loop_eval(bs_explain *e, ex_result *r)
 	if (bs_sass_kind(r->loop->sass, &r->loop_kind, &w) != 1 ||
 	    r->loop_kind == BS_KIND_NONE || !bs_kind_allows_width(r->loop_kind,
 								w) ||
-	    !bs_profile_rule(bs_profile_default(), r->loop_kind, w))
+	    !bs_profile_rule(profile_arch(), r->loop_kind, w))
 		return;
 	loop_check(e, r, r->loop_kind);
 	if (!r->loop_loops) {
@@ -264,7 +264,7 @@ static void loop_text(FILE *out, const ex_result *r)
 		bs_kind_name(r->loop_kind), r->loop->pc);
 	if (!r->loop_state) {
 		fprintf(out, "; the %s profile has no rule for it\n",
-			bs_profile_default()->name);
+			profile_arch()->name);
 		return;
 	}
 	if (r->loop_state == 1) {
@@ -541,7 +541,7 @@ static int fix_line(FILE *out, const bs_access *a, const bs_summary *s)
 	in.source = BS_FIX_FROM_ACCESS;
 	in.access = *a;
 	in.max_pad = -1;
-	if (bs_fix_search(bs_profile_default(), &in, &f, NULL) < 0)
+	if (bs_fix_search(profile_arch(), &in, &f, NULL) < 0)
 		return 0;
 	c = &f.best;
 	if (c->kind == BS_FIX_NONE) {
@@ -622,7 +622,7 @@ void explain_text(FILE *out, bs_explain *e, const ex_result *r)
 			"counters %s per execution\n", r->min_ideal, i);
 	w = bs_explain_sample_at(e, r->worst);
 	if (explain_access(w, r->sass, &a) < 0 ||
-	    bs_predict_detail(bs_profile_default(), &a, &d, NULL) < 0) {
+	    bs_predict_detail(profile_arch(), &a, &d, NULL) < 0) {
 		fputc('\n', out);
 		return;
 	}
@@ -640,7 +640,7 @@ void explain_text(FILE *out, bs_explain *e, const ex_result *r)
 	}
 	fprintf(out, "  worst sampled execution: launch %lu, block %u, warp "
 		"%u, execution %u\n", w->launch, w->block, w->warp, w->exec);
-	print_text(out, bs_profile_default(), &a, &d);
+	print_text(out, profile_arch(), &a, &d);
 	if (fix_line(out, &a, &d.sum))
 		fputc('\n', out);
 }

@@ -13,21 +13,27 @@
  * /proc/self/exe); BANKSCOPE_PROFILE_DIR, an empty directory (--keep DIR,
  * else a mkdtemp one under $TMPDIR, removed afterwards); and the
  * selection, BANKSCOPE_PROFILE_KERNEL/_SKIP/_COUNT from --kernel,
- * --launch-skip and --launch-count (with --launches first, the default,
- * the first selected launch of each kernel is measured; with all, every
- * selected launch).  That first run lists every launch and measures the
- * selected launches of the first selected kernel: with
- * CUDA 13.0 CUPTI's SASS metrics count one kernel per process (see
- * probes/inject/inject.c).  Each other kernel among the selected launches
- * that has no records yet then gets a run of its own, selected by its
- * exact name (an anchored, escaped regular expression) with the skip and
- * count that give the same launches; these runs go --jobs at a time, their
- * output to /dev/null, up to --max-runs runs in all.  A CUPTI that counts
- * every kernel in one run needs no second run, and none is made.  With
- * --explain one more run, beside them, loads libbankscope_explain.so
+ * --launch-skip and --launch-count, and BANKSCOPE_PROFILE_LAUNCH from
+ * --launches (first, the default: the first selected launch of each
+ * kernel is measured; all: every selected launch).  That run lists every
+ * launch and measures every selected kernel (probes/inject/inject.c: the
+ * module-profiled callback makes CUPTI patch them all).  A kernel among
+ * the selected launches that still has no records (a CUPTI that patched
+ * one kernel per process, or a launch it missed) is named on stderr and
+ * gets a run of its own, selected by its exact name (an anchored, escaped
+ * regular expression) with the skip and count that give the same
+ * launches; these runs go --jobs at a time, their output to /dev/null, up
+ * to --max-runs runs in all.  With --explain, libbankscope_explain.so
  * (beside this executable, or $BANKSCOPE_EXPLAIN_LIB) with its patch
- * module (bankscope_explain_patch.fatbin, or $BANKSCOPE_EXPLAIN_PATCH) as
- * CUDA_INJECTION64_PATH, and writes explain.tsv.  SIGINT and SIGQUIT are
+ * module (bankscope_explain_patch.fatbin, or $BANKSCOPE_EXPLAIN_PATCH)
+ * records the lanes' addresses in explain.tsv: in a run of its own beside
+ * the first, as CUDA_INJECTION64_PATH, or with
+ * BANKSCOPE_PROFILE_EXPLAIN_RUN=same loaded by the injection library
+ * into the first run (BANKSCOPE_EXPLAIN_LIB)
+ * (explain_same_run() says which is the default, and why).  The
+ * predictions use the architecture profile of the GPU that ran the
+ * program (device.txt, written by the injection library), or --arch.
+ * SIGINT and SIGQUIT are
  * ignored while runs go on (the programs get them; what was measured is
  * still shown).  Then each cubin the records name is disassembled
  * (nvdisasm -c -g, else cuobjdump -sass; PATH, then $CUDA_HOME/bin, then
@@ -82,6 +88,7 @@ extern char **environ;
 #define MAX_RUNS_DEFAULT 64
 #define JOBS_MAX 64
 #define LATER_MAX 4            /* later runs' failures kept */
+#define EXPLAIN_SAME_DEFAULT 0 /* see explain_same_run() */
 
 static const char profile_usage[] =
 	"usage: bankscope profile [--format text|csv|json] [--kernel REGEX]\n"
@@ -90,9 +97,10 @@ static const char profile_usage[] =
 	"                         [--top N] [--full-names] [--verbose]\n"
 	"                         [--explain [--sample BxWxE]] [--keep DIR]\n"
 	"                         [--jobs N] [--max-runs N] [--inject PATH]\n"
-	"                         -- PROGRAM [ARGS]\n"
+	"                         [--arch NAME|FILE] -- PROGRAM [ARGS]\n"
 	"       bankscope profile [--format FMT] [--kernel REGEX] [--top N]\n"
-	"                         [--full-names] [--explain] --replay DIR\n"
+	"                         [--full-names] [--explain] [--arch NAME|FILE]\n"
+	"                         --replay DIR\n"
 	"                         [--patterns FILE [--dataset OUT.csv]]\n"
 	"\n"
 	"Run a CUDA program unchanged and report its shared-memory\n"
@@ -102,10 +110,10 @@ static const char profile_usage[] =
 	"executions (warp instructions), wavefronts, ideal wavefronts and\n"
 	"their excess (wavefronts - ideal), summed over the measured\n"
 	"launches.  Counts come from CUPTI's SASS metrics through an\n"
-	"injection library.  CUPTI 13.0 counts one kernel per process, so the\n"
-	"program runs once, then once more per other kernel (output\n"
-	"discarded, --jobs runs at a time); it should launch the same kernels\n"
-	"each time.\n"
+	"injection library, every kernel in one run of the program; a kernel\n"
+	"CUPTI gave no records for gets a run of its own (output discarded,\n"
+	"--jobs runs at a time), and a message names it.  Predictions use\n"
+	"the architecture profile of the GPU that ran it.\n"
 	"\n"
 	"  --format FMT       text (default), csv, json\n"
 	"  --kernel REGEX     only kernels whose demangled name matches (POSIX\n"
@@ -126,6 +134,8 @@ static const char profile_usage[] =
 	"  --keep DIR         collect into DIR (new or empty) and keep it\n"
 	"  --jobs N           runs at a time after the first (default: the\n"
 	"                     processors, at most 16)\n"
+	"  --arch NAME|FILE   the architecture profile of the predictions\n"
+	"                     (default: the one of the GPU that ran it)\n"
 	"  --max-runs N       run the program at most N times (64)\n"
 	"  --inject PATH      the injection library (default:\n"
 	"                     $BANKSCOPE_INJECT, else " INJECT_NAME "\n"
@@ -148,6 +158,7 @@ typedef struct {
 	format fmt;
 	const char *keep, *inject, *replay, *patterns, *dataset;
 	const char *kernel, *sample;
+	const bs_profile *arch;         /* --arch, or NULL */
 	unsigned long skip, count;      /* count 0: every launch */
 	unsigned long top;              /* 0: every instruction */
 	unsigned long jobs, max_runs;
@@ -178,7 +189,18 @@ typedef struct {
 	unsigned long no_cubin;      /* of those, cubins not saved */
 	unsigned long runs;          /* program runs made (0: a replay) */
 	unsigned long jobs;
+	char gpu[256];               /* device.txt: its name, or "" */
+	char cc[16];                 /* its compute capability, or "" */
+	int no_model;                /* no architecture profile for it */
 } profile;
+
+/* The architecture the predictions use (choose_arch). */
+static const bs_profile *arch_in_use;
+
+const bs_profile *profile_arch(void)
+{
+	return arch_in_use ? arch_in_use : bs_profile_default();
+}
 
 /* ---- files and programs ------------------------------------------------- */
 
@@ -606,6 +628,44 @@ static int load(profile *p, int save, bs_error *err)
 	return 0;
 }
 
+/*
+ * The architecture profile of the predictions: --arch, else the one of
+ * the compute capability device.txt names (written by the injection
+ * library), else, for a directory without device.txt (recorded before
+ * bankscope wrote one, on an H100), sm_90.  A GPU no profile describes
+ * leaves the predictions out (p->no_model) and says how to make one.
+ */
+static void choose_arch(profile *p, const options *o)
+{
+	char path[4096], line[320], *tab;
+	FILE *f;
+
+	path_join(path, sizeof path, p->dir, "device.txt");
+	if ((f = fopen(path, "r"))) {
+		if (fgets(line, sizeof line, f) && (tab = strchr(line, '\t'))) {
+			*tab = '\0';
+			tab[strcspn(tab + 1, "\r\n") + 1] = '\0';
+			snprintf(p->cc, sizeof p->cc, "%.15s", line);
+			snprintf(p->gpu, sizeof p->gpu, "%.255s", tab + 1);
+		}
+		fclose(f);
+	}
+	arch_in_use = o->arch;
+	if (arch_in_use || !p->cc[0])
+		return;
+	if (!(arch_in_use = bs_profile_for_cc(p->cc))) {
+		p->no_model = (o->explain || o->patterns) != 0;
+		if (p->no_model)
+			usage_error("no architecture profile describes %s "
+				    "(compute capability %s): the predictions "
+				    "are left out; make one with `make "
+				    "probe-all` and `bankscope calibrate "
+				    "DATASET.csv` on that GPU, then pass it "
+				    "with --arch FILE", p->gpu[0] ? p->gpu
+				    : "the GPU", p->cc);
+	}
+}
+
 /* ---- output -------------------------------------------------------------- */
 
 /* The instructions the report shows: of kernels --kernel matches, the
@@ -678,7 +738,7 @@ static void predicted(char *buf, size_t size, const profile *p, size_t i)
 	bs_summary s;
 
 	if (p->join && join_find(p->join, p->sp, p->n, i, &a) &&
-	    bs_predict(bs_profile_default(), &a, &s, NULL) == 0)
+	    bs_predict(profile_arch(), &a, &s, NULL) == 0)
 		snprintf(buf, size, "%u", s.wavefronts);
 	else
 		snprintf(buf, size, "-");
@@ -860,7 +920,7 @@ static void print_text_explain(const profile *p, const options *o)
 
 	printf("\nexplain: the %s model on the lanes' recorded addresses of "
 	       "sampled warp executions (explain.tsv)\n\n",
-	       bs_profile_default()->name);
+	       profile_arch()->name);
 	for (size_t r = 0; r < p->ncounted; r++) {
 		const bs_sass_insn *in = bs_sassprof_get(p->sp, p->shown[r]);
 		ex_result x;
@@ -1161,7 +1221,7 @@ static const char *const our_vars[] = {
 	"BANKSCOPE_PROFILE_KERNEL", "BANKSCOPE_PROFILE_SKIP",
 	"BANKSCOPE_PROFILE_COUNT", "BANKSCOPE_PROFILE_LAUNCH",
 	"BANKSCOPE_EXPLAIN_DIR", "BANKSCOPE_EXPLAIN_PATCH",
-	"BANKSCOPE_EXPLAIN_SAMPLE",
+	"BANKSCOPE_EXPLAIN_SAMPLE", "BANKSCOPE_EXPLAIN_LIB",
 };
 #define NVARS (sizeof our_vars / sizeof *our_vars)
 
@@ -1624,6 +1684,34 @@ static int more_runs(const options *o, const char *inject, profile *p,
 	return 0;
 }
 
+/*
+ * --explain in the first run (the injection library loads the explain
+ * library: BANKSCOPE_EXPLAIN_LIB), or in a run of its own beside it:
+ * BANKSCOPE_PROFILE_EXPLAIN_RUN=same|separate, default EXPLAIN_RUN_DEFAULT
+ * (docs/profile.md, "--explain and the runs", says why).
+ */
+static int explain_same_run(void)
+{
+	const char *v = getenv("BANKSCOPE_PROFILE_EXPLAIN_RUN");
+
+	if (v && !strcmp(v, "same"))
+		return 1;
+	if (v && !strcmp(v, "separate"))
+		return 0;
+	return EXPLAIN_SAME_DEFAULT;
+}
+
+/* The explain library's variables into r: its directory, patch module and
+ * sample; with lib, BANKSCOPE_EXPLAIN_LIB for the injection library to
+ * load it into the same process. */
+static int spec_explain(run_spec *r, const char *lib, const char *dir,
+			const char *patch, const options *o)
+{
+	return spec_set(r, 6, dir) < 0 || spec_set(r, 7, patch) < 0 ||
+	       (o->sample && spec_set(r, 8, o->sample) < 0) ||
+	       (lib && spec_set(r, 9, lib) < 0) ? -1 : 0;
+}
+
 static int profile_run(const options *o)
 {
 	char inject[4096], lib[4096], patch[4096], tmpl[4096], *program;
@@ -1631,7 +1719,7 @@ static int profile_run(const options *o)
 	run_spec first, x;
 	profile p;
 	bs_error err;
-	int rc, code, empty;
+	int rc, code, empty, same;
 	double t = now();
 
 	memset(&first, 0, sizeof first);
@@ -1662,12 +1750,13 @@ static int profile_run(const options *o)
 					   "%s: %s", tmpl, strerror(errno));
 		p.dir = tmpl;
 	}
+	same = o->explain && explain_same_run();
 	if (spec_set(&first, 0, inject) < 0 || spec_set(&first, 1, p.dir) < 0 ||
 	    spec_select(&first, o) < 0 ||
-	    (o->explain &&
-	     (spec_set(&x, 0, lib) < 0 || spec_set(&x, 6, p.dir) < 0 ||
-	      spec_set(&x, 7, patch) < 0 ||
-	      (o->sample && spec_set(&x, 8, o->sample) < 0) ||
+	    (same && spec_explain(&first, lib, p.dir, patch, o) < 0) ||
+	    (o->explain && !same &&
+	     (spec_set(&x, 0, lib) < 0 || spec_explain(&x, NULL, p.dir, patch,
+						       o) < 0 ||
 	      (o->kernel && spec_set(&x, 2, o->kernel) < 0) ||
 	      (o->skip && spec_set_ul(&x, 3, o->skip) < 0) ||
 	      (o->count && spec_set_ul(&x, 4, o->count) < 0)))) {
@@ -1685,7 +1774,7 @@ static int profile_run(const options *o)
 		sigaction(SIGQUIT, &old_quit, NULL);
 		goto out;
 	}
-	if (o->explain)
+	if (o->explain && !same)
 		(void)start_run(o, &x);
 	while (waitpid(first.pid, &first.status, 0) < 0 && errno == EINTR)
 		;
@@ -1706,7 +1795,10 @@ static int profile_run(const options *o)
 		      bs_sassprof_cubins(p.sp, NULL, 0) == 1 ? "" : "s");
 	else
 		rc = -1;
-	if (rc < 0 || (o->explain && load_explain(&p, &err) < 0) ||
+	if (rc == 0)
+		choose_arch(&p, o);
+	if (rc < 0 || (o->explain && !p.no_model &&
+		       load_explain(&p, &err) < 0) ||
 	    select_shown(&p, o, &err) < 0) {
 		report_error(&err);
 		rc = EXIT_BADINPUT;
@@ -1781,7 +1873,9 @@ static int profile_replay(const options *o)
 		return EXIT_BADINPUT;
 	if ((o->patterns && !(j = join_open(o->patterns, &err))) ||
 	    load(&p, 0, &err) < 0 ||
-	    (o->explain && p.state != ST_NONE && load_explain(&p, &err) < 0) ||
+	    (choose_arch(&p, o), 0) ||
+	    (o->explain && p.state != ST_NONE && !p.no_model &&
+	     load_explain(&p, &err) < 0) ||
 	    select_shown(&p, o, &err) < 0) {
 		report_error(&err);
 		bs_sassprof_free(p.sp);
@@ -1790,11 +1884,15 @@ static int profile_replay(const options *o)
 		join_free(j);
 		return EXIT_BADINPUT;
 	}
+	if (p.no_model) {
+		join_free(j);
+		j = NULL;
+	}
 	p.join = j;
 	none = tell(&p, o->replay, NULL);
 	if (p.state != ST_NONE)
 		show(&p, o, NULL);
-	if (o->dataset && p.state != ST_NONE) {
+	if (o->dataset && p.state != ST_NONE && j) {
 		if (join_write_dataset(j, p.sp, p.n, o->dataset, o->replay,
 				       final, sizeof final, &err) < 0) {
 			report_error(&err);
@@ -1837,7 +1935,7 @@ int cmd_profile(int argc, char **argv)
 {
 	options o;
 	const char *fmt = NULL, *runs = NULL, *jobs = NULL, *skip = NULL;
-	const char *count = NULL, *top = NULL, *which = NULL;
+	const char *count = NULL, *top = NULL, *which = NULL, *arch = NULL;
 	unsigned b, w, e;
 	char tail;
 	int i, rc;
@@ -1882,7 +1980,8 @@ int cmd_profile(int argc, char **argv)
 		    (rc = opt_value(argc, argv, &i, "--inject", &o.inject)) ||
 		    (rc = opt_value(argc, argv, &i, "--replay", &o.replay)) ||
 		    (rc = opt_value(argc, argv, &i, "--patterns", &o.patterns)) ||
-		    (rc = opt_value(argc, argv, &i, "--dataset", &o.dataset))) {
+		    (rc = opt_value(argc, argv, &i, "--dataset", &o.dataset)) ||
+		    (rc = opt_value(argc, argv, &i, "--arch", &arch))) {
 			if (rc < 0)
 				return EXIT_BADINPUT;
 			continue;
@@ -1924,6 +2023,8 @@ int cmd_profile(int argc, char **argv)
 				   "1024 executions)", o.sample);
 	if (o.sample && !o.explain)
 		return usage_error("profile: --sample goes with --explain");
+	if (arch && arch_option(arch, &o.arch))
+		return EXIT_BADINPUT;
 	if (o.kernel) {
 		int e2 = regcomp(&o.re, o.kernel, REG_EXTENDED | REG_NOSUB);
 

@@ -998,6 +998,32 @@ static void find_demangler(void)
 		memcpy(&g.demangle, &sym, sizeof sym);
 }
 
+/*
+ * BANKSCOPE_EXPLAIN_LIB: `bankscope profile --explain` with the explain
+ * library in this run (BANKSCOPE_PROFILE_EXPLAIN_RUN=same): loaded here,
+ * so only into processes that use CUDA, and initialized as
+ * CUDA_INJECTION64_PATH would.  A failure stops nothing here; the explain
+ * library writes its own status.
+ */
+static void load_explain(void)
+{
+	const char *lib = getenv("BANKSCOPE_EXPLAIN_LIB");
+	void *h, *sym;
+	int (*init)(void);
+
+	if (!lib || !*lib)
+		return;
+	if (!(h = dlopen(lib, RTLD_NOW | RTLD_LOCAL))) {
+		trace("explain library %s: %s", lib, dlerror());
+		return;
+	}
+	if ((sym = dlsym(h, "InitializeInjection"))) {
+		memcpy(&init, &sym, sizeof sym);
+		trace("explain library %s: InitializeInjection %d", lib,
+		      init());
+	}
+}
+
 static int subscribe(void)
 {
 	static const CUpti_CallbackId resource[] = {
@@ -1136,6 +1162,7 @@ EXPORT int InitializeInjection(void)
 				     BS_SASS_LAUNCH_COLUMNS)) >= 0 &&
 	    find_driver() == 0 && subscribe() == 0)
 		atexit(at_exit);
+	load_explain();
 	pthread_mutex_unlock(&g.lock);
 	return 1;
 }
