@@ -74,7 +74,7 @@ timed() {
 	local name=$1 mode=$2 run=$3; shift 4
 	local o=$W/runs/$name-$mode-$run
 	local s=$(ms)
-	timeout 200 "$@" > "$o.out" 2> "$o.err"
+	timeout ${LIMIT:-120} "$@" > "$o.out" 2> "$o.err"
 	local rc=$?
 	local e=$(( $(ms) - s ))
 	local secs=$(printf '%d.%03d' $((e / 1000000000)) $(( (e / 1000000) % 1000 )))
@@ -93,20 +93,22 @@ for p in "transpose $B/transpose" "histogram $B/histogram" \
 	K=$W/keep/$name
 	timed $name bare 1 -- "$@"
 	timed $name profile 1 -- $BS profile --verbose --keep $K-one -- "$@"
+	timed $name profile 2 -- $BS profile --keep $K-one2 -- "$@"
 	timed $name perkernel 1 -- env BANKSCOPE_INJECT_MODULE_PROFILED=0 \
 		$BS profile --verbose --keep $K-per -- "$@"
 	timed $name explain-separate 1 -- env BANKSCOPE_PROFILE_EXPLAIN_RUN=separate \
-		$BS profile --verbose --explain --keep $K-xsep -- "$@"
+		BANKSCOPE_EXPLAIN_LOG=1 $BS profile --verbose --explain --keep $K-xsep -- "$@"
 	timed $name explain-same 1 -- env BANKSCOPE_PROFILE_EXPLAIN_RUN=same \
+		BANKSCOPE_EXPLAIN_LOG=1 BANKSCOPE_INJECT_LOG=1 \
 		$BS profile --verbose --explain --keep $K-xsame -- "$@"
 	timed $name ncu 1 -- ncu --clock-control none --section SourceCounters --kernel-id :::1 "$@"
 	timed $name bare 2 -- "$@"
 	say "$name: $(grep -h -E '^runs:|launches of' $W/runs/$name-profile-1.out $W/runs/$name-perkernel-1.out | tr '\n' ' ')"
 	grep -h 'gave no SASS records' $W/runs/$name-profile-1.err | sed 's/^/   profile: /' | tee -a "$OUT/summary.txt"
-	python3 scripts/profile-compare.py $BS $K-one $K-per > $W/runs/$name-compare.txt 2>&1
+	python3 scripts/profile-compare.py $BS $K-one $K-per $K-one2 > $W/runs/$name-compare.txt 2>&1
 	same=$?
 	say "$name one run against per-kernel runs: $(tail -1 $W/runs/$name-compare.txt)"
-	python3 scripts/profile-compare.py $BS $K-one $K-xsame > $W/runs/$name-compare-xsame.txt 2>&1
+	python3 scripts/profile-compare.py $BS $K-one $K-xsame $K-one2 > $W/runs/$name-compare-xsame.txt 2>&1
 	say "$name one run against the explain-same run: $(tail -1 $W/runs/$name-compare-xsame.txt)"
 	$BS profile --replay $K-xsep --explain --format csv > $W/runs/$name-xsep.csv 2>&1
 	$BS profile --replay $K-xsame --explain --format csv > $W/runs/$name-xsame.csv 2>&1
@@ -123,11 +125,25 @@ for p in "transpose $B/transpose" "histogram $B/histogram" \
 		>> "$OUT/ratios.csv"
 done
 
+# Experiments on --explain in the first run: the same with the SASS
+# metrics never enabled (BANKSCOPE_INJECT_SASS=0: does CUPTI's patching
+# keep the Sanitizer's from sampling?), and the explain library alone on
+# matrixMul (CUDA_INJECTION64_PATH, no bankscope, no CUPTI).
+timed transpose explain-same-nosass 1 -- env BANKSCOPE_PROFILE_EXPLAIN_RUN=same \
+	BANKSCOPE_INJECT_SASS=0 BANKSCOPE_EXPLAIN_LOG=1 BANKSCOPE_INJECT_LOG=1 \
+	$BS profile --explain --keep $W/keep/transpose-xsame-nosass -- $B/transpose
+say "transpose explain-same-nosass: $(grep -c . $W/keep/transpose-xsame-nosass/explain.tsv) explain.tsv lines"
+mkdir -p $W/keep/matrixMul-alone
+LIMIT=60 timed matrixMul explain-alone 1 -- env CUDA_INJECTION64_PATH=$PWD/build/libbankscope_explain.so \
+	BANKSCOPE_EXPLAIN_DIR=$W/keep/matrixMul-alone BANKSCOPE_EXPLAIN_LOG=1 \
+	BANKSCOPE_EXPLAIN_PATCH=$PWD/build/bankscope_explain_patch.fatbin $B/matrixMul
+say "matrixMul explain-alone: $(grep -c . $W/keep/matrixMul-alone/explain.tsv) explain.tsv lines"
+
 $BS profile --explain --keep "$W/tutorial" -- build/bankscope-tutorial \
 	> "$W/tutorial.txt" 2> "$W/tutorial.err"
 say "tutorial --explain: exit $?, $(head -3 $W/tutorial.txt | tail -2 | tr '\n' ' '), $(grep -c '^  verdict:  AGREES' "$W/tutorial.txt") agree, $(grep -c '^  verdict:  DISAGREES' "$W/tutorial.txt") disagree"
 say "ratios (profile_over_bare, profile_over_ncu: wall-clock seconds over seconds)"
-column -t -s, "$OUT/ratios.csv" | tee -a "$OUT/summary.txt"
+tr , '\t' < "$OUT/ratios.csv" | tee -a "$OUT/summary.txt"
 
 find "$W" -name "cubin-*.cubin" -size +1M -delete
 find "$W" -name "cubin-*.sass" -size +2M -delete

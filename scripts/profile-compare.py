@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""profile-compare.py BANKSCOPE DIR_A DIR_B - do two kept `bankscope profile`
-directories of one program hold the same profile?
+"""profile-compare.py BANKSCOPE DIR_A DIR_B [DIR_A2] - do two kept
+`bankscope profile` directories of one program hold the same profile?
 
 Each directory is replayed (`BANKSCOPE profile --replay DIR --format csv`)
 and compared instruction by instruction, keyed by (kernel, function, cubin
@@ -8,9 +8,12 @@ CRC, pc): executions, wavefronts and ideal wavefronts must be equal, and
 so must the header's launches, measured launches, kernels and
 instructions.  Each header is also checked against its own launches.tsv:
 the launches are its distinct launch indexes, the kernels its distinct
-kernel names (whole names, however long).  Prints one line per finding
-and a last line "same: N instructions" or "DIFFERENT: ..."; exit status 0
-when the same, 1 when not, 2 on bad use.
+kernel names (whole names, however long).  DIR_A2, a second run made
+like DIR_A, tells the program's own run-to-run variation apart: an
+instruction whose counts differ between DIR_A and DIR_A2 is listed as
+varying, not as a finding.  Prints one line per finding and a last line
+"same: N instructions (V vary from run to run)" or "DIFFERENT: ..."; exit
+status 0 when the same, 1 when not, 2 on bad use.
 """
 import csv
 import io
@@ -54,12 +57,16 @@ def launches_tsv(d):
 
 
 def main():
-    if len(sys.argv) != 4:
+    if len(sys.argv) not in (4, 5):
         print(__doc__.split("\n\n")[0], file=sys.stderr)
         return 2
-    bankscope, a, b = sys.argv[1:]
+    bankscope, a, b = sys.argv[1:4]
     ha, ra = replay(bankscope, a)
     hb, rb = replay(bankscope, b)
+    vary = set()
+    if len(sys.argv) == 5:
+        _, ra2 = replay(bankscope, sys.argv[4])
+        vary = {k for k in set(ra) | set(ra2) if ra.get(k) != ra2.get(k)}
     bad = 0
     for d, h in ((a, ha), (b, hb)):
         nl, nk, longest = launches_tsv(d)
@@ -73,17 +80,22 @@ def main():
         if ha.get(k) != hb.get(k):
             print("header %s: %s against %s" % (k, ha.get(k), hb.get(k)))
             bad += 1
+    nvary = 0
     for key in sorted(set(ra) | set(rb)):
         if ra.get(key) != rb.get(key):
-            print("%s %s pc %s: %s against %s (executions, wavefronts, "
-                  "ideal)" % (key[0][:60], key[2], key[3], ra.get(key),
+            varies = key in vary and key in ra and key in rb
+            print("%s%s %s pc %s: %s against %s (executions, wavefronts, "
+                  "ideal)" % ("varies from run to run: " if varies else "",
+                              key[0][:60], key[2], key[3], ra.get(key),
                               rb.get(key)))
-            bad += 1
+            nvary += varies
+            bad += not varies
     if bad:
         print("DIFFERENT: %d findings over %d and %d instructions"
               % (bad, len(ra), len(rb)))
         return 1
-    print("same: %d instructions" % len(ra))
+    print("same: %d instructions (%d vary from run to run)"
+          % (len(ra), nvary))
     return 0
 
 

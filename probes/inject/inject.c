@@ -48,7 +48,9 @@
  * enabled; BANKSCOPE_INJECT_MODULE_PROFILED=0 leaves it off, which brings
  * back one kernel per process and `bankscope profile`'s reruns (kept for
  * the comparison in scripts/profile-bench.sh).  BANKSCOPE_INJECT_LAZY=0
- * enables without lazy patching.
+ * enables without lazy patching; BANKSCOPE_INJECT_SASS=0 never enables
+ * the SASS metrics (launches listed, nothing measured: an experiment's
+ * control).
  *
  * The device.  The first process in the directory writes device.txt: the
  * compute capability and the name of the measured context's device
@@ -166,7 +168,7 @@ static struct {
 	uint64_t id[NMETRICS];      /* of the configured device */
 	CUcontext on;               /* enabled context, or NULL */
 	int closed;                 /* the window was drained */
-	int lazy, profiled_cb;
+	int lazy, profiled_cb, sass;
 	int each_first;             /* BANKSCOPE_PROFILE_LAUNCH=first */
 	int selecting;              /* a kernel, skip or count given */
 	unsigned long flushes;      /* flushes made, for the kernel set */
@@ -579,6 +581,10 @@ static int start(CUcontext ctx)
 		return 0;
 	CHECK_CUPTI(cuptiGetDeviceId(ctx, &dev));
 	write_device(dev);
+	if (!g.sass) {
+		trace("BANKSCOPE_INJECT_SASS=0: SASS metrics not enabled");
+		return 0;
+	}
 	if (configure(dev) < 0)
 		return -1;
 	return enable(ctx);
@@ -590,6 +596,11 @@ static int by_pc(const void *a, const void *b)
 
 	if (x->crc != y->crc)
 		return x->crc < y->crc ? -1 : 1;
+	/* by name, not index: CUPTI 13.0 gives every record function
+	 * index 0 (data/h200/profile-bench-20261127a), so with every
+	 * kernel of a cubin in one window, an index would merge them */
+	if (x->fn != y->fn && strcmp(x->fn, y->fn))
+		return strcmp(x->fn, y->fn);
 	if (x->fidx != y->fidx)
 		return x->fidx < y->fidx ? -1 : 1;
 	return (x->pc > y->pc) - (x->pc < y->pc);
@@ -1101,6 +1112,7 @@ static int read_choices(void)
 	}
 	g.lazy = env_flag("BANKSCOPE_INJECT_LAZY", 1);
 	g.profiled_cb = env_flag("BANKSCOPE_INJECT_MODULE_PROFILED", 1);
+	g.sass = env_flag("BANKSCOPE_INJECT_SASS", 1);
 	if ((each = getenv("BANKSCOPE_PROFILE_LAUNCH")) && *each &&
 	    strcmp(each, "all")) {
 		if (strcmp(each, "first")) {
