@@ -256,26 +256,40 @@ static int module_patched(CUmodule m)
 
 /* ---- patching and buffers ------------------------------------------------- */
 
+/*
+ * The patch module, once per context.  Done as the context is created
+ * (the Sanitizer's own samples do it there): done inside the first launch
+ * callback instead, sanitizerAddPatchesFromFile never returned for the
+ * CUDA sample matrixMul, whose kernels go to a non-blocking stream
+ * (data/h200/explain-same-run-20261127).  A context created before we
+ * subscribed still gets them at its first sampled launch.
+ */
+static int add_patches(CUcontext ctx)
+{
+	for (int i = 0; i < g.nctx; i++)
+		if (g.patched_ctx[i] == ctx)
+			return 0;
+	if (g.nctx == 64) {
+		stop("more than 64 CUDA contexts");
+		return -1;
+	}
+	trace("adding the patches to context %p", (void *)ctx);
+	CHECK_SAN(sanitizerAddPatchesFromFile(g.patch, ctx));
+	g.patched_ctx[g.nctx++] = ctx;
+	return 0;
+}
+
 static int patch_module(CUcontext ctx, CUmodule m)
 {
-	int have = 0;
-
 	if (module_patched(m))
 		return 0;
-	for (int i = 0; i < g.nctx; i++)
-		have |= g.patched_ctx[i] == ctx;
-	if (!have) {
-		if (g.nctx == 64) {
-			stop("more than 64 CUDA contexts");
-			return -1;
-		}
-		CHECK_SAN(sanitizerAddPatchesFromFile(g.patch, ctx));
-		g.patched_ctx[g.nctx++] = ctx;
-	}
+	if (add_patches(ctx) < 0)
+		return -1;
 	if (g.nmod == MAX_MODULES) {
 		stop("more than %d modules to patch", MAX_MODULES);
 		return -1;
 	}
+	trace("patching module %p", (void *)m);
 	CHECK_SAN(sanitizerPatchInstructions(
 		SANITIZER_INSTRUCTION_SHARED_MEMORY_ACCESS, m, "bs_shared"));
 	CHECK_SAN(sanitizerPatchInstructions(
@@ -312,6 +326,8 @@ static int arm(const Sanitizer_LaunchData *l, const char *kernel)
 		return -1;
 	CHECK_SAN(sanitizerGetFunctionPcAndSize(l->module, l->functionName,
 						&c->fn_pc, &size));
+	trace("allocating for launch %lu on stream %p", g.launch,
+	      (void *)l->hStream);
 	c->host.blocks = g.blocks;
 	c->host.warps = g.warps;
 	c->host.execs = g.execs;
@@ -475,6 +491,10 @@ static void SANITIZERAPI on_callback(void *user, Sanitizer_CallbackDomain dom,
 	pthread_mutex_lock(&g.lock);
 	if (g.active && dom == SANITIZER_CB_DOMAIN_LAUNCH)
 		on_launch(cbid, data);
+	else if (g.active && dom == SANITIZER_CB_DOMAIN_RESOURCE &&
+		 cbid == SANITIZER_CBID_RESOURCE_CONTEXT_CREATION_FINISHED)
+		(void)add_patches(
+			((const Sanitizer_ResourceContextData *)data)->context);
 	else if (g.active && g.npend && dom == SANITIZER_CB_DOMAIN_SYNCHRONIZE)
 		collect_ended(((const Sanitizer_SynchronizeData *)data)->context,
 			      cbid == SANITIZER_CBID_SYNCHRONIZE_STREAM_SYNCHRONIZED
@@ -537,6 +557,10 @@ static void init(void)
 		if (r == SANITIZER_SUCCESS)
 			r = sanitizerEnableDomain(1, g.sub,
 						  SANITIZER_CB_DOMAIN_LAUNCH);
+		if (r == SANITIZER_SUCCESS)
+			r = sanitizerEnableCallback(
+				1, g.sub, SANITIZER_CB_DOMAIN_RESOURCE,
+				SANITIZER_CBID_RESOURCE_CONTEXT_CREATION_FINISHED);
 		if (r == SANITIZER_SUCCESS)
 			r = sanitizerEnableDomain(1, g.sub,
 						  SANITIZER_CB_DOMAIN_SYNCHRONIZE);

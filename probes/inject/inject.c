@@ -169,6 +169,7 @@ static struct {
 	CUcontext on;               /* enabled context, or NULL */
 	int closed;                 /* the window was drained */
 	int lazy, profiled_cb, sass;
+	int subscribe, explain_first;  /* experiments: see read_choices */
 	int each_first;             /* BANKSCOPE_PROFILE_LAUNCH=first */
 	int selecting;              /* a kernel, skip or count given */
 	unsigned long flushes;      /* flushes made, for the kernel set */
@@ -1113,6 +1114,10 @@ static int read_choices(void)
 	g.lazy = env_flag("BANKSCOPE_INJECT_LAZY", 1);
 	g.profiled_cb = env_flag("BANKSCOPE_INJECT_MODULE_PROFILED", 1);
 	g.sass = env_flag("BANKSCOPE_INJECT_SASS", 1);
+	/* experiments on --explain in this run: no CUPTI subscription at
+	 * all; the explain library loaded before it */
+	g.subscribe = env_flag("BANKSCOPE_INJECT_SUBSCRIBE", 1);
+	g.explain_first = env_flag("BANKSCOPE_INJECT_EXPLAIN_FIRST", 0);
 	if ((each = getenv("BANKSCOPE_PROFILE_LAUNCH")) && *each &&
 	    strcmp(each, "all")) {
 		if (strcmp(each, "first")) {
@@ -1172,9 +1177,11 @@ EXPORT int InitializeInjection(void)
 				    BS_SASS_RECORD_COLUMNS)) >= 0 &&
 	    (g.launches = open_table("launches.tsv",
 				     BS_SASS_LAUNCH_COLUMNS)) >= 0 &&
-	    find_driver() == 0 && subscribe() == 0)
+	    find_driver() == 0 && (g.explain_first ? (load_explain(), 0) : 0) == 0 &&
+	    (!g.subscribe || subscribe() == 0))
 		atexit(at_exit);
-	load_explain();
+	if (!g.explain_first)
+		load_explain();
 	pthread_mutex_unlock(&g.lock);
 	return 1;
 }
