@@ -18,16 +18,17 @@
  *                             sampled
  *   BANKSCOPE_EXPLAIN_LOG=1   a trace, explain.log
  *
- * At the beginning of a launch to sample, the module of its kernel is
- * patched (once: sanitizerAddPatchesFromFile once per context, then
- * sanitizerPatchInstructions for SHARED_MEMORY_ACCESS, MATRIX_MEMORY_
- * ACCESS and MEMCPY_ASYNC, and sanitizerPatchModule), a buffer is
- * allocated (sanitizerAlloc) and given to this launch alone
- * (sanitizerSetLaunchCallbackData); other launches of patched modules get
- * NULL and their callbacks return at once.  At the end of the launch the
- * stream is synchronized and the records are copied back.  Function
- * starts come from sanitizerGetFunctionPcAndSize, so a record's pc
- * becomes the offset CUPTI's SASS metrics use.
+ * Each context gets the patch module as it is created
+ * (sanitizerAddPatchesFromFile) and each module is patched as it loads
+ * (sanitizerPatchInstructions for SHARED_MEMORY_ACCESS, MATRIX_MEMORY_
+ * ACCESS and MEMCPY_ASYNC, and sanitizerPatchModule); one that came
+ * before the subscription, at its first sampled launch.  At the beginning
+ * of a launch to sample, a buffer is allocated (sanitizerAlloc) and given
+ * to this launch alone (sanitizerSetLaunchCallbackData); other launches
+ * of patched modules get NULL and their callbacks return at once.  At the
+ * end of the launch the stream is synchronized and the records are copied
+ * back.  Function starts come from sanitizerGetFunctionPcAndSize, so a
+ * record's pc becomes the offset CUPTI's SASS metrics use.
  *
  * explain.tsv (format in analyzer/bankscope.h, "explain records"): one
  * line per sampled warp execution.  explain-status.txt: "ok", or the
@@ -257,12 +258,14 @@ static int module_patched(CUmodule m)
 /* ---- patching and buffers ------------------------------------------------- */
 
 /*
- * The patch module, once per context.  Done as the context is created
- * (the Sanitizer's own samples do it there): done inside the first launch
- * callback instead, sanitizerAddPatchesFromFile never returned for the
- * CUDA sample matrixMul, whose kernels go to a non-blocking stream
- * (data/h200/explain-same-run-20261127).  A context created before we
- * subscribed still gets them at its first sampled launch.
+ * The patch module, once per context.  Done as the context is created,
+ * and modules are patched as they load (the Sanitizer's own samples do
+ * both there): done inside the first launch callback instead,
+ * sanitizerAddPatchesFromFile, then sanitizerPatchInstructions never
+ * returned for the CUDA sample matrixMul, whose kernels go to a
+ * non-blocking stream (data/h200/explain-same-run-20261127).  A context
+ * or module that came before we subscribed is still patched at its first
+ * sampled launch.
  */
 static int add_patches(CUcontext ctx)
 {
@@ -495,6 +498,11 @@ static void SANITIZERAPI on_callback(void *user, Sanitizer_CallbackDomain dom,
 		 cbid == SANITIZER_CBID_RESOURCE_CONTEXT_CREATION_FINISHED)
 		(void)add_patches(
 			((const Sanitizer_ResourceContextData *)data)->context);
+	else if (g.active && dom == SANITIZER_CB_DOMAIN_RESOURCE &&
+		 cbid == SANITIZER_CBID_RESOURCE_MODULE_LOADED)
+		(void)patch_module(
+			((const Sanitizer_ResourceModuleData *)data)->context,
+			((const Sanitizer_ResourceModuleData *)data)->module);
 	else if (g.active && g.npend && dom == SANITIZER_CB_DOMAIN_SYNCHRONIZE)
 		collect_ended(((const Sanitizer_SynchronizeData *)data)->context,
 			      cbid == SANITIZER_CBID_SYNCHRONIZE_STREAM_SYNCHRONIZED
@@ -561,6 +569,10 @@ static void init(void)
 			r = sanitizerEnableCallback(
 				1, g.sub, SANITIZER_CB_DOMAIN_RESOURCE,
 				SANITIZER_CBID_RESOURCE_CONTEXT_CREATION_FINISHED);
+		if (r == SANITIZER_SUCCESS)
+			r = sanitizerEnableCallback(
+				1, g.sub, SANITIZER_CB_DOMAIN_RESOURCE,
+				SANITIZER_CBID_RESOURCE_MODULE_LOADED);
 		if (r == SANITIZER_SUCCESS)
 			r = sanitizerEnableDomain(1, g.sub,
 						  SANITIZER_CB_DOMAIN_SYNCHRONIZE);
