@@ -572,6 +572,56 @@ END_TEST
 /* Launch lines and records in any order: the launches come back sorted,
  * each found again (a hash, not a sorted insert: 200000 of them took
  * 17.6 s before). */
+/* Kernel names of 2000 characters, as a PyTorch program has (2117 in
+ * data/h200/profile-bench-20261127b): two kernels, each launched twice,
+ * the first launch of each flushed alone (launch index in its records),
+ * as one run writes them.  The header's counts: 4 launches, 2 kernels,
+ * 2 measured, none empty, every record's kernel launched. */
+START_TEST(test_long_kernel_names)
+{
+	char a[2001], b[2001], *rec, *lau;
+	bs_sassprof *p = bs_sassprof_new();
+	bs_sassprof_totals t;
+	bs_error err;
+	FILE *f;
+
+	memset(a, 'a', 2000);
+	memset(b, 'a', 2000);
+	a[2000] = b[2000] = '\0';
+	b[1999] = 'b';  /* the same first 1999 characters */
+	rec = malloc(8192);
+	lau = malloc(16384);
+	ck_assert_ptr_nonnull(rec);
+	ck_assert_ptr_nonnull(lau);
+	snprintf(rec, 8192, BS_SASS_RECORD_COLUMNS "\n"
+		 "%s\t0\t7\t0\t_Z1av\t0x10\t1\t10\t10\n"
+		 "%s\t1\t7\t0\t_Z1bv\t0x10\t1\t11\t10\n", a, b);
+	snprintf(lau, 16384, BS_SASS_LAUNCH_COLUMNS "\n"
+		 "0\t%s\t1\n1\t%s\t1\n2\t%s\t-\n3\t%s\t-\n",
+		 a, b, a, b);
+	f = fmemopen(rec, strlen(rec), "r");
+	ck_assert_int_eq(bs_sassprof_read_records(p, f, "records.tsv", &err),
+			 0);
+	fclose(f);
+	f = fmemopen(lau, strlen(lau), "r");
+	ck_assert_int_eq(bs_sassprof_read_launches(p, f, "launches.tsv", &err),
+			 0);
+	fclose(f);
+	bs_sassprof_finish(p);
+	bs_sassprof_get_totals(p, &t);
+	ck_assert_uint_eq(t.launches, 4);
+	ck_assert_uint_eq(t.kernels, 2);
+	ck_assert_uint_eq(t.measured, 2);
+	ck_assert_uint_eq(t.kernels_measured, 2);
+	ck_assert_uint_eq(t.empty_launches, 0);
+	ck_assert_uint_eq(t.kernels_unlaunched, 0);
+	ck_assert_uint_eq(t.mismatched, 0);
+	bs_sassprof_free(p);
+	free(rec);
+	free(lau);
+}
+END_TEST
+
 START_TEST(test_out_of_order)
 {
 	enum { N = 2000 };
@@ -1364,6 +1414,7 @@ Suite *profile_suite(void)
 	TCase *cmd = tcase_create("command");
 
 	tcase_add_test(lib, test_cubin_indexes);
+	tcase_add_test(lib, test_long_kernel_names);
 	tcase_add_test(lib, test_cubin_truncated);
 	tcase_add_test(lib, test_recorded_functions);
 	tcase_add_test(lib, test_transpose_table);
