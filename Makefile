@@ -18,6 +18,8 @@
 #                     sample for each of ARCHS (sm_80 sm_89 sm_90 sm_100)
 #   make bench        prediction speed: 10 million random accesses per width;
 #                     profile --replay of crafted records directories
+#   make profile-bench  on a GPU: profile against the bare programs and ncu
+#                     (SAMPLES=cuda-samples checkout; scripts/profile-bench.sh)
 #   make fuzz         libFuzzer on the pattern reader, the expression
 #                     parser, the tile options and the profile readers,
 #                     FUZZ_SECONDS (60) each
@@ -515,6 +517,15 @@ check-report: $(CLI)
 bench-report: $(CLI)
 	sh tests/bench_report.sh $(CLI)
 # END report block
+
+# make profile-bench: on a GPU machine, `bankscope profile` against the bare
+# programs and Nsight Compute, and one run against per-kernel runs
+# (scripts/profile-bench.sh; SAMPLES names a checkout of NVIDIA's
+# cuda-samples, python3 needs torch and triton; results under OUT).
+.PHONY: profile-bench
+profile-bench:
+	SAMPLES='$(SAMPLES)' OUT='$(or $(OUT),build/profile-bench)' \
+		bash scripts/profile-bench.sh
 
 # ---- the man page and install ----------------------------------------------------
 # The man page is generated from its web copy, docs/bankscope.md.

@@ -34,7 +34,7 @@
 # Clocks are left alone; needs root for the counters.
 set -u
 OUT=${OUT:-build/profile-bench}
-SAMPLES=$(cd "${SAMPLES:-.carry/samples}" && pwd) || exit 2
+SAMPLES=$(cd "${SAMPLES:-.carry/samples}" && pwd) || { echo "profile-bench.sh: SAMPLES: no CUDA samples there" >&2; exit 2; }
 W=$OUT/work
 mkdir -p "$W/runs" "$W/keep"
 export PATH=$PATH:/usr/local/cuda/bin
