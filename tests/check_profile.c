@@ -252,9 +252,33 @@ static const struct {
 	  "r.tsv:2:17: pc_offset: '0x1g' is not a non-negative integer" },
 	{ HEAD "k()\t0\t7\t0\t_Z1kv\t0x10\t1\t-2\t1\n",
 	  "r.tsv:2:24: wavefronts: '-2' is not a non-negative integer" },
-	{ HEAD "k()\t0\t7\t0\t_Z1kv\t0x10\t1\t2\t18446744073709551616\n",
-	  "r.tsv:2:26: wavefronts_ideal: 18446744073709551616 is larger than "
-	  "18446744073709551615" },
+	{ HEAD "k()\t0\t7\t0\t_Z1kv\t0x10\t1\t2\t9223372036854775808\n",
+	  "r.tsv:2:26: wavefronts_ideal: 9223372036854775808 is larger than "
+	  "9223372036854775807" },
+	/* cut inside its last number: 1048 of 1048576 is no count */
+	{ HEAD "k()\t-\t7\t0\t_Z1kv\t0x10\t32768\t1048576\t1048",
+	  "r.tsv:2: the last line has no newline: the file is truncated" },
+	{ "kernel\tlaunch", "r.tsv:1: the last line has no newline: the file "
+	  "is truncated" },
+	/* a duplicated line would double every count */
+	{ HEAD "k()\t-\t7\t0\t_Z1kv\t0x10\t1\t2\t1\n"
+	  "k()\t-\t7\t0\t_Z1kv\t0x20\t1\t2\t1\n"
+	  "k()\t-\t7\t0\t_Z1kv\t0x10\t1\t2\t1\n",
+	  "r.tsv:4: a second record of cubin 7, function _Z1kv, pc 0x10, "
+	  "launch -, as on line 2: a duplicated line (each run writes an "
+	  "instruction once per launch or window)" },
+	{ HEAD LINE "k()\t1\t7\t0\t_Z1kv\t0x10\t1\t2\t1\n" LINE,
+	  "r.tsv:4: a second record of cubin 7, function _Z1kv, pc 0x10, "
+	  "launch 0, as on line 2: a duplicated line (each run writes an "
+	  "instruction once per launch or window)" },
+	{ HEAD "k()\t18446744073709551615\t7\t0\t_Z1kv\t0x10\t1\t2\t1\n",
+	  "r.tsv:2:5: launch: 18446744073709551615 is larger than "
+	  "18446744073709551614" },
+	/* sums past INT64_MAX would make excess disagree with wavefronts */
+	{ HEAD "k()\t0\t7\t0\t_Z1kv\t0x10\t1\t9223372036854775807\t0\n"
+	  "k()\t1\t7\t0\t_Z1kv\t0x10\t1\t1\t0\n",
+	  "r.tsv:3:24: wavefronts: the sum of this instruction's records "
+	  "passes 9223372036854775807" },
 };
 
 START_TEST(test_bad_records)
@@ -271,6 +295,49 @@ START_TEST(test_bad_records)
 	bs_error_format(&err, buf, sizeof buf);
 	ck_assert_str_eq(buf, bad_records[_i].want);
 	fclose(f);
+	bs_sassprof_free(p);
+}
+END_TEST
+
+START_TEST(test_truncated_launches)
+{
+	static const char text[] = "launch\tkernel\tpc_records\n0\tk()\t*\n"
+				   "1\tk()\t*";
+	char buf[512];
+	bs_sassprof *p = bs_sassprof_new();
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+	bs_error err;
+
+	ck_assert_int_eq(bs_sassprof_read_launches(p, f, "l.tsv", &err), -1);
+	bs_error_format(&err, buf, sizeof buf);
+	ck_assert_str_eq(buf, "l.tsv:3: the last line has no newline: the "
+			      "file is truncated");
+	fclose(f);
+	bs_sassprof_free(p);
+}
+END_TEST
+
+/* The largest counts pass, and excess is exact at both ends. */
+START_TEST(test_count_limits)
+{
+	static const char rec[] = HEAD
+		"k()\t-\t7\t0\t_Z1kv\t0x10\t1\t9223372036854775807\t0\n"
+		"k()\t-\t7\t0\t_Z1kv\t0x20\t1\t1\t9223372036854775807\n";
+	bs_sassprof *p = bs_sassprof_new();
+	FILE *f = fmemopen((void *)rec, strlen(rec), "r");
+	const bs_sass_insn *in;
+	bs_error err;
+
+	ck_assert_int_eq(bs_sassprof_read_records(p, f, "r.tsv", &err), 0);
+	fclose(f);
+	ck_assert_uint_eq(bs_sassprof_finish(p), 2);
+	in = bs_sassprof_get(p, 0);
+	ck_assert_uint_eq(in->pc, 0x10);
+	ck_assert(in->wavefronts == 9223372036854775807ull);
+	ck_assert(in->excess == INT64_MAX);
+	in = bs_sassprof_get(p, 1);
+	ck_assert_uint_eq(in->pc, 0x20);
+	ck_assert(in->excess == -INT64_MAX + 1);
 	bs_sassprof_free(p);
 }
 END_TEST
@@ -1306,6 +1373,8 @@ Suite *profile_suite(void)
 	tcase_add_loop_test(lib, test_bad_records, 0,
 			    sizeof bad_records / sizeof *bad_records);
 	tcase_add_test(lib, test_bad_launches);
+	tcase_add_test(lib, test_truncated_launches);
+	tcase_add_test(lib, test_count_limits);
 	tcase_add_test(lib, test_sums_and_order);
 	tcase_add_loop_test(lib, test_not_counted, 0,
 			    sizeof uncounted / sizeof *uncounted);
