@@ -1109,6 +1109,21 @@ void bs_sassprof_get_totals(const bs_sassprof *p, bs_sassprof_totals *out)
 	*out = p->tot;
 }
 
+size_t bs_sassprof_undisassembled(const bs_sassprof *p, uint32_t crc,
+				  size_t *recorded)
+{
+	size_t n = 0, all = 0;
+
+	for (size_t i = 0; i < p->n; i++)
+		if (p->e[i].in.cubin_crc == crc) {
+			all++;
+			n += !p->e[i].in.sass;
+		}
+	if (recorded)
+		*recorded = all;
+	return n;
+}
+
 size_t bs_sassprof_launch_count(const bs_sassprof *p)
 {
 	return p->nl;

@@ -1356,11 +1356,153 @@ START_TEST(test_usage)
 }
 END_TEST
 
+/* ---- damaged records directories ----------------------------------------- */
+
+/* A copy of transpose/'s status, records, launches, cubin and disassembly
+ * in a new directory dir (a mkdtemp template). */
+static void transpose_copy(char *dir)
+{
+	const char *names[] = { "status.txt", "records.tsv", "launches.tsv",
+				"cubin-1656416357.cubin",
+				"cubin-1656416357.sass" };
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+		copy_case("transpose", names[i], dir);
+}
+
+static void remove_copy(const char *dir)
+{
+	char cmd[1200];
+
+	snprintf(cmd, sizeof cmd, "rm -r '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+/* A FIFO planted as any file a replay reads is refused at once, never
+ * opened for a read that would wait for a writer. */
+static const char *const fifo_files[] = {
+	"status.txt", "records.tsv", "launches.tsv", "cubin-1656416357.sass",
+	"cubin-1656416357.cubin", "explain.tsv", "explain-status.txt",
+};
+
+START_TEST(test_replay_fifo)
+{
+	char dir[] = "/tmp/bankscope-fifo-XXXXXX", path[1200], want[1400];
+	const char *args[] = { "profile", "--explain", "--replay", dir, NULL };
+
+	transpose_copy(dir);
+	snprintf(path, sizeof path, "%s/%s", dir, fifo_files[_i]);
+	unlink(path);
+	if (strstr(fifo_files[_i], ".cubin")) {   /* read only to disassemble */
+		snprintf(want, sizeof want, "%s/cubin-1656416357.sass", dir);
+		ck_assert_int_eq(unlink(want), 0);
+	}
+	ck_assert_int_eq(mkfifo(path, 0644), 0);
+	snprintf(want, sizeof want, "bankscope: %s: not a regular file (a "
+		 "FIFO): a records directory holds only files\n", path);
+	expect(run(args), 2, "", want);
+	remove_copy(dir);
+}
+END_TEST
+
+/* An empty disassembly, or one cut at a line's end, warns and names the
+ * file; one cut inside a line is an error naming its last line. */
+START_TEST(test_replay_cut_sass)
+{
+	char dir[] = "/tmp/bankscope-cut-XXXXXX", path[1200], want[1400];
+	const char *args[] = { "profile", "--format", "csv", "--replay", dir,
+			       NULL };
+	char *sass = path_of("transpose", "cubin-1656416357.sass"), *text, *nl;
+	size_t len, cut = 0;
+	result r;
+	FILE *f;
+
+	transpose_copy(dir);
+	snprintf(path, sizeof path, "%s/cubin-1656416357.sass", dir);
+	ck_assert_ptr_nonnull(f = fopen(path, "w"));
+	ck_assert_int_eq(fclose(f), 0);
+	r = run(args);
+	snprintf(want, sizeof want, "bankscope: %s: 58 of the 58 instructions "
+		 "recorded in cubin 1656416357 are not in it (an empty or cut "
+		 "disassembly; remove it to disassemble again): no SASS text "
+		 "or source line for them\n", path);
+	ck_assert_str_eq(r.err, want);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_msg(strstr(r.out, ",0x01a0,,,32768,1048576,32768,"), "%s",
+		      r.out);
+	free(r.out);
+	free(r.err);
+
+	/* the first half, up to a line's end: the later kernel is missing */
+	ck_assert_ptr_nonnull(text = tu_slurp(sass, &len));
+	ck_assert_ptr_nonnull(nl = memchr(text + len / 2, '\n',
+					  len - len / 2));
+	cut = (size_t)(nl - text) + 1;
+	ck_assert_ptr_nonnull(f = fopen(path, "w"));
+	ck_assert_uint_eq(fwrite(text, 1, cut, f), cut);
+	ck_assert_int_eq(fclose(f), 0);
+	r = run(args);
+	ck_assert_msg(strstr(r.err, "recorded in cubin 1656416357 are not in "
+			     "it (an empty or cut disassembly"), "%s", r.err);
+	ck_assert_int_eq(r.status, 0);
+	free(r.out);
+	free(r.err);
+
+	/* and one byte less: cut inside its last line */
+	ck_assert_ptr_nonnull(f = fopen(path, "w"));
+	ck_assert_uint_eq(fwrite(text, 1, cut - 1, f), cut - 1);
+	ck_assert_int_eq(fclose(f), 0);
+	r = run(args);
+	{
+		long line = 0;
+
+		for (size_t i = 0; i < cut - 1; i++)
+			line += text[i] == '\n';
+		snprintf(want, sizeof want, "bankscope: %s:%ld: the last line "
+			 "has no newline: the file is truncated\n", path,
+			 line + 1);
+	}
+	expect(r, 2, "", want);
+	free(text);
+	free(sass);
+	remove_copy(dir);
+}
+END_TEST
+
+/* A status.txt larger than any the library writes is refused unread (a
+ * 3 GiB sparse file), and a NUL byte on any line names it. */
+START_TEST(test_replay_status_huge)
+{
+	char dir[] = "/tmp/bankscope-status-XXXXXX", path[1200], want[1400];
+	const char *args[] = { "profile", "--replay", dir, NULL };
+	FILE *f;
+
+	transpose_copy(dir);
+	snprintf(path, sizeof path, "%s/status.txt", dir);
+	ck_assert_ptr_nonnull(f = fopen(path, "w"));
+	fputs("ok\n", f);
+	ck_assert_int_eq(ftruncate(fileno(f), (off_t)3 << 30), 0);
+	ck_assert_int_eq(fclose(f), 0);
+	snprintf(want, sizeof want, "bankscope: %s: longer than 65536 bytes: "
+		 "not a status file\n", path);
+	expect(run(args), 2, "", want);
+	ck_assert_ptr_nonnull(f = fopen(path, "w"));
+	ck_assert_uint_eq(fwrite("ok\nrun 2 failed\n\0\n", 1, 18, f), 18);
+	ck_assert_int_eq(fclose(f), 0);
+	snprintf(want, sizeof want, "bankscope: %s:3: not a status file: a "
+		 "NUL byte\n", path);
+	expect(run(args), 2, "", want);
+	remove_copy(dir);
+}
+END_TEST
+
 Suite *profile_suite(void)
 {
 	Suite *s = suite_create("profile");
 	TCase *lib = tcase_create("records");
 	TCase *cmd = tcase_create("command");
+	TCase *damaged = tcase_create("damaged");
 
 	tcase_add_test(lib, test_cubin_indexes);
 	tcase_add_test(lib, test_cubin_truncated);
@@ -1409,5 +1551,11 @@ Suite *profile_suite(void)
 	tcase_add_test(cmd, test_usage);
 	tcase_set_timeout(cmd, 30);
 	suite_add_tcase(s, cmd);
+
+	tcase_add_loop_test(damaged, test_replay_fifo, 0,
+			    sizeof fifo_files / sizeof *fifo_files);
+	tcase_add_test(damaged, test_replay_cut_sass);
+	tcase_add_test(damaged, test_replay_status_huge);
+	suite_add_tcase(s, damaged);
 	return s;
 }
