@@ -1012,7 +1012,8 @@ static void explain_csv(const profile *p, const bs_sass_insn *in)
 	char mean[32];
 
 	explain_instruction(p->ex, in, loop_of(p, in), &x);
-	if (x.verdict == EX_NONE || x.verdict == EX_NOT_MODELED) {
+	if (x.verdict == EX_NONE || x.verdict == EX_NOT_MODELED ||
+	    x.verdict == EX_BAD_SAMPLES) {
 		printf(",%zu,,,,%s", x.samples,
 		       explain_verdict_name(x.verdict));
 		return;
@@ -1103,7 +1104,10 @@ static void explain_json(const profile *p, const bs_sass_insn *in)
 	json_string(stdout, explain_verdict_name(x.verdict));
 	fputs(", \"text\": ", stdout);
 	json_string(stdout, text);
-	if (x.verdict != EX_NONE && x.verdict != EX_NOT_MODELED) {
+	if (x.invalid)
+		printf(", \"invalid_samples\": %zu", x.invalid);
+	if (x.verdict != EX_NONE && x.verdict != EX_NOT_MODELED &&
+	    x.verdict != EX_BAD_SAMPLES) {
 		verdict_num(mean, sizeof mean, x.mean_wf);
 		if (isnan(x.measured_wf))
 			snprintf(m, sizeof m, "null");
