@@ -106,6 +106,8 @@ typedef struct {
 
 typedef struct {
 	unsigned long records;         /* lines of records.tsv */
+	unsigned long drained;         /* of those, summed over a run's
+					  window (launch "-") */
 	unsigned long launches;        /* distinct launch indexes */
 	unsigned long measured;        /* launches a run measured */
 	unsigned long empty_launches;  /* measured, with no record */

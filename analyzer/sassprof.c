@@ -625,6 +625,7 @@ static int add_record(bs_sassprof *p, src *s, const field *fld,
 		l->records++;
 	}
 	p->tot.records++;
+	p->tot.drained += (unsigned long)drained;
 	if (drained) {
 		e->drained = 1;
 	} else if (!e->in.launches || e->last_launch != launch) {

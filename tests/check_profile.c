@@ -1497,6 +1497,30 @@ START_TEST(test_replay_status_huge)
 }
 END_TEST
 
+/* -k, -s and -c (ncu's short names) select as --kernel, --launch-skip
+ * and --launch-count do: the same runs, the same report. */
+START_TEST(test_run_short_options)
+{
+	char *prog = path_of("fake", "program.sh");
+	const char *lng[] = { "profile", "--kernel", "^[ab]", "--launch-skip",
+			      "1", "--launch-count", "1", "--format", "csv",
+			      "--inject", "/dev/null", "--", prog, NULL };
+	const char *shrt[] = { "profile", "-k", "^[ab]", "-s", "1", "-c", "1",
+			       "--format", "csv", "--inject", "/dev/null",
+			       "--", prog, NULL };
+	result a = run(lng), b;
+
+	ck_assert_int_eq(a.status, 0);
+	ck_assert_msg(strstr(a.out, "b(),_Z1bv,7,0x0010,,,1,11,10,1,11\n"),
+		      "%s", a.out);
+	b = run(shrt);
+	expect(b, a.status, a.out, a.err);
+	free(a.out);
+	free(a.err);
+	free(prog);
+}
+END_TEST
+
 Suite *profile_suite(void)
 {
 	Suite *s = suite_create("profile");
@@ -1556,6 +1580,7 @@ Suite *profile_suite(void)
 			    sizeof fifo_files / sizeof *fifo_files);
 	tcase_add_test(damaged, test_replay_cut_sass);
 	tcase_add_test(damaged, test_replay_status_huge);
+	tcase_add_test(damaged, test_run_short_options);
 	suite_add_tcase(s, damaged);
 	return s;
 }

@@ -111,10 +111,10 @@ static const char profile_usage[] =
 	"each time.\n"
 	"\n"
 	"  --format FMT       text (default), csv, json\n"
-	"  --kernel REGEX     only kernels whose demangled name matches (POSIX\n"
+	"  -k, --kernel REGEX only kernels whose demangled name matches (POSIX\n"
 	"                     extended regular expression)\n"
-	"  --launch-skip N    let the first N matching launches pass\n"
-	"  --launch-count N   select N matching launches (default: all)\n"
+	"  -s, --launch-skip N  let the first N matching launches pass\n"
+	"  -c, --launch-count N select N matching launches (default: all)\n"
 	"  --launches WHICH   first (default): the first selected launch of\n"
 	"                     each kernel; all: every selected launch\n"
 	"  --top N            show the N worst instructions\n"
@@ -133,7 +133,10 @@ static const char profile_usage[] =
 	"  --inject PATH      the injection library (default:\n"
 	"                     $BANKSCOPE_INJECT, else " INJECT_NAME "\n"
 	"                     beside bankscope or in ../lib/bankscope/)\n"
-	"  --replay DIR       report a directory kept earlier\n"
+	"  --replay DIR       report a directory kept earlier (--kernel\n"
+	"                     selects its kernels; its records sum each\n"
+	"                     run's launches, so launches cannot be\n"
+	"                     selected again)\n"
 	"  --patterns FILE    join each instruction to the access named\n"
 	"                     KERNEL:OP:RANK in FILE (bankscope-tutorial\n"
 	"                     --patterns) and show its predicted wavefronts\n"
@@ -1897,6 +1900,29 @@ static int profile_replay(const options *o)
 		join_free(j);
 		return EXIT_BADINPUT;
 	}
+	if (o->skip || o->count) {
+		if (p.tot.drained)
+			usage_error("profile: --replay cannot select launches "
+				    "again (--launch-skip, --launch-count): "
+				    "%s/records.tsv holds %lu record%s summed "
+				    "over the launches of a run's window "
+				    "(launch \"-\"), not one per launch; "
+				    "--kernel selects kernels of it, a new run "
+				    "selects launches", o->replay,
+				    p.tot.drained, p.tot.drained == 1 ? ""
+								      : "s");
+		else
+			usage_error("profile: --replay does not select "
+				    "launches again (--launch-skip, "
+				    "--launch-count); --kernel selects kernels "
+				    "of %s, a new run selects launches",
+				    o->replay);
+		bs_sassprof_free(p.sp);
+		bs_explain_free(p.ex);
+		free(p.shown);
+		join_free(j);
+		return EXIT_BADINPUT;
+	}
 	p.join = j;
 	none = tell(&p, o->replay, NULL);
 	if (p.state != ST_NONE)
@@ -1978,9 +2004,12 @@ int cmd_profile(int argc, char **argv)
 		if ((rc = opt_value(argc, argv, &i, "--format", &fmt)) ||
 		    (rc = opt_value(argc, argv, &i, "--keep", &o.keep)) ||
 		    (rc = opt_value(argc, argv, &i, "--kernel", &o.kernel)) ||
+		    (rc = opt_value(argc, argv, &i, "-k", &o.kernel)) ||
 		    (rc = opt_value(argc, argv, &i, "--launch-skip", &skip)) ||
+		    (rc = opt_value(argc, argv, &i, "-s", &skip)) ||
 		    (rc = opt_value(argc, argv, &i, "--launch-count",
 				    &count)) ||
+		    (rc = opt_value(argc, argv, &i, "-c", &count)) ||
 		    (rc = opt_value(argc, argv, &i, "--top", &top)) ||
 		    (rc = opt_value(argc, argv, &i, "--launches", &which)) ||
 		    (rc = opt_value(argc, argv, &i, "--sample", &o.sample)) ||
@@ -2047,9 +2076,7 @@ int cmd_profile(int argc, char **argv)
 		const char *with = o.keep ? "--keep" : o.inject ? "--inject"
 				 : runs ? "--max-runs" : jobs ? "--jobs"
 				 : which ? "--launches"
-				 : skip ? "--launch-skip" : count
-				 ? "--launch-count" : o.sample ? "--sample"
-				 : NULL;
+				 : o.sample ? "--sample" : NULL;
 
 		rc = o.nprog ? usage_error("profile: --replay takes no "
 					   "program")
