@@ -478,11 +478,12 @@ static int read_status(profile *p, bs_error *err)
 	n = strcspn(buf, "\r\n");
 	for (size_t i = 0; i < n || (i < len && !buf[i]); i++)
 		if ((unsigned char)buf[i] < 0x20 && buf[i] != '\t') {
+			unsigned char c = (unsigned char)buf[i];
+
 			free(buf);
 			return bs_error_set(err, path, 1, (long)i + 1,
 					    "not a status line: control "
-					    "character 0x%02x",
-					    (unsigned char)buf[i]);
+					    "character 0x%02x", c);
 		}
 	if (n >= sizeof p->reason) {
 		free(buf);
