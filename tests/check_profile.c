@@ -1470,6 +1470,38 @@ START_TEST(test_replay_cut_sass)
 }
 END_TEST
 
+/* A disassembler that gives nothing for a cubin is named too. */
+START_TEST(test_replay_empty_disassembly)
+{
+	char dir[] = "/tmp/bankscope-nodis-XXXXXX", path[1200], tool[1300];
+	const char *args[] = { "profile", "--format", "csv", "--replay", dir,
+			       NULL };
+	result r;
+	FILE *f;
+
+	transpose_copy(dir);
+	snprintf(path, sizeof path, "%s/cubin-1656416357.sass", dir);
+	ck_assert_int_eq(unlink(path), 0);
+	snprintf(tool, sizeof tool, "%s/nvdisasm", dir);
+	ck_assert_ptr_nonnull(f = fopen(tool, "w"));
+	fputs("#!/bin/sh\nexit 0\n", f);
+	ck_assert_int_eq(fclose(f), 0);
+	ck_assert_int_eq(chmod(tool, 0755), 0);
+	snprintf(path, sizeof path, "%s:%s", dir, getenv("PATH") ?
+		 getenv("PATH") : "/usr/bin:/bin");
+	setenv("PATH", path, 1);
+	r = run(args);
+	ck_assert_str_eq(r.err, "bankscope: the disassembly of "
+			 "cubin-1656416357.cubin lacks 58 of the 58 "
+			 "instructions recorded in it: no SASS text or source "
+			 "line for them\n");
+	ck_assert_int_eq(r.status, 0);
+	free(r.out);
+	free(r.err);
+	remove_copy(dir);
+}
+END_TEST
+
 /* A status.txt larger than any the library writes is refused unread (a
  * 3 GiB sparse file), and a NUL byte on any line names it. */
 START_TEST(test_replay_status_huge)
@@ -1579,6 +1611,7 @@ Suite *profile_suite(void)
 	tcase_add_loop_test(damaged, test_replay_fifo, 0,
 			    sizeof fifo_files / sizeof *fifo_files);
 	tcase_add_test(damaged, test_replay_cut_sass);
+	tcase_add_test(damaged, test_replay_empty_disassembly);
 	tcase_add_test(damaged, test_replay_status_huge);
 	tcase_add_test(damaged, test_run_short_options);
 	suite_add_tcase(s, damaged);

@@ -407,21 +407,21 @@ static int open_kept_fd(const char *path, bs_error *err)
 				     strerror(errno));
 		return -1;
 	}
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
-	    fcntl(fd, F_SETFL, 0) < 0) {
-		int e = errno;
-
+	if (fstat(fd, &st) < 0 || fcntl(fd, F_SETFL, 0) < 0) {
+		bs_error_set(err, path, 0, 0, "cannot read: %s",
+			     strerror(errno));
 		close(fd);
-		if (!S_ISREG(st.st_mode))
-			bs_error_set(err, path, 0, 0, "not a regular file (a "
-				     "%s): a records directory holds only "
-				     "files", S_ISFIFO(st.st_mode) ? "FIFO"
-				     : S_ISCHR(st.st_mode) ? "character device"
-				     : S_ISDIR(st.st_mode) ? "directory"
-				     : "special file");
-		else
-			bs_error_set(err, path, 0, 0, "cannot read: %s",
-				     strerror(e));
+		errno = EIO;
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		bs_error_set(err, path, 0, 0, "not a regular file (a %s): a "
+			     "records directory holds only files",
+			     S_ISFIFO(st.st_mode) ? "FIFO"
+			     : S_ISCHR(st.st_mode) ? "character device"
+			     : S_ISDIR(st.st_mode) ? "directory"
+			     : "special file");
+		close(fd);
 		errno = EINVAL;
 		return -1;
 	}
@@ -619,21 +619,30 @@ out:
 }
 
 /*
- * After cubin crc's disassembly (name) was read: a warning when recorded
- * instructions of it are not there (an empty or cut disassembly blanks
- * their SASS, source and joined predictions); 1 when so.
+ * After cubin crc's disassembly (name, found in the directory; fresh: made
+ * by this command) was read: a warning when recorded instructions of it
+ * are not there (an empty or cut disassembly blanks their SASS, source
+ * and joined predictions); 1 when so.
  */
-static int sass_gaps(const profile *p, uint32_t crc, const char *name)
+static int sass_gaps(const profile *p, uint32_t crc, const char *name,
+		     int fresh)
 {
 	size_t all, missing = bs_sassprof_undisassembled(p->sp, crc, &all);
 
 	if (!missing)
 		return 0;
-	usage_error("%s: %zu of the %zu instruction%s recorded in cubin %u "
-		    "%s not in it (an empty or cut disassembly; remove it to "
-		    "disassemble again): no SASS text or source line for %s",
-		    name, missing, all, all == 1 ? "" : "s", crc,
-		    missing == 1 ? "is" : "are", missing == 1 ? "it" : "them");
+	if (fresh)
+		usage_error("the disassembly of cubin-%u.cubin lacks %zu of "
+			    "the %zu instruction%s recorded in it: no SASS "
+			    "text or source line for %s", crc, missing, all,
+			    all == 1 ? "" : "s", missing == 1 ? "it" : "them");
+	else
+		usage_error("%s: %zu of the %zu instruction%s recorded in "
+			    "cubin %u %s not in it (an empty or cut "
+			    "disassembly; remove it to disassemble again): no "
+			    "SASS text or source line for %s", name, missing,
+			    all, all == 1 ? "" : "s", crc, missing == 1 ? "is"
+			    : "are", missing == 1 ? "it" : "them");
 	return 1;
 }
 
@@ -698,6 +707,7 @@ static int load(profile *p, int save, bs_error *err)
 	for (size_t i = 0; i < ncrc && rc == 0; i++) {
 		char name[4096];
 		FILE *f = NULL;
+		int fresh = j[i].fd >= 0;
 
 		snprintf(name, sizeof name, "%s/cubin-%u.sass", p->dir, crc[i]);
 		if (j[i].state == 2 && j[i].fd >= 0 && !save) {
@@ -721,7 +731,7 @@ static int load(profile *p, int save, bs_error *err)
 		rc = bs_sassprof_read_disasm(p->sp, crc[i], f, name, err);
 		fclose(f);
 		if (rc == 0)
-			p->cut_sass += sass_gaps(p, crc[i], name);
+			p->cut_sass += sass_gaps(p, crc[i], name, fresh);
 	}
 	for (size_t i = 0; i < ncrc && rc < 0; i++)
 		if (j[i].state == 2 && j[i].fd >= 0 && !save)
