@@ -34,7 +34,13 @@
  * /usr/local/cuda/bin; --jobs at a time) into cubin-CRC.sass beside it,
  * the directory is read (bs_sassprof) and the table printed on stdout.
  * `profile --replay DIR` reports an existing directory; a disassembly
- * missing there goes to a temporary file, DIR is never written.
+ * missing there goes to a temporary file, DIR is never written.  Every
+ * file read from the directory is opened without blocking and must be a
+ * regular file (open_kept); status.txt is read in one bounded read; a
+ * cubin is opened only to be disassembled, and mapped, never read whole,
+ * for nvdisasm -fun's symbol indexes.  --kernel selects kernels of a
+ * replay; --launch-skip and --launch-count are refused, since a run's
+ * records are summed over the launches of its window.
  *
  * The report keeps the instructions of kernels --kernel matches, the
  * first --top N of them; instructions that use shared memory where
