@@ -188,7 +188,6 @@ typedef struct {
 	bs_sassprof_totals tot;
 	unsigned long no_disasm;     /* cubins not disassembled */
 	unsigned long no_cubin;      /* of those, cubins not saved */
-	unsigned long cut_sass;      /* disassemblies lacking records */
 	unsigned long runs;          /* program runs made (0: a replay) */
 	unsigned long jobs;
 } profile;
@@ -628,15 +627,15 @@ out:
  * After cubin crc's disassembly (name, found in the directory; fresh: made
  * by this command) was read: a warning when recorded instructions of it
  * are not there (an empty or cut disassembly blanks their SASS, source
- * and joined predictions); 1 when so.
+ * and joined predictions).
  */
-static int sass_gaps(const profile *p, uint32_t crc, const char *name,
+static void sass_gaps(const profile *p, uint32_t crc, const char *name,
 		     int fresh)
 {
 	size_t all, missing = bs_sassprof_undisassembled(p->sp, crc, &all);
 
 	if (!missing)
-		return 0;
+		return;
 	if (fresh)
 		usage_error("the disassembly of cubin-%u.cubin lacks %zu of "
 			    "the %zu instruction%s recorded in it: no SASS "
@@ -649,7 +648,6 @@ static int sass_gaps(const profile *p, uint32_t crc, const char *name,
 			    "SASS text or source line for %s", name, missing,
 			    all, all == 1 ? "" : "s", crc, missing == 1 ? "is"
 			    : "are", missing == 1 ? "it" : "them");
-	return 1;
 }
 
 /* Everything in p->dir, disassembled where possible, finished. */
@@ -737,7 +735,7 @@ static int load(profile *p, int save, bs_error *err)
 		rc = bs_sassprof_read_disasm(p->sp, crc[i], f, name, err);
 		fclose(f);
 		if (rc == 0)
-			p->cut_sass += sass_gaps(p, crc[i], name, fresh);
+			sass_gaps(p, crc[i], name, fresh);
 	}
 	for (size_t i = 0; i < ncrc && rc < 0; i++)
 		if (j[i].state == 2 && j[i].fd >= 0 && !save)
