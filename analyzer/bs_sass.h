@@ -106,6 +106,8 @@ typedef struct {
 
 typedef struct {
 	unsigned long records;         /* lines of records.tsv */
+	unsigned long drained;         /* of those, summed over a run's
+					  window (launch "-") */
 	unsigned long launches;        /* distinct launch indexes */
 	unsigned long measured;        /* launches a run measured */
 	unsigned long empty_launches;  /* measured, with no record */
@@ -147,6 +149,11 @@ size_t bs_sassprof_functions(const bs_sassprof *p, uint32_t crc,
 int bs_cubin_function_indexes(const unsigned char *buf, size_t len,
 			      const char *const *names, size_t n,
 			      unsigned long *idx, bs_error *err);
+/* The instructions recorded in cubin crc that no disassembly read so far
+ * named (before bs_sassprof_finish): how many; *recorded (or NULL) all
+ * its recorded instructions. */
+size_t bs_sassprof_undisassembled(const bs_sassprof *p, uint32_t crc,
+				  size_t *recorded);
 /* The launches read so far, ascending by index. */
 size_t bs_sassprof_launch_count(const bs_sassprof *p);
 const bs_sass_launch *bs_sassprof_launch_at(const bs_sassprof *p, size_t i);

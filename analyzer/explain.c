@@ -300,7 +300,8 @@ static int index_samples(bs_explain *e)
 
 	if (e->sorted)
 		return 0;
-	qsort(e->v, e->n, sizeof *e->v, by_instruction);
+	if (e->n)
+		qsort(e->v, e->n, sizeof *e->v, by_instruction);
 	free(e->insn);
 	if (!(e->insn = malloc((e->n + 1) * sizeof *e->insn)))
 		return -1;

@@ -6,18 +6,27 @@
  * Reading.  records.tsv and launches.tsv: the header line exactly as
  * BS_SASS_RECORD_COLUMNS / BS_SASS_LAUNCH_COLUMNS, then lines of exactly
  * that many tab-separated fields; empty lines are skipped, a CR before the
- * newline is dropped.  Counts are unsigned decimal (or 0x hex), the CRC,
+ * newline is dropped.  The injection library writes whole lines, so a
+ * last line without its newline is a file cut short: an error, in the
+ * disassembly too.  Counts are unsigned decimal (or 0x hex), the CRC,
  * function index and pc at most 32 bits, names non-empty; pc_records of
  * launches.tsv is a count or "-" (the run did not measure that launch).
- * A launch index may appear in several runs: it counts once, measured
- * when any run measured it, its kernel named by the first line (another
- * name later is a mismatch).  Every error names the file, line and the
- * 1-based column of the field.
+ * Counts and their sums per instruction are at most INT64_MAX, so that
+ * excess (wavefronts - ideal) is always exact; more is refused, not
+ * clamped.  A record's key is (cubin, function, pc, launch): a drain
+ * sums each instruction into one line, a process drains once (launch
+ * "-") or once per launch (its index), and each kernel's records come
+ * from one run, so a second record with the same key is a duplicated
+ * line, an error naming both lines.  A launch index may appear in
+ * several runs: it counts once, measured when any run measured it, its
+ * kernel named by the first line (another name later is a mismatch).
+ * Every error names the file, line and the 1-based column of the field.
  *
  * Storage.  Names are interned (one copy of each kernel and function
  * name); instructions live in an open-addressing hash on (crc, function,
  * pc), whose slots are indexes into one array; finish() drops the hash and
- * sorts the array in place.  Sums saturate at UINT64_MAX rather than wrap.
+ * sorts the array in place.  A second hash, on (instruction, launch),
+ * keeps the line of each record for the duplicate check.
  *
  * Disassembly.  Lines are taken as they come: a function header sets the
  * function and clears the source position, a File line sets the position,
@@ -34,11 +43,20 @@
 #define LINE_MAX_BYTES (1024 * 1024)
 #define RECORD_FIELDS 9
 #define LAUNCH_FIELDS 3
+#define COUNT_MAX ((uint64_t)INT64_MAX)   /* a count, or a sum of them */
+#define DRAINED ULONG_MAX                 /* the launch of a "-" record */
 
 typedef struct {
 	char **slot;
 	size_t n, cap;
 } strtab;
+
+/* A record's key and line, for the duplicate check. */
+typedef struct {
+	size_t entry;                /* index + 1; 0 = empty slot */
+	unsigned long launch;        /* DRAINED for "-" */
+	long line;
+} seen;
 
 typedef struct {
 	bs_sass_insn in;
@@ -59,6 +77,8 @@ struct bs_sassprof {
 	size_t *lhash;               /* launch index -> position + 1 */
 	size_t lhcap;
 	int lsorted;                 /* launch[] is in index order */
+	seen *seen;                  /* every record's key and line */
+	size_t nseen, seencap;
 	bs_sassprof_totals tot;
 	size_t kept;
 	int finished;
@@ -170,11 +190,6 @@ static int grow_hash(bs_sassprof *p)
 		}
 	free(old);
 	return 0;
-}
-
-static void add_sat(uint64_t *a, uint64_t b)
-{
-	*a = *a > UINT64_MAX - b ? UINT64_MAX : *a + b;
 }
 
 static int note_crc(bs_sassprof *p, uint32_t crc)
@@ -320,6 +335,7 @@ void bs_sassprof_free(bs_sassprof *p)
 	free(p->crcs);
 	free(p->launch);
 	free(p->lhash);
+	free(p->seen);
 	free(p->line);
 	free(p);
 }
@@ -333,7 +349,8 @@ typedef struct {
 	long line;
 } src;
 
-/* One line into p->line without its newline (and CR); 1, 0 at end, -1. */
+/* One line into p->line without its newline (and CR); 1, 2 the last
+ * line, ended by the end of the file and not a newline, 0 at end, -1. */
 static int read_line(src *s, bs_error *err)
 {
 	bs_sassprof *p = s->p;
@@ -370,7 +387,15 @@ static int read_line(src *s, bs_error *err)
 	if (n && p->line[n - 1] == '\r')
 		n--;
 	p->line[n] = '\0';
-	return 1;
+	return c == EOF ? 2 : 1;
+}
+
+/* A line read_line gave 2 for: every file here is written in whole
+ * lines, so its end is missing. */
+static int truncated(const src *s, bs_error *err)
+{
+	return bs_error_set(err, s->name, s->line, 0, "the last line has no "
+			    "newline: the file is truncated");
 }
 
 typedef struct {
@@ -450,6 +475,8 @@ static int expect_header(src *s, const char *header, bs_error *err)
 	if (rc == 0)
 		return bs_error_set(err, s->name, 0, 0, "empty file: expected "
 				    "the header line");
+	if (rc == 2)
+		return truncated(s, err);
 	if (strcmp(s->p->line, header)) {
 		const char *a = s->p->line, *b = header;
 
@@ -471,6 +498,51 @@ static int refuse_finished(const bs_sassprof *p, const char *name,
 	return 0;
 }
 
+static size_t seen_slot(const bs_sassprof *p, size_t ei,
+			unsigned long launch)
+{
+	uint64_t h = ((uint64_t)ei * 0x9e3779b97f4a7c15ull) ^
+		     ((uint64_t)launch * 0xc2b2ae3d27d4eb4full);
+	size_t i = (size_t)(h ^ h >> 29) & (p->seencap - 1);
+
+	while (p->seen[i].entry && (p->seen[i].entry != ei ||
+				    p->seen[i].launch != launch))
+		i = (i + 1) & (p->seencap - 1);
+	return i;
+}
+
+/*
+ * The record of instruction ei (index + 1) and launch on line: 0 when
+ * its key is new; -1 out of memory; else the line that had it first.
+ */
+static long note_seen(bs_sassprof *p, size_t ei, unsigned long launch,
+		      long line)
+{
+	size_t i;
+
+	if (2 * (p->nseen + 1) > p->seencap) {
+		size_t cap = p->seencap ? 2 * p->seencap : 1024;
+		size_t oldcap = p->seencap;
+		seen *old = p->seen, *v = calloc(cap, sizeof *v);
+
+		if (!v)
+			return -1;
+		p->seen = v;
+		p->seencap = cap;
+		for (size_t k = 0; k < oldcap; k++)
+			if (old[k].entry)
+				p->seen[seen_slot(p, old[k].entry,
+						  old[k].launch)] = old[k];
+		free(old);
+	}
+	i = seen_slot(p, ei, launch);
+	if (p->seen[i].entry)
+		return p->seen[i].line;
+	p->seen[i] = (seen){ ei, launch, line };
+	p->nseen++;
+	return 0;
+}
+
 static int add_record(bs_sassprof *p, src *s, const field *fld,
 		      bs_error *err)
 {
@@ -484,27 +556,23 @@ static int add_record(bs_sassprof *p, src *s, const field *fld,
 	bs_sass_launch *l = NULL;
 	size_t *slot;
 	entry *e;
+	uint64_t *sum[3];
+	long first;
 
 	if (get_name(s, &fld[0], what[0], &kernel, err) < 0 ||
 	    (!drained &&
-	     get_u64(s, &fld[1], what[1], ULONG_MAX, &launch, err) < 0) ||
+	     get_u64(s, &fld[1], what[1], DRAINED - 1, &launch, err) < 0) ||
 	    get_u64(s, &fld[2], what[2], UINT32_MAX, &crc, err) < 0 ||
 	    get_u64(s, &fld[3], what[3], UINT32_MAX, &fidx, err) < 0 ||
 	    get_name(s, &fld[4], what[4], &fn, err) < 0 ||
 	    get_u64(s, &fld[5], what[5], UINT32_MAX, &pc, err) < 0)
 		return -1;
 	for (int i = 0; i < 3; i++)
-		if (get_u64(s, &fld[6 + i], what[6 + i], UINT64_MAX, &v[i],
+		if (get_u64(s, &fld[6 + i], what[6 + i], COUNT_MAX, &v[i],
 			    err) < 0)
 			return -1;
-	if (note_crc(p, (uint32_t)crc) < 0 ||
-	    (!drained && !(l = note_launch(p, (unsigned long)launch))))
+	if (note_crc(p, (uint32_t)crc) < 0)
 		return bs_error_set(err, s->name, s->line, 0, "out of memory");
-	if (l) {
-		l->measured = 1;
-		l->records++;
-	}
-	p->tot.records++;
 	slot = lookup(p, (uint32_t)crc, fn, (uint32_t)pc);
 	if (!*slot) {
 		if (p->n == p->cap) {
@@ -530,15 +598,42 @@ static int add_record(bs_sassprof *p, src *s, const field *fld,
 	} else {
 		e = &p->e[*slot - 1];
 	}
+	first = note_seen(p, (size_t)(e - p->e) + 1,
+			  drained ? DRAINED : (unsigned long)launch, s->line);
+	if (first < 0)
+		return bs_error_set(err, s->name, s->line, 0, "out of memory");
+	if (first)
+		return bs_error_set(err, s->name, s->line, 0, "a second record "
+				    "of cubin %u, function %s, pc 0x%x, launch "
+				    "%s, as on line %ld: a duplicated line "
+				    "(each run writes an instruction once per "
+				    "launch or window)", (unsigned)crc, fn,
+				    (unsigned)pc, fld[1].text, first);
+	sum[0] = &e->in.executions;
+	sum[1] = &e->in.wavefronts;
+	sum[2] = &e->in.ideal;
+	for (int i = 0; i < 3; i++)
+		if (v[i] > COUNT_MAX - *sum[i])
+			return bs_error_set(err, s->name, s->line, fld[6 + i].col,
+					    "%s: the sum of this instruction's "
+					    "records passes %llu", what[6 + i],
+					    (unsigned long long)COUNT_MAX);
+	if (!drained && !(l = note_launch(p, (unsigned long)launch)))
+		return bs_error_set(err, s->name, s->line, 0, "out of memory");
+	if (l) {
+		l->measured = 1;
+		l->records++;
+	}
+	p->tot.records++;
+	p->tot.drained += (unsigned long)drained;
 	if (drained) {
 		e->drained = 1;
 	} else if (!e->in.launches || e->last_launch != launch) {
 		e->in.launches++;
 		e->last_launch = (unsigned long)launch;
 	}
-	add_sat(&e->in.executions, v[0]);
-	add_sat(&e->in.wavefronts, v[1]);
-	add_sat(&e->in.ideal, v[2]);
+	for (int i = 0; i < 3; i++)
+		*sum[i] += v[i];
 	return 0;
 }
 
@@ -553,6 +648,8 @@ int bs_sassprof_read_records(bs_sassprof *p, FILE *f, const char *name,
 	    expect_header(&s, BS_SASS_RECORD_COLUMNS, err) < 0)
 		return -1;
 	while ((rc = read_line(&s, err)) > 0) {
+		if (rc == 2)
+			return truncated(&s, err);
 		if (!p->line[0])
 			continue;
 		if (split(&s, fld, RECORD_FIELDS, "a record", err) < 0 ||
@@ -580,6 +677,8 @@ int bs_sassprof_read_launches(bs_sassprof *p, FILE *f, const char *name,
 		char *kernel;
 		int measured, window;
 
+		if (rc == 2)
+			return truncated(&s, err);
 		if (!p->line[0])
 			continue;
 		if (split(&s, fld, LAUNCH_FIELDS, "a launch", err) < 0 ||
@@ -738,6 +837,8 @@ int bs_sassprof_read_disasm(bs_sassprof *p, uint32_t crc, FILE *f,
 		uint32_t pc;
 		size_t *slot;
 
+		if (rc == 2)
+			return truncated(&s, err);
 		if ((n = function_header(p->line))) {
 			fn = str_find(&p->names, n, NULL);
 			file = NULL;
@@ -844,13 +945,10 @@ static int by_report_order(const void *a, const void *b)
 	return (x->cubin_crc > y->cubin_crc) - (x->cubin_crc < y->cubin_crc);
 }
 
+/* Exact: both sums are at most COUNT_MAX (add_record). */
 static int64_t excess(uint64_t w, uint64_t ideal)
 {
-	if (w >= ideal)
-		return w - ideal > (uint64_t)INT64_MAX ? INT64_MAX
-						       : (int64_t)(w - ideal);
-	return ideal - w > (uint64_t)INT64_MAX ? -INT64_MAX
-					       : -(int64_t)(ideal - w);
+	return (int64_t)w - (int64_t)ideal;
 }
 
 static int by_address(const void *a, const void *b)
@@ -1010,6 +1108,21 @@ const bs_sass_insn *bs_sassprof_get(const bs_sassprof *p, size_t i)
 void bs_sassprof_get_totals(const bs_sassprof *p, bs_sassprof_totals *out)
 {
 	*out = p->tot;
+}
+
+size_t bs_sassprof_undisassembled(const bs_sassprof *p, uint32_t crc,
+				  size_t *recorded)
+{
+	size_t n = 0, all = 0;
+
+	for (size_t i = 0; i < p->n; i++)
+		if (p->e[i].in.cubin_crc == crc) {
+			all++;
+			n += !p->e[i].in.sass;
+		}
+	if (recorded)
+		*recorded = all;
+	return n;
 }
 
 size_t bs_sassprof_launch_count(const bs_sassprof *p)

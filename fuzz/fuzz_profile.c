@@ -11,7 +11,11 @@
  * reports, an error without a source, and broken invariants (abort) are
  * findings: totals that do not add up (measured launches above the
  * launches, kernels with records above the kernels, kept instructions
- * above the distinct ones), a sample outside its instruction.
+ * above the distinct ones, drained records above the records, more
+ * instructions missing from the disassembly than recorded), an excess
+ * that is not exactly wavefronts - ideal, a records or launches file
+ * accepted though its last line has no newline (a file cut short), a
+ * sample outside its instruction.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -30,13 +34,17 @@ static void check_profile(bs_sassprof *p)
 	bs_sassprof_get_totals(p, &t);
 	if (t.measured > t.launches || t.kernels_measured > t.kernels ||
 	    n > t.instructions || t.not_counted > n ||
-	    bs_sassprof_get(p, n) != NULL)
+	    t.drained > t.records || bs_sassprof_get(p, n) != NULL)
 		abort();
 	for (size_t i = 0; i < n; i++) {
 		const bs_sass_insn *in = bs_sassprof_get(p, i);
 
 		if (!in || !in->kernel || !in->function ||
-		    (in->not_counted && in->wavefronts))
+		    (in->not_counted && in->wavefronts) ||
+		    in->wavefronts > INT64_MAX || in->ideal > INT64_MAX ||
+		    in->executions > INT64_MAX ||
+		    in->excess != (int64_t)in->wavefronts -
+				  (int64_t)in->ideal)
 			abort();
 	}
 	for (size_t i = 0; i < bs_sassprof_launch_count(p); i++)
@@ -95,9 +103,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		if (rc < 0 && !err.source[0])
 			abort();
+		if (rc == 0 && size && data[size - 1] != '\n')
+			abort();
 		if (rc == 0) {
+			size_t all, missing;
+
 			rewind(f);
 			(void)bs_sassprof_read_disasm(p, 7, f, "d", &err);
+			missing = bs_sassprof_undisassembled(p, 7, &all);
+			if (missing > all)
+				abort();
 			check_profile(p);
 		}
 		bs_sassprof_free(p);

@@ -252,9 +252,33 @@ static const struct {
 	  "r.tsv:2:17: pc_offset: '0x1g' is not a non-negative integer" },
 	{ HEAD "k()\t0\t7\t0\t_Z1kv\t0x10\t1\t-2\t1\n",
 	  "r.tsv:2:24: wavefronts: '-2' is not a non-negative integer" },
-	{ HEAD "k()\t0\t7\t0\t_Z1kv\t0x10\t1\t2\t18446744073709551616\n",
-	  "r.tsv:2:26: wavefronts_ideal: 18446744073709551616 is larger than "
-	  "18446744073709551615" },
+	{ HEAD "k()\t0\t7\t0\t_Z1kv\t0x10\t1\t2\t9223372036854775808\n",
+	  "r.tsv:2:26: wavefronts_ideal: 9223372036854775808 is larger than "
+	  "9223372036854775807" },
+	/* cut inside its last number: 1048 of 1048576 is no count */
+	{ HEAD "k()\t-\t7\t0\t_Z1kv\t0x10\t32768\t1048576\t1048",
+	  "r.tsv:2: the last line has no newline: the file is truncated" },
+	{ "kernel\tlaunch", "r.tsv:1: the last line has no newline: the file "
+	  "is truncated" },
+	/* a duplicated line would double every count */
+	{ HEAD "k()\t-\t7\t0\t_Z1kv\t0x10\t1\t2\t1\n"
+	  "k()\t-\t7\t0\t_Z1kv\t0x20\t1\t2\t1\n"
+	  "k()\t-\t7\t0\t_Z1kv\t0x10\t1\t2\t1\n",
+	  "r.tsv:4: a second record of cubin 7, function _Z1kv, pc 0x10, "
+	  "launch -, as on line 2: a duplicated line (each run writes an "
+	  "instruction once per launch or window)" },
+	{ HEAD LINE "k()\t1\t7\t0\t_Z1kv\t0x10\t1\t2\t1\n" LINE,
+	  "r.tsv:4: a second record of cubin 7, function _Z1kv, pc 0x10, "
+	  "launch 0, as on line 2: a duplicated line (each run writes an "
+	  "instruction once per launch or window)" },
+	{ HEAD "k()\t18446744073709551615\t7\t0\t_Z1kv\t0x10\t1\t2\t1\n",
+	  "r.tsv:2:5: launch: 18446744073709551615 is larger than "
+	  "18446744073709551614" },
+	/* sums past INT64_MAX would make excess disagree with wavefronts */
+	{ HEAD "k()\t0\t7\t0\t_Z1kv\t0x10\t1\t9223372036854775807\t0\n"
+	  "k()\t1\t7\t0\t_Z1kv\t0x10\t1\t1\t0\n",
+	  "r.tsv:3:24: wavefronts: the sum of this instruction's records "
+	  "passes 9223372036854775807" },
 };
 
 START_TEST(test_bad_records)
@@ -271,6 +295,49 @@ START_TEST(test_bad_records)
 	bs_error_format(&err, buf, sizeof buf);
 	ck_assert_str_eq(buf, bad_records[_i].want);
 	fclose(f);
+	bs_sassprof_free(p);
+}
+END_TEST
+
+START_TEST(test_truncated_launches)
+{
+	static const char text[] = "launch\tkernel\tpc_records\n0\tk()\t*\n"
+				   "1\tk()\t*";
+	char buf[512];
+	bs_sassprof *p = bs_sassprof_new();
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+	bs_error err;
+
+	ck_assert_int_eq(bs_sassprof_read_launches(p, f, "l.tsv", &err), -1);
+	bs_error_format(&err, buf, sizeof buf);
+	ck_assert_str_eq(buf, "l.tsv:3: the last line has no newline: the "
+			      "file is truncated");
+	fclose(f);
+	bs_sassprof_free(p);
+}
+END_TEST
+
+/* The largest counts pass, and excess is exact at both ends. */
+START_TEST(test_count_limits)
+{
+	static const char rec[] = HEAD
+		"k()\t-\t7\t0\t_Z1kv\t0x10\t1\t9223372036854775807\t0\n"
+		"k()\t-\t7\t0\t_Z1kv\t0x20\t1\t1\t9223372036854775807\n";
+	bs_sassprof *p = bs_sassprof_new();
+	FILE *f = fmemopen((void *)rec, strlen(rec), "r");
+	const bs_sass_insn *in;
+	bs_error err;
+
+	ck_assert_int_eq(bs_sassprof_read_records(p, f, "r.tsv", &err), 0);
+	fclose(f);
+	ck_assert_uint_eq(bs_sassprof_finish(p), 2);
+	in = bs_sassprof_get(p, 0);
+	ck_assert_uint_eq(in->pc, 0x10);
+	ck_assert(in->wavefronts == 9223372036854775807ull);
+	ck_assert(in->excess == INT64_MAX);
+	in = bs_sassprof_get(p, 1);
+	ck_assert_uint_eq(in->pc, 0x20);
+	ck_assert(in->excess == -INT64_MAX + 1);
 	bs_sassprof_free(p);
 }
 END_TEST
@@ -1407,11 +1474,209 @@ START_TEST(test_usage)
 }
 END_TEST
 
+/* ---- damaged records directories ----------------------------------------- */
+
+/* A copy of transpose/'s status, records, launches, cubin and disassembly
+ * in a new directory dir (a mkdtemp template). */
+static void transpose_copy(char *dir)
+{
+	const char *names[] = { "status.txt", "records.tsv", "launches.tsv",
+				"cubin-1656416357.cubin",
+				"cubin-1656416357.sass" };
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+		copy_case("transpose", names[i], dir);
+}
+
+static void remove_copy(const char *dir)
+{
+	char cmd[1200];
+
+	snprintf(cmd, sizeof cmd, "rm -r '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+/* A FIFO planted as any file a replay reads is refused at once, never
+ * opened for a read that would wait for a writer. */
+static const char *const fifo_files[] = {
+	"status.txt", "records.tsv", "launches.tsv", "cubin-1656416357.sass",
+	"cubin-1656416357.cubin", "explain.tsv", "explain-status.txt",
+};
+
+START_TEST(test_replay_fifo)
+{
+	char dir[] = "/tmp/bankscope-fifo-XXXXXX", path[1200], want[1400];
+	const char *args[] = { "profile", "--explain", "--replay", dir, NULL };
+
+	transpose_copy(dir);
+	snprintf(path, sizeof path, "%s/%s", dir, fifo_files[_i]);
+	unlink(path);
+	if (strstr(fifo_files[_i], ".cubin")) {   /* read only to disassemble */
+		snprintf(want, sizeof want, "%s/cubin-1656416357.sass", dir);
+		ck_assert_int_eq(unlink(want), 0);
+	}
+	ck_assert_int_eq(mkfifo(path, 0644), 0);
+	snprintf(want, sizeof want, "bankscope: %s: not a regular file (a "
+		 "FIFO): a records directory holds only files\n", path);
+	expect(run(args), 2, "", want);
+	remove_copy(dir);
+}
+END_TEST
+
+/* An empty disassembly, or one cut at a line's end, warns and names the
+ * file; one cut inside a line is an error naming its last line. */
+START_TEST(test_replay_cut_sass)
+{
+	char dir[] = "/tmp/bankscope-cut-XXXXXX", path[1200], want[1400];
+	const char *args[] = { "profile", "--format", "csv", "--replay", dir,
+			       NULL };
+	char *sass = path_of("transpose", "cubin-1656416357.sass"), *text, *nl;
+	size_t len, cut = 0;
+	result r;
+	FILE *f;
+
+	transpose_copy(dir);
+	snprintf(path, sizeof path, "%s/cubin-1656416357.sass", dir);
+	ck_assert_ptr_nonnull(f = fopen(path, "w"));
+	ck_assert_int_eq(fclose(f), 0);
+	r = run(args);
+	snprintf(want, sizeof want, "bankscope: %s: 58 of the 58 instructions "
+		 "recorded in cubin 1656416357 are not in it (an empty or cut "
+		 "disassembly; remove it to disassemble again): no SASS text "
+		 "or source line for them\n", path);
+	ck_assert_str_eq(r.err, want);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_msg(strstr(r.out, ",0x01a0,,,32768,1048576,32768,"), "%s",
+		      r.out);
+	free(r.out);
+	free(r.err);
+
+	/* the first half, up to a line's end: the later kernel is missing */
+	ck_assert_ptr_nonnull(text = tu_slurp(sass, &len));
+	ck_assert_ptr_nonnull(nl = memchr(text + len / 2, '\n',
+					  len - len / 2));
+	cut = (size_t)(nl - text) + 1;
+	ck_assert_ptr_nonnull(f = fopen(path, "w"));
+	ck_assert_uint_eq(fwrite(text, 1, cut, f), cut);
+	ck_assert_int_eq(fclose(f), 0);
+	r = run(args);
+	ck_assert_msg(strstr(r.err, "recorded in cubin 1656416357 are not in "
+			     "it (an empty or cut disassembly"), "%s", r.err);
+	ck_assert_int_eq(r.status, 0);
+	free(r.out);
+	free(r.err);
+
+	/* and one byte less: cut inside its last line */
+	ck_assert_ptr_nonnull(f = fopen(path, "w"));
+	ck_assert_uint_eq(fwrite(text, 1, cut - 1, f), cut - 1);
+	ck_assert_int_eq(fclose(f), 0);
+	r = run(args);
+	{
+		long line = 0;
+
+		for (size_t i = 0; i < cut - 1; i++)
+			line += text[i] == '\n';
+		snprintf(want, sizeof want, "bankscope: %s:%ld: the last line "
+			 "has no newline: the file is truncated\n", path,
+			 line + 1);
+	}
+	expect(r, 2, "", want);
+	free(text);
+	free(sass);
+	remove_copy(dir);
+}
+END_TEST
+
+/* A disassembler that gives nothing for a cubin is named too. */
+START_TEST(test_replay_empty_disassembly)
+{
+	char dir[] = "/tmp/bankscope-nodis-XXXXXX", path[1200], tool[1300];
+	const char *args[] = { "profile", "--format", "csv", "--replay", dir,
+			       NULL };
+	result r;
+	FILE *f;
+
+	transpose_copy(dir);
+	snprintf(path, sizeof path, "%s/cubin-1656416357.sass", dir);
+	ck_assert_int_eq(unlink(path), 0);
+	snprintf(tool, sizeof tool, "%s/nvdisasm", dir);
+	ck_assert_ptr_nonnull(f = fopen(tool, "w"));
+	fputs("#!/bin/sh\nexit 0\n", f);
+	ck_assert_int_eq(fclose(f), 0);
+	ck_assert_int_eq(chmod(tool, 0755), 0);
+	snprintf(path, sizeof path, "%s:%s", dir, getenv("PATH") ?
+		 getenv("PATH") : "/usr/bin:/bin");
+	setenv("PATH", path, 1);
+	r = run(args);
+	ck_assert_str_eq(r.err, "bankscope: the disassembly of "
+			 "cubin-1656416357.cubin lacks 58 of the 58 "
+			 "instructions recorded in it: no SASS text or source "
+			 "line for them\n");
+	ck_assert_int_eq(r.status, 0);
+	free(r.out);
+	free(r.err);
+	remove_copy(dir);
+}
+END_TEST
+
+/* A status.txt larger than any the library writes is refused unread (a
+ * 3 GiB sparse file), and a NUL byte on any line names it. */
+START_TEST(test_replay_status_huge)
+{
+	char dir[] = "/tmp/bankscope-status-XXXXXX", path[1200], want[1400];
+	const char *args[] = { "profile", "--replay", dir, NULL };
+	FILE *f;
+
+	transpose_copy(dir);
+	snprintf(path, sizeof path, "%s/status.txt", dir);
+	ck_assert_ptr_nonnull(f = fopen(path, "w"));
+	fputs("ok\n", f);
+	ck_assert_int_eq(ftruncate(fileno(f), (off_t)3 << 30), 0);
+	ck_assert_int_eq(fclose(f), 0);
+	snprintf(want, sizeof want, "bankscope: %s: longer than 65536 bytes: "
+		 "not a status file\n", path);
+	expect(run(args), 2, "", want);
+	ck_assert_ptr_nonnull(f = fopen(path, "w"));
+	ck_assert_uint_eq(fwrite("ok\nrun 2 failed\n\0\n", 1, 18, f), 18);
+	ck_assert_int_eq(fclose(f), 0);
+	snprintf(want, sizeof want, "bankscope: %s:3: not a status file: a "
+		 "NUL byte\n", path);
+	expect(run(args), 2, "", want);
+	remove_copy(dir);
+}
+END_TEST
+
+/* -k, -s and -c (ncu's short names) select as --kernel, --launch-skip
+ * and --launch-count do: the same runs, the same report. */
+START_TEST(test_run_short_options)
+{
+	char *prog = path_of("fake", "program.sh");
+	const char *lng[] = { "profile", "--kernel", "^[ab]", "--launch-skip",
+			      "1", "--launch-count", "1", "--format", "csv",
+			      "--inject", "/dev/null", "--", prog, NULL };
+	const char *shrt[] = { "profile", "-k", "^[ab]", "-s", "1", "-c", "1",
+			       "--format", "csv", "--inject", "/dev/null",
+			       "--", prog, NULL };
+	result a = run(lng), b;
+
+	ck_assert_int_eq(a.status, 0);
+	ck_assert_msg(strstr(a.out, "b(),_Z1bv,7,0x0010,,,1,11,10,1,11\n"),
+		      "%s", a.out);
+	b = run(shrt);
+	expect(b, a.status, a.out, a.err);
+	free(a.out);
+	free(a.err);
+	free(prog);
+}
+END_TEST
+
 Suite *profile_suite(void)
 {
 	Suite *s = suite_create("profile");
 	TCase *lib = tcase_create("records");
 	TCase *cmd = tcase_create("command");
+	TCase *damaged = tcase_create("damaged");
 
 	tcase_add_test(lib, test_cubin_indexes);
 	tcase_add_test(lib, test_long_kernel_names);
@@ -1425,6 +1690,8 @@ Suite *profile_suite(void)
 	tcase_add_loop_test(lib, test_bad_records, 0,
 			    sizeof bad_records / sizeof *bad_records);
 	tcase_add_test(lib, test_bad_launches);
+	tcase_add_test(lib, test_truncated_launches);
+	tcase_add_test(lib, test_count_limits);
 	tcase_add_test(lib, test_sums_and_order);
 	tcase_add_loop_test(lib, test_not_counted, 0,
 			    sizeof uncounted / sizeof *uncounted);
@@ -1460,5 +1727,13 @@ Suite *profile_suite(void)
 	tcase_add_test(cmd, test_usage);
 	tcase_set_timeout(cmd, 30);
 	suite_add_tcase(s, cmd);
+
+	tcase_add_loop_test(damaged, test_replay_fifo, 0,
+			    sizeof fifo_files / sizeof *fifo_files);
+	tcase_add_test(damaged, test_replay_cut_sass);
+	tcase_add_test(damaged, test_replay_empty_disassembly);
+	tcase_add_test(damaged, test_replay_status_huge);
+	tcase_add_test(damaged, test_run_short_options);
+	suite_add_tcase(s, damaged);
 	return s;
 }

@@ -169,12 +169,19 @@ typedef enum {
 	EX_DISAGREES,
 	EX_DATA_DEPENDENT,
 	EX_NOT_MODELED,
+	EX_BAD_SAMPLES,       /* no sample is a valid access: the recording,
+				 not the model */
 } ex_verdict;
 
 typedef struct {
 	const bs_explain_insn *x;    /* its samples, or NULL */
 	size_t samples;              /* sampled executions */
 	size_t predicted;            /* of those, the model predicted */
+	size_t invalid;              /* of those, not valid accesses (an
+					address misaligned for the width, or
+					past the window): damaged samples,
+					left out */
+	char invalid_why[256];       /* the first one's sample and fault */
 	const char *sass;            /* the instruction, or NULL */
 	const char *kind;            /* the recorded access kind */
 	unsigned width;

@@ -19,6 +19,12 @@
  *   NOT MODELED     the profile has no rule for the access's kind and
  *                   width (the CAS retry loops, cp.async.cg): the
  *                   addresses are still recorded
+ *   BAD SAMPLES     no sample is a valid access of its kind and width
+ *                   (an address misaligned for the width, or past the
+ *                   32-bit window: the hardware faults on those, so the
+ *                   recording is damaged); the first one is named
+ * A sample that is not a valid access is left out of the model's
+ * figures and counted apart (ex_result.invalid), whatever the verdict.
  * Two figures agree when they differ by less than 0.005 wavefronts.  The
  * text form adds the bank map of the worst sampled execution (the drawing
  * predict prints) and, when the instruction has conflicts, the fix
@@ -306,6 +312,8 @@ const char *explain_verdict_name(ex_verdict v)
 		return "DATA-DEPENDENT";
 	case EX_NOT_MODELED:
 		return "NOT MODELED";
+	case EX_BAD_SAMPLES:
+		return "BAD SAMPLES";
 	default:
 		return "NO SAMPLE";
 	}
@@ -370,8 +378,17 @@ int explain_instruction(bs_explain *e, const bs_sass_insn *in,
 		const bs_explain_sample *s = bs_explain_sample_at(e, x->first + i);
 		bs_access a;
 		bs_summary sum;
-		if (explain_access(s, r->sass, &a) < 0 ||
-		    predict_sample(&a, &sum) < 0)
+		bs_error err;
+
+		if (explain_access(s, r->sass, &a) < 0)
+			continue;
+		if (bs_access_check(&a, &err) < 0) {
+			if (!r->invalid++)
+				bs_error_format(&err, r->invalid_why,
+						sizeof r->invalid_why);
+			continue;
+		}
+		if (predict_sample(&a, &sum) < 0)
 			continue;
 		if (!r->predicted || sum.wavefronts > r->max_wf)
 			r->worst = x->first + i;
@@ -389,6 +406,10 @@ int explain_instruction(bs_explain *e, const bs_sass_insn *in,
 		r->sum_conflicts += sum.bank_conflicts;
 	}
 	r->loop = loop;
+	if (!r->predicted && r->invalid) {
+		r->verdict = EX_BAD_SAMPLES;
+		return 1;
+	}
 	if (!r->predicted) {
 		r->verdict = EX_NOT_MODELED;
 		if (loop)
@@ -523,6 +544,16 @@ void explain_verdict_text(const ex_result *r, char *buf, size_t size)
 			 "accesses yet; the counters say %s wavefronts per "
 			 "execution", r->kind, m);
 		break;
+	case EX_BAD_SAMPLES:
+		snprintf(lo, sizeof lo, "%zu", r->samples);
+		snprintf(buf, size, "BAD SAMPLES: %s%s sampled execution%s %s "
+			 "a valid %u-byte %s access (%s): the recording is "
+			 "damaged, not the model; the counters say %s "
+			 "wavefronts per execution", r->samples == 1 ?
+			 "the one" : "none of the ", r->samples == 1 ? "" : lo,
+			 s_(r->samples), r->samples == 1 ? "is not" : "is",
+			 r->width, r->kind, r->invalid_why, m);
+		break;
 	default:
 		snprintf(buf, size, "NO SAMPLE: no sampled warp ran it");
 	}
@@ -584,6 +615,11 @@ void explain_text(FILE *out, bs_explain *e, const ex_result *r)
 			"warps did not run it)\n\n");
 		return;
 	}
+	if (r->verdict == EX_BAD_SAMPLES) {
+		explain_verdict_text(r, buf, sizeof buf);
+		fprintf(out, "  verdict:  %s\n\n", buf);
+		return;
+	}
 	if (r->verdict == EX_NOT_MODELED) {
 		explain_verdict_text(r, buf, sizeof buf);
 		fprintf(out, "  model:    %zu sampled execution%s of %u-byte %s "
@@ -613,6 +649,11 @@ void explain_text(FILE *out, bs_explain *e, const ex_result *r)
 	}
 	explain_verdict_text(r, buf, sizeof buf);
 	fprintf(out, "  verdict:  %s\n", buf);
+	if (r->invalid)
+		fprintf(out, "  damaged:  %zu sampled execution%s left out as "
+			"not %s (first: %s)\n", r->invalid, s_(r->invalid),
+			r->invalid == 1 ? "a valid access" : "valid accesses",
+			r->invalid_why);
 	if (r->loop)
 		loop_text(out, r);
 	if (!isnan(r->measured_ideal) && r->min_ideal == r->max_ideal &&

@@ -40,7 +40,13 @@
  * /usr/local/cuda/bin; --jobs at a time) into cubin-CRC.sass beside it,
  * the directory is read (bs_sassprof) and the table printed on stdout.
  * `profile --replay DIR` reports an existing directory; a disassembly
- * missing there goes to a temporary file, DIR is never written.
+ * missing there goes to a temporary file, DIR is never written.  Every
+ * file read from the directory is opened without blocking and must be a
+ * regular file (open_kept); status.txt is read in one bounded read; a
+ * cubin is opened only to be disassembled, and mapped, never read whole,
+ * for nvdisasm -fun's symbol indexes.  --kernel selects kernels of a
+ * replay; --launch-skip and --launch-count are refused, since a run's
+ * records are summed over the launches of its window.
  *
  * The report keeps the instructions of kernels --kernel matches, the
  * first --top N of them; instructions that use shared memory where
@@ -72,6 +78,7 @@
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -89,6 +96,8 @@ extern char **environ;
 #define JOBS_MAX 64
 #define LATER_MAX 4            /* later runs' failures kept */
 #define EXPLAIN_SAME_DEFAULT 0 /* see explain_same_run() */
+#define STATUS_MAX 65536       /* status.txt's bytes, at most */
+#define CUBIN_MAP_MAX ((off_t)1 << 32)  /* a cubin -fun maps, at most */
 
 static const char profile_usage[] =
 	"usage: bankscope profile [--format text|csv|json] [--kernel REGEX]\n"
@@ -116,10 +125,10 @@ static const char profile_usage[] =
 	"the architecture profile of the GPU that ran it.\n"
 	"\n"
 	"  --format FMT       text (default), csv, json\n"
-	"  --kernel REGEX     only kernels whose demangled name matches (POSIX\n"
+	"  -k, --kernel REGEX only kernels whose demangled name matches (POSIX\n"
 	"                     extended regular expression)\n"
-	"  --launch-skip N    let the first N matching launches pass\n"
-	"  --launch-count N   select N matching launches (default: all)\n"
+	"  -s, --launch-skip N  let the first N matching launches pass\n"
+	"  -c, --launch-count N select N matching launches (default: all)\n"
 	"  --launches WHICH   first (default): the first selected launch of\n"
 	"                     each kernel; all: every selected launch\n"
 	"  --top N            show the N worst instructions\n"
@@ -140,7 +149,10 @@ static const char profile_usage[] =
 	"  --inject PATH      the injection library (default:\n"
 	"                     $BANKSCOPE_INJECT, else " INJECT_NAME "\n"
 	"                     beside bankscope or in ../lib/bankscope/)\n"
-	"  --replay DIR       report a directory kept earlier\n"
+	"  --replay DIR       report a directory kept earlier (--kernel\n"
+	"                     selects its kernels; its records sum each\n"
+	"                     run's launches, so launches cannot be\n"
+	"                     selected again)\n"
 	"  --patterns FILE    join each instruction to the access named\n"
 	"                     KERNEL:OP:RANK in FILE (bankscope-tutorial\n"
 	"                     --patterns) and show its predicted wavefronts\n"
@@ -404,49 +416,132 @@ static void disassemble(const char *dir, disasm_job *j, size_t n, int save,
 	}
 }
 
-/* status.txt: absent, "ok", or the reason counters were not collected. */
+/*
+ * A file of a records directory, for reading: opened without blocking
+ * (a FIFO planted there must not hang a replay) and refused unless it is
+ * a regular file (a device such as /dev/zero never ends).  NULL with
+ * errno ENOENT and err untouched when it is not there; NULL with err
+ * set when it cannot be read.
+ */
+static int open_kept_fd(const char *path, bs_error *err)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+
+	if (fd < 0) {
+		if (errno != ENOENT)
+			bs_error_set(err, path, 0, 0, "cannot open: %s",
+				     strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) < 0 || fcntl(fd, F_SETFL, 0) < 0) {
+		bs_error_set(err, path, 0, 0, "cannot read: %s",
+			     strerror(errno));
+		close(fd);
+		errno = EIO;
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		bs_error_set(err, path, 0, 0, "not a regular file (a %s): a "
+			     "records directory holds only files",
+			     S_ISFIFO(st.st_mode) ? "FIFO"
+			     : S_ISCHR(st.st_mode) ? "character device"
+			     : S_ISDIR(st.st_mode) ? "directory"
+			     : "special file");
+		close(fd);
+		errno = EINVAL;
+		return -1;
+	}
+	return fd;
+}
+
+static FILE *open_kept(const char *path, bs_error *err)
+{
+	int fd = open_kept_fd(path, err);
+	FILE *f;
+
+	if (fd < 0)
+		return NULL;
+	if (!(f = fdopen(fd, "r"))) {
+		bs_error_set(err, path, 0, 0, "out of memory");
+		close(fd);
+		errno = ENOMEM;
+	}
+	return f;
+}
+
+/* status.txt: absent, "ok", or the reason counters were not collected;
+ * at most STATUS_MAX bytes, read at once. */
 static int read_status(profile *p, bs_error *err)
 {
-	char path[4096];
+	char path[4096], *buf, *line, *nl, *z;
 	FILE *f;
-	size_t n;
+	size_t n, len;
+	int bad;
 
 	path_join(path, sizeof path, p->dir, "status.txt");
-	if (!(f = fopen(path, "r"))) {
+	if (!(f = open_kept(path, err))) {
 		if (errno == ENOENT) {
 			p->state = ST_NONE;
 			return 0;
 		}
-		return bs_error_set(err, path, 0, 0, "cannot open: %s",
-				    strerror(errno));
+		return -1;
 	}
-	if (!fgets(p->reason, sizeof p->reason, f))
-		p->reason[0] = '\0';
-	n = strcspn(p->reason, "\r\n");
-	for (size_t i = 0; i < n; i++)
-		if ((unsigned char)p->reason[i] < 0x20 &&
-		    p->reason[i] != '\t') {
-			fclose(f);
+	if (!(buf = malloc(STATUS_MAX + 1))) {
+		fclose(f);
+		return bs_error_set(err, path, 0, 0, "out of memory");
+	}
+	len = fread(buf, 1, STATUS_MAX + 1, f);
+	bad = ferror(f);
+	fclose(f);
+	if (bad || len > STATUS_MAX) {
+		free(buf);
+		return bad ? bs_error_set(err, path, 0, 0, "read error")
+			   : bs_error_set(err, path, 0, 0, "longer than %d "
+					  "bytes: not a status file",
+					  STATUS_MAX);
+	}
+	buf[len] = '\0';
+	n = strcspn(buf, "\r\n");
+	for (size_t i = 0; i < n || (i < len && !buf[i]); i++)
+		if ((unsigned char)buf[i] < 0x20 && buf[i] != '\t') {
+			unsigned char c = (unsigned char)buf[i];
+
+			free(buf);
 			return bs_error_set(err, path, 1, (long)i + 1,
 					    "not a status line: control "
-					    "character 0x%02x",
-					    (unsigned char)p->reason[i]);
+					    "character 0x%02x", c);
 		}
-	if (n == strlen(p->reason) && !feof(f) && n == sizeof p->reason - 1) {
-		fclose(f);
+	if (n >= sizeof p->reason) {
+		free(buf);
 		return bs_error_set(err, path, 1, 0, "not a status line: "
-				    "longer than %zu bytes", n);
+				    "longer than %zu bytes",
+				    sizeof p->reason - 1);
 	}
+	if ((z = memchr(buf, '\0', len))) {
+		long ln = 1;
+
+		for (char *c = buf; c < z; c++)
+			ln += *c == '\n';
+		free(buf);
+		return bs_error_set(err, path, ln, 0, "not a status file: a "
+				    "NUL byte");
+	}
+	memcpy(p->reason, buf, n);
 	p->reason[n] = '\0';
 	p->nlater = 0;
-	while (p->nlater < LATER_MAX &&
-	       fgets(p->later[p->nlater], sizeof p->later[0], f)) {
+	for (line = buf + n + (buf[n] != '\0');
+	     p->nlater < LATER_MAX && line < buf + len; line = nl + 1) {
 		char *l = p->later[p->nlater];
+		size_t k;
 
-		l[strcspn(l, "\r\n")] = '\0';
+		if (!(nl = strchr(line, '\n')))
+			nl = buf + len;
+		k = strcspn(line, "\r\n");
+		snprintf(l, sizeof p->later[0], "%.*s", (int)k, line);
 		p->nlater += l[0] != '\0';
 	}
-	fclose(f);
+	free(buf);
 	if (!strcmp(p->reason, "ok")) {
 		p->state = ST_OK;
 	} else {
@@ -469,11 +564,13 @@ static int read_table(profile *p, const char *name, table_reader rd,
 	int rc;
 
 	path_join(path, sizeof path, p->dir, name);
-	if (!(f = fopen(path, "r"))) {
-		if (!required && errno == ENOENT)
+	if (!(f = open_kept(path, err))) {
+		if (errno != ENOENT)
+			return -1;
+		if (!required)
 			return 0;
 		return bs_error_set(err, path, 0, 0, "cannot open: %s",
-				    strerror(errno));
+				    strerror(ENOENT));
 	}
 	rc = rd(p->sp, f, path, err);
 	fclose(f);
@@ -507,35 +604,32 @@ static int ulong_cmp(const void *a, const void *b)
 }
 
 /*
- * nvdisasm -fun's argument for cubin crc: the symbol indexes of the
- * functions its records name, ascending and comma-separated; NULL
- * (disassemble it whole) when the cubin cannot be read as ELF or a name
- * is not among its function symbols.
+ * nvdisasm -fun's argument for cubin crc, open on fd (a regular file):
+ * the symbol indexes of the functions its records name, ascending and
+ * comma-separated; NULL (disassemble it whole) when the cubin cannot be
+ * read as ELF, is larger than CUBIN_MAP_MAX, or a name is not among its
+ * function symbols.  The cubin is mapped, not read: only the pages of
+ * its ELF header, section headers and symbol and string tables are
+ * touched, whatever its size.
  */
-static char *fun_list(const profile *p, uint32_t crc, const char *path)
+static char *fun_list(const profile *p, uint32_t crc, int fd)
 {
 	size_t n = bs_sassprof_functions(p->sp, crc, NULL, 0), len = 0;
 	const char **name = NULL;
 	unsigned long *idx = NULL;
-	unsigned char *buf = NULL;
+	void *map = MAP_FAILED;
 	char *list = NULL;
 	struct stat st;
-	int fd = -1;
 
 	if (!n || !(name = malloc(n * sizeof *name)) ||
-	    !(idx = malloc(n * sizeof *idx)) ||
-	    (fd = open(path, O_RDONLY)) < 0 || fstat(fd, &st) < 0 ||
-	    st.st_size <= 0 || !(buf = malloc((size_t)st.st_size)))
+	    !(idx = malloc(n * sizeof *idx)) || fstat(fd, &st) < 0 ||
+	    st.st_size <= 0 || st.st_size > CUBIN_MAP_MAX ||
+	    (map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd,
+			0)) == MAP_FAILED)
 		goto out;
-	while (len < (size_t)st.st_size) {
-		ssize_t r = read(fd, buf + len, (size_t)st.st_size - len);
-
-		if (r <= 0)
-			goto out;
-		len += (size_t)r;
-	}
+	len = (size_t)st.st_size;
 	bs_sassprof_functions(p->sp, crc, name, n);
-	if (bs_cubin_function_indexes(buf, len, name, n, idx, NULL) !=
+	if (bs_cubin_function_indexes(map, len, name, n, idx, NULL) !=
 	    (int)n || !(list = malloc(n * 21)))
 		goto out;
 	qsort(idx, n, sizeof *idx, ulong_cmp);
@@ -544,21 +638,48 @@ static char *fun_list(const profile *p, uint32_t crc, const char *path)
 		len += (size_t)sprintf(list + len, "%s%lu", i ? "," : "",
 				       idx[i]);
 out:
-	if (fd >= 0)
-		close(fd);
-	free(buf);
+	if (map != MAP_FAILED)
+		munmap(map, len);
 	free(idx);
 	free(name);
 	return list;
 }
 
+/*
+ * After cubin crc's disassembly (name, found in the directory; fresh: made
+ * by this command) was read: a warning when recorded instructions of it
+ * are not there (an empty or cut disassembly blanks their SASS, source
+ * and joined predictions).
+ */
+static void sass_gaps(const profile *p, uint32_t crc, const char *name,
+		     int fresh)
+{
+	size_t all, missing = bs_sassprof_undisassembled(p->sp, crc, &all);
+
+	if (!missing)
+		return;
+	if (fresh)
+		usage_error("the disassembly of cubin-%u.cubin lacks %zu of "
+			    "the %zu instruction%s recorded in it: no SASS "
+			    "text or source line for %s", crc, missing, all,
+			    all == 1 ? "" : "s", missing == 1 ? "it" : "them");
+	else
+		usage_error("%s: %zu of the %zu instruction%s recorded in "
+			    "cubin %u %s not in it (an empty or cut "
+			    "disassembly; remove it to disassemble again): no "
+			    "SASS text or source line for %s", name, missing,
+			    all, all == 1 ? "" : "s", crc, missing == 1 ? "is"
+			    : "are", missing == 1 ? "it" : "them");
+}
+
 /* Everything in p->dir, disassembled where possible, finished. */
 static int load(profile *p, int save, bs_error *err)
 {
+	char tool[4096];
 	uint32_t *crc;
 	disasm_job *j;
 	size_t ncrc;
-	int rc = 0;
+	int rc = 0, nvdisasm;
 
 	if (load_tables(p, err) < 0)
 		return -1;
@@ -573,8 +694,10 @@ static int load(profile *p, int save, bs_error *err)
 		return bs_error_set(err, p->dir, 0, 0, "out of memory");
 	}
 	bs_sassprof_cubins(p->sp, crc, ncrc);
-	for (size_t i = 0; i < ncrc; i++) {
+	nvdisasm = find_tool(tools[0][0], tool, sizeof tool) == 0;
+	for (size_t i = 0; i < ncrc && rc == 0; i++) {
 		char path[4096];
+		int fd;
 
 		j[i].crc = crc[i];
 		j[i].fd = -1;
@@ -583,17 +706,34 @@ static int load(profile *p, int save, bs_error *err)
 			j[i].state = 2;
 			continue;
 		}
+		/* the disassembler opens it: a regular file only, and read
+		 * here (its symbol table) only for nvdisasm -fun */
 		snprintf(path, sizeof path, "%s/cubin-%u.cubin", p->dir, crc[i]);
-		if (access(path, R_OK)) {
+		if ((fd = open_kept_fd(path, err)) < 0) {
+			if (errno != ENOENT) {
+				rc = -1;
+				break;
+			}
 			j[i].state = 3;
 			p->no_cubin++;
-		} else
-			j[i].fun = fun_list(p, crc[i], path);
+			continue;
+		}
+		if (nvdisasm)
+			j[i].fun = fun_list(p, crc[i], fd);
+		close(fd);
+	}
+	if (rc < 0) {
+		for (size_t i = 0; i < ncrc; i++)
+			free(j[i].fun);
+		free(crc);
+		free(j);
+		return -1;
 	}
 	disassemble(p->dir, j, ncrc, save, p->jobs);
 	for (size_t i = 0; i < ncrc && rc == 0; i++) {
 		char name[4096];
 		FILE *f = NULL;
+		int fresh = j[i].fd >= 0;
 
 		snprintf(name, sizeof name, "%s/cubin-%u.sass", p->dir, crc[i]);
 		if (j[i].state == 2 && j[i].fd >= 0 && !save) {
@@ -605,7 +745,10 @@ static int load(profile *p, int save, bs_error *err)
 		} else if (j[i].state == 2) {
 			if (j[i].fd >= 0)
 				close(j[i].fd);
-			f = fopen(name, "r");
+			if (!(f = open_kept(name, err)) && errno != ENOENT) {
+				rc = -1;
+				break;
+			}
 		}
 		if (!f) {
 			p->no_disasm++;
@@ -613,6 +756,8 @@ static int load(profile *p, int save, bs_error *err)
 		}
 		rc = bs_sassprof_read_disasm(p->sp, crc[i], f, name, err);
 		fclose(f);
+		if (rc == 0)
+			sass_gaps(p, crc[i], name, fresh);
 	}
 	for (size_t i = 0; i < ncrc && rc < 0; i++)
 		if (j[i].state == 2 && j[i].fd >= 0 && !save)
@@ -947,7 +1092,8 @@ static void explain_csv(const profile *p, const bs_sass_insn *in)
 	char mean[32];
 
 	explain_instruction(p->ex, in, loop_of(p, in), &x);
-	if (x.verdict == EX_NONE || x.verdict == EX_NOT_MODELED) {
+	if (x.verdict == EX_NONE || x.verdict == EX_NOT_MODELED ||
+	    x.verdict == EX_BAD_SAMPLES) {
 		printf(",%zu,,,,%s", x.samples,
 		       explain_verdict_name(x.verdict));
 		return;
@@ -1038,7 +1184,10 @@ static void explain_json(const profile *p, const bs_sass_insn *in)
 	json_string(stdout, explain_verdict_name(x.verdict));
 	fputs(", \"text\": ", stdout);
 	json_string(stdout, text);
-	if (x.verdict != EX_NONE && x.verdict != EX_NOT_MODELED) {
+	if (x.invalid)
+		printf(", \"invalid_samples\": %zu", x.invalid);
+	if (x.verdict != EX_NONE && x.verdict != EX_NOT_MODELED &&
+	    x.verdict != EX_BAD_SAMPLES) {
 		verdict_num(mean, sizeof mean, x.mean_wf);
 		if (isnan(x.measured_wf))
 			snprintf(m, sizeof m, "null");
@@ -1175,7 +1324,9 @@ static int load_explain(profile *p, bs_error *err)
 	int rc;
 
 	path_join(path, sizeof path, p->dir, "explain-status.txt");
-	if ((f = fopen(path, "r"))) {
+	if (!(f = open_kept(path, err)) && errno != ENOENT)
+		return -1;
+	if (f) {
 		if (fgets(line, sizeof line, f) &&
 		    strcmp(line, "ok\n") && strcmp(line, "ok"))
 			usage_error("explain: %.*s", (int)strcspn(line, "\n"),
@@ -1185,14 +1336,13 @@ static int load_explain(profile *p, bs_error *err)
 	path_join(path, sizeof path, p->dir, "explain.tsv");
 	if (!(p->ex = bs_explain_new()))
 		return bs_error_set(err, path, 0, 0, "out of memory");
-	if (!(f = fopen(path, "r"))) {
+	if (!(f = open_kept(path, err))) {
 		if (errno == ENOENT) {
 			usage_error("explain: no explain.tsv in %s: nothing "
 				    "sampled", p->dir);
 			return 0;
 		}
-		return bs_error_set(err, path, 0, 0, "cannot open: %s",
-				    strerror(errno));
+		return -1;
 	}
 	rc = bs_explain_read(p->ex, f, path, err);
 	fclose(f);
@@ -1888,6 +2038,29 @@ static int profile_replay(const options *o)
 		join_free(j);
 		j = NULL;
 	}
+	if (o->skip || o->count) {
+		if (p.tot.drained)
+			usage_error("profile: --replay cannot select launches "
+				    "again (--launch-skip, --launch-count): "
+				    "%s/records.tsv holds %lu record%s summed "
+				    "over the launches of a run's window "
+				    "(launch \"-\"), not one per launch; "
+				    "--kernel selects kernels of it, a new run "
+				    "selects launches", o->replay,
+				    p.tot.drained, p.tot.drained == 1 ? ""
+								      : "s");
+		else
+			usage_error("profile: --replay does not select "
+				    "launches again (--launch-skip, "
+				    "--launch-count); --kernel selects kernels "
+				    "of %s, a new run selects launches",
+				    o->replay);
+		bs_sassprof_free(p.sp);
+		bs_explain_free(p.ex);
+		free(p.shown);
+		join_free(j);
+		return EXIT_BADINPUT;
+	}
 	p.join = j;
 	none = tell(&p, o->replay, NULL);
 	if (p.state != ST_NONE)
@@ -1969,9 +2142,12 @@ int cmd_profile(int argc, char **argv)
 		if ((rc = opt_value(argc, argv, &i, "--format", &fmt)) ||
 		    (rc = opt_value(argc, argv, &i, "--keep", &o.keep)) ||
 		    (rc = opt_value(argc, argv, &i, "--kernel", &o.kernel)) ||
+		    (rc = opt_value(argc, argv, &i, "-k", &o.kernel)) ||
 		    (rc = opt_value(argc, argv, &i, "--launch-skip", &skip)) ||
+		    (rc = opt_value(argc, argv, &i, "-s", &skip)) ||
 		    (rc = opt_value(argc, argv, &i, "--launch-count",
 				    &count)) ||
+		    (rc = opt_value(argc, argv, &i, "-c", &count)) ||
 		    (rc = opt_value(argc, argv, &i, "--top", &top)) ||
 		    (rc = opt_value(argc, argv, &i, "--launches", &which)) ||
 		    (rc = opt_value(argc, argv, &i, "--sample", &o.sample)) ||
@@ -2041,9 +2217,7 @@ int cmd_profile(int argc, char **argv)
 		const char *with = o.keep ? "--keep" : o.inject ? "--inject"
 				 : runs ? "--max-runs" : jobs ? "--jobs"
 				 : which ? "--launches"
-				 : skip ? "--launch-skip" : count
-				 ? "--launch-count" : o.sample ? "--sample"
-				 : NULL;
+				 : o.sample ? "--sample" : NULL;
 
 		rc = o.nprog ? usage_error("profile: --replay takes no "
 					   "program")
