@@ -102,6 +102,20 @@ const char *bs_copy_name(unsigned v)
 	return v == BS_COPY_LINES ? "lines" : "none";
 }
 
+const char *bs_partners_text(uint32_t partners,
+			     char buf[BS_PARTNERS_TEXT_MAX])
+{
+	size_t n = 0;
+
+	for (unsigned m = 1; m < 32; m++)
+		if (partners >> m & 1)
+			n += (size_t)snprintf(buf + n, BS_PARTNERS_TEXT_MAX - n,
+					      "%s%u", n ? "," : "", m);
+	if (!n)
+		snprintf(buf, BS_PARTNERS_TEXT_MAX, "-");
+	return buf;
+}
+
 /* ---- reading ------------------------------------------------------------ */
 
 typedef struct {
@@ -714,7 +728,7 @@ static void shortest(char *buf, size_t size, double v)
 
 int bs_profile_write(FILE *f, const bs_profile *p)
 {
-	char num[32];
+	char num[32], pt[BS_PARTNERS_TEXT_MAX];
 
 	fprintf(f, "# bankscope architecture profile (format: docs/model.md, "
 		"\"Profile files\")\nprofile %s\n", p->name);
@@ -736,10 +750,8 @@ int bs_profile_write(FILE *f, const bs_profile *p)
 			fprintf(f, "rule %s %u phase=%u", bs_kind_name(r->kind),
 				r->width, r->phase_lanes);
 			if (r->packed_lanes) {
-				fprintf(f, " packed=%u partners=", r->packed_lanes);
-				for (unsigned m = 1, n = 0; m < 32; m++)
-					if (r->pack_partners >> m & 1)
-						fprintf(f, "%s%u", n++ ? "," : "", m);
+				fprintf(f, " packed=%u partners=%s", r->packed_lanes,
+					bs_partners_text(r->pack_partners, pt));
 			}
 			if (r->same_word != BS_SAME_WORD_SHARE)
 				fprintf(f, " same_word=%s",

@@ -82,21 +82,16 @@ static void print_profile(const bs_profile *p, uint32_t kinds)
 		for (int w = 0; w < BS_NWIDTHS; w++) {
 			const bs_rule *r = bs_profile_rule(p, (bs_kind)k,
 							   bs_widths[w]);
-			char packed[8] = "never", partners[48] = "-";
+			char packed[8] = "never";
+			char partners[BS_PARTNERS_TEXT_MAX] = "-";
 			char base[16], pk[16], slope[16], tp[16];
-			size_t n = 0;
 
 			if (!r || !(kinds >> k & 1))
 				continue;
 			if (r->packed_lanes) {
 				snprintf(packed, sizeof packed, "%u",
 					 r->packed_lanes);
-				for (unsigned m = 1; m < 32; m++)
-					if (r->pack_partners >> m & 1)
-						n += (size_t)snprintf(
-							partners + n,
-							sizeof partners - n,
-							"%s%u", n ? "," : "", m);
+				bs_partners_text(r->pack_partners, partners);
 			}
 			num(base, sizeof base, r->lat_base);
 			num(pk, sizeof pk, r->lat_packed);

@@ -1486,14 +1486,11 @@ static void rule_text(char *buf, size_t size, const bs_profile *p,
 	size_t n = (size_t)snprintf(buf, size, "phase=%u", r->phase_lanes);
 
 	if (r->packed_lanes && n < size) {
-		n += (size_t)snprintf(buf + n, size - n, " packed=%u partners=",
-				      r->packed_lanes);
-		for (unsigned m = 1, first = 1; m <= 16 && n < size; m++)
-			if (r->pack_partners >> m & 1) {
-				n += (size_t)snprintf(buf + n, size - n, "%s%u",
-						      first ? "" : ",", m);
-				first = 0;
-			}
+		char pt[BS_PARTNERS_TEXT_MAX];
+
+		n += (size_t)snprintf(buf + n, size - n, " packed=%u partners=%s",
+				      r->packed_lanes,
+				      bs_partners_text(r->pack_partners, pt));
 	}
 	if (n < size)
 		snprintf(buf + n, size - n, " same_word=%s slot_waves=%u "
