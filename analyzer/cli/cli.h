@@ -217,6 +217,9 @@ int explain_loop_of(const bs_sass_insn *in, const bs_sass_insn *cas);
 int cmd_predict(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_archs(int argc, char **argv);
+/* archs.c: one profile as `bankscope archs` prints it, the rules of the
+ * access kinds whose bits are set in kinds; its own text escaped. */
+void archs_print(FILE *out, const bs_profile *p, uint32_t kinds);
 int cmd_calibrate(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_fix(int argc, char **argv);
