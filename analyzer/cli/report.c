@@ -1478,9 +1478,7 @@ static void range_text(char *buf, size_t size, const range *g)
 		snprintf(buf, size, "%s - %s", a, b);
 }
 
-/* The rule as the profile file writes it (docs/model.md, "Profile
- * files"), without the timing, which the timing tables show. */
-static void rule_text(char *buf, size_t size, const bs_profile *p,
+void report_rule_text(char *buf, size_t size, const bs_profile *p,
 		      const bs_rule *r)
 {
 	size_t n = (size_t)snprintf(buf, size, "phase=%u", r->phase_lanes);
@@ -1534,7 +1532,7 @@ static void write_kind_rules(doc *d, const data *D, int g)
 		const kind_stats *ks = &D->ks[k][w];
 		const bs_rule *r = bs_profile_rule(D->p, (bs_kind)k,
 						   bs_widths[w]);
-		char rule[256];
+		char rule[REPORT_RULE_TEXT_MAX];
 
 		row_begin(d);
 		code_cell(d, bs_kind_name((bs_kind)k));
@@ -1545,7 +1543,7 @@ static void write_kind_rules(doc *d, const data *D, int g)
 			cell(d, "%lu", ks->agree);
 			cell(d, "%lu", ks->disagree);
 			cell(d, "0");
-			rule_text(rule, sizeof rule, D->p, r);
+			report_rule_text(rule, sizeof rule, D->p, r);
 			code_cell(d, rule);
 			if (r->source < 32)
 				used |= 1u << r->source;
