@@ -305,6 +305,15 @@ build/fuzz/%: fuzz/%.c $(LIB_SRC) $(B)/gen/profiles.c $(wildcard analyzer/*.h) \
 		| deps-fuzz
 	@mkdir -p $(@D) build/fuzz/corpus-$*
 	$(CLANG) $(FUZZ_FLAGS) -o $@ $< $(LIB_SRC) $(B)/gen/profiles.c -lm
+# fuzz_arch drives the CLI's printers of a profile too (archs, the
+# report's rule text): the CLI without its main().
+FUZZ_CLI_SRC := $(filter-out analyzer/cli/main.c,$(CLI_SRC))
+build/fuzz/fuzz_arch: fuzz/fuzz_arch.c $(LIB_SRC) $(FUZZ_CLI_SRC) \
+		$(B)/gen/profiles.c $(wildcard analyzer/*.h analyzer/cli/*.h) \
+		| deps-fuzz
+	@mkdir -p $(@D) build/fuzz/corpus-fuzz_arch
+	$(CLANG) $(FUZZ_FLAGS) -o $@ $< $(LIB_SRC) $(FUZZ_CLI_SRC) \
+		$(B)/gen/profiles.c -lm
 
 .PHONY: deps-fuzz
 deps-fuzz:

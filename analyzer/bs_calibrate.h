@@ -78,7 +78,9 @@ typedef struct {
 } bs_calib_result;
 
 typedef struct {
-	const char *name;        /* profile name; NULL: sm_XY from the data */
+	const char *name;        /* profile name; NULL: sm_XY from the data,
+				    sm_XY-calibrated where a built-in is
+				    sm_XY */
 	const char *description; /* NULL: says where it was derived from */
 } bs_calib_options;
 

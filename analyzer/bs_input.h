@@ -174,6 +174,16 @@ int bs_struct_access(const bs_struct_spec *s, bs_access *out, bs_error *err);
 /* Parse a whole unsigned decimal or 0x-hex token: 0, -1 on junk, -2 when > max. */
 int bs_parse_u64(const char *s, uint64_t max, uint64_t *out);
 /*
+ * The one number grammar of profile files and datasets: the n bytes of s
+ * are a whole decimal, [+-] then digits with an optional '.' and fraction
+ * (or '.' and a fraction), then an optional exponent e[+-]digits; no hex,
+ * inf or nan.  Any length; the value as strtod rounds it, subnormals and
+ * underflow to zero included.  0, -1 when s is no such number, -2 when it
+ * is too large for a double.  A sign is the caller's to refuse: "-0" gives
+ * -0.0 (signbit).
+ */
+int bs_parse_decimal(const char *s, size_t n, double *out);
+/*
  * Write s as one CSV field, the rule of every CSV bankscope writes:
  * quoted (RFC 4180, quotes doubled) when it holds a comma, a quote, a CR
  * or LF, starts with '#' (a comment to the dataset reader), or starts or

@@ -262,7 +262,7 @@ typedef struct {
 	 * phases of packed_lanes lanes; 0: this rule never packs.
 	 */
 	uint8_t packed_lanes;
-	uint32_t pack_partners;  /* bit m: partner l ^ m (m = 1..16) */
+	uint32_t pack_partners;  /* bit m: partner l ^ m (m = 1..31) */
 	uint8_t same_word;       /* bs_same_word */
 	uint8_t ideal;           /* bs_ideal */
 	/*
@@ -332,6 +332,14 @@ const char *bs_ideal_name(unsigned v);
 const char *bs_loop_name(unsigned v);
 /* "none" / "lines". */
 const char *bs_copy_name(unsigned v);
+/*
+ * A rule's lane partners (bit m: partner m, 1..31) as profile files write
+ * them, "1,2,16"; "-" when there is none.  BS_PARTNERS_TEXT_MAX holds all
+ * 31: nine of one digit, 22 of two, 30 commas and the NUL.  Returns buf.
+ */
+#define BS_PARTNERS_TEXT_MAX 84
+const char *bs_partners_text(uint32_t partners,
+			     char buf[BS_PARTNERS_TEXT_MAX]);
 
 /* ---- prediction ------------------------------------------------------ */
 

@@ -845,11 +845,16 @@ int bs_calib_run(bs_calib *c, const bs_calib_options *o, bs_profile *out,
 
 	if (o && o->name)
 		snprintf(out->name, sizeof out->name, "%s", o->name);
-	else if (c->cc[0] && strchr(c->cc, '.'))
+	else if (c->cc[0] && strchr(c->cc, '.')) {
 		snprintf(out->name, sizeof out->name, "sm_%.*s%s",
 			 (int)strcspn(c->cc, "."), c->cc,
 			 strchr(c->cc, '.') + 1);
-	else
+		/* a file may not take a built-in's name (--arch refuses it) */
+		if (bs_profile_find(out->name))
+			snprintf(out->name + strlen(out->name),
+				 sizeof out->name - strlen(out->name),
+				 "-calibrated");
+	} else
 		snprintf(out->name, sizeof out->name, "calibrated");
 	if (o && o->description)
 		snprintf(out->description, sizeof out->description, "%s",

@@ -776,22 +776,21 @@ long bs_dataset_line(const bs_dataset *d)
 	return d->line;
 }
 
-/* A plain decimal number, or NaN for an empty field. */
+/* A decimal number (bs_parse_decimal, as profile files), or NaN for an
+ * empty field; "-0" is as negative as "-1". */
 static int parse_number(bs_dataset *d, const field *fl, const char *cname,
 			double *out, bs_error *err)
 {
 	const char *s = fl->text;
-	char *end;
 
 	if (!*s) {
 		*out = NAN;
 		return 0;
 	}
-	if (s[strspn(s, "0123456789+-.eE")] != '\0' ||
-	    (*out = strtod(s, &end), *end))
+	if (bs_parse_decimal(s, strlen(s), out) == -1)
 		return FAIL(d, fl->col, "column '%s': '%.40s' is not a number",
 			    cname, s);
-	if (!number_ok(*out))
+	if (!isfinite(*out) || signbit(*out) || !number_ok(*out))
 		return FAIL(d, fl->col, "column '%s': %.40s is out of range "
 			    "(0 to 1e15)", cname, s);
 	return 0;
@@ -867,6 +866,8 @@ static int parse_row(bs_dataset *d, bs_row *row, bs_error *err)
 			break;
 		case K_WIDTH:
 			if (strlen(fl->text) > 3 ||
+			    strspn(fl->text, "0123456789") !=
+				    strlen(fl->text) ||
 			    bs_parse_u64(fl->text, 16, &v) < 0 ||
 			    bs_width_index((unsigned)v) < 0)
 				return FAIL(d, fl->col, "column 'width': "

@@ -102,6 +102,20 @@ const char *bs_copy_name(unsigned v)
 	return v == BS_COPY_LINES ? "lines" : "none";
 }
 
+const char *bs_partners_text(uint32_t partners,
+			     char buf[BS_PARTNERS_TEXT_MAX])
+{
+	size_t n = 0;
+
+	for (unsigned m = 1; m < 32; m++)
+		if (partners >> m & 1)
+			n += (size_t)snprintf(buf + n, BS_PARTNERS_TEXT_MAX - n,
+					      "%s%u", n ? "," : "", m);
+	if (!n)
+		snprintf(buf, BS_PARTNERS_TEXT_MAX, "-");
+	return buf;
+}
+
 /* ---- reading ------------------------------------------------------------ */
 
 typedef struct {
@@ -148,16 +162,19 @@ static void copy_tok(char *dst, size_t size, const char *s, size_t n)
 	dst[n] = '\0';
 }
 
-static int parse_uint(reader *rd, const char *at, size_t n, unsigned max,
-		      unsigned *out, const char *what)
+/* A whole decimal number from min to max (no hex: bs_parse_decimal's
+ * grammar, datasets' too). */
+static int parse_uint(reader *rd, const char *at, size_t n, unsigned min,
+		      unsigned max, unsigned *out, const char *what)
 {
 	char word[24];
 	uint64_t v;
 
 	copy_tok(word, sizeof word, at, n);
-	if (n >= sizeof word || bs_parse_u64(word, max, &v) < 0)
-		return FAIL(at, "%s: '%s' is not a whole number from 0 to %u",
-			    what, word, max);
+	if (n >= sizeof word || !n || strspn(word, "0123456789") != n ||
+	    bs_parse_u64(word, max, &v) < 0 || v < min)
+		return FAIL(at, "%s: '%s' is not a whole number from %u to %u",
+			    what, word, min, max);
 	*out = (unsigned)v;
 	return 0;
 }
@@ -167,19 +184,20 @@ static int is_pow2(unsigned x)
 	return x && !(x & (x - 1));
 }
 
+/* Cycles and throughput: a decimal (bs_parse_decimal) from 0 to
+ * CYCLES_MAX; a sign, "-0" too, is refused. */
+#define CYCLES_MAX 1e9
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
 static int parse_cycles(reader *rd, const char *at, size_t n, double *out,
 			const char *what)
 {
-	char word[40], *end;
 	double v;
 
-	copy_tok(word, sizeof word, at, n);
-	errno = 0;
-	v = n < sizeof word && n ? strtod(word, &end) : NAN;
-	if (n >= sizeof word || !n || *end || errno || !isfinite(v) || v < 0 ||
-	    v > 1e9 || !isdigit((unsigned char)word[0]))
-		return FAIL(at, "%s: '%s' is not a number of at least 0",
-			    what, word);
+	if (bs_parse_decimal(at, n, &v) < 0 || signbit(v) || v > CYCLES_MAX)
+		return FAIL(at, "%s: '%.*s' is not a number from 0 to "
+			    STR(CYCLES_MAX), what, n > 40 ? 40 : (int)n, at);
 	*out = v;
 	return 0;
 }
@@ -290,10 +308,8 @@ static int parse_partners(reader *rd, const char *at, size_t n,
 		size_t k = comma ? (size_t)(comma - at) : (size_t)(end - at);
 		unsigned m;
 
-		if (parse_uint(rd, at, k, 31, &m, "partners") < 0)
+		if (parse_uint(rd, at, k, 1, 31, &m, "partners") < 0)
 			return -1;
-		if (!m)
-			return FAIL(at, "partners: a lane partner is 1 to 31");
 		if (*out >> m & 1)
 			return FAIL(at, "partners: %u given twice", m);
 		*out |= 1u << m;
@@ -342,7 +358,7 @@ static int parse_rule(reader *rd, const char *at)
 	n = token_len(at);
 	if (!n)
 		return FAIL(at, "rule needs a width after the kind");
-	if (parse_uint(rd, at, n, 16, &v, "width") < 0)
+	if (parse_uint(rd, at, n, 1, 16, &v, "width") < 0)
 		return -1;
 	if (!bs_kind_allows_width(r.kind, v)) {
 		char allowed[32];
@@ -370,12 +386,19 @@ static int parse_rule(reader *rd, const char *at)
 			if (strlen(key_names[k]) == (size_t)(eq - at) &&
 			    !memcmp(key_names[k], at, (size_t)(eq - at)))
 				break;
-		if (k == NKEYS)
-			return FAIL(at, "unknown key '%.*s' (phase, packed, "
-				    "partners, same_word, ideal, slot_waves, "
-				    "loop, lat_base, lat_packed, lat_slope, "
-				    "tp, source)",
-				    (int)(eq - at > 24 ? 24 : eq - at), at);
+		if (k == NKEYS) {
+			char keys[160];
+			size_t kn = 0;
+
+			for (int i = 0; i < NKEYS; i++)
+				kn += (size_t)snprintf(keys + kn,
+						       sizeof keys - kn, "%s%s",
+						       i ? ", " : "",
+						       key_names[i]);
+			return FAIL(at, "unknown key '%.*s' (%s)",
+				    (int)(eq - at > 24 ? 24 : eq - at), at,
+				    keys);
+		}
 		if (seen[k].at)
 			return FAIL(at, "%s given twice", key_names[k]);
 		seen[k].at = at;
@@ -386,7 +409,8 @@ static int parse_rule(reader *rd, const char *at)
 		switch (k) {
 		case K_PHASE:
 		case K_PACKED:
-			if (parse_uint(rd, val, vn, 32, &v, key_names[k]) < 0)
+			if (parse_uint(rd, val, vn, 1, 32, &v,
+				       key_names[k]) < 0)
 				return -1;
 			if (!is_pow2(v))
 				return FAIL(val, "%s: %u is not 1, 2, 4, 8, 16 "
@@ -417,11 +441,9 @@ static int parse_rule(reader *rd, const char *at)
 				return FAIL(val, "ideal is words or lanes");
 			break;
 		case K_SLOT:
-			if (parse_uint(rd, val, vn, 4, &v, "slot_waves") < 0)
+			if (parse_uint(rd, val, vn, 1, 4, &v,
+				       "slot_waves") < 0)
 				return -1;
-			if (!v)
-				return FAIL(val, "slot_waves: a slot costs 1 to "
-					    "4 wavefronts");
 			r.slot_waves = (uint8_t)v;
 			break;
 		case K_LOOP:
@@ -556,16 +578,16 @@ static int parse_statement(reader *rd, const char *s)
 	case SEEN_CC:
 		return parse_cc(rd, at);
 	case SEEN_BANKS:
-		if (parse_uint(rd, at, token_len(at), BS_MAX_BANKS, &v,
+		if (parse_uint(rd, at, token_len(at), 2, BS_MAX_BANKS, &v,
 			       "banks") < 0)
 			return -1;
-		if (!is_pow2(v) || v < 2)
+		if (!is_pow2(v))
 			return FAIL(at, "banks: %u is not a power of two from "
 				    "2 to %d", v, BS_MAX_BANKS);
 		rd->p->banks = v;
 		break;
 	case SEEN_BANK_BYTES:
-		if (parse_uint(rd, at, token_len(at), 16, &v,
+		if (parse_uint(rd, at, token_len(at), 1, 16, &v,
 			       "bank_bytes") < 0)
 			return -1;
 		if (bs_width_index(v) < 0)
@@ -714,7 +736,7 @@ static void shortest(char *buf, size_t size, double v)
 
 int bs_profile_write(FILE *f, const bs_profile *p)
 {
-	char num[32];
+	char num[32], pt[BS_PARTNERS_TEXT_MAX];
 
 	fprintf(f, "# bankscope architecture profile (format: docs/model.md, "
 		"\"Profile files\")\nprofile %s\n", p->name);
@@ -736,10 +758,8 @@ int bs_profile_write(FILE *f, const bs_profile *p)
 			fprintf(f, "rule %s %u phase=%u", bs_kind_name(r->kind),
 				r->width, r->phase_lanes);
 			if (r->packed_lanes) {
-				fprintf(f, " packed=%u partners=", r->packed_lanes);
-				for (unsigned m = 1, n = 0; m < 32; m++)
-					if (r->pack_partners >> m & 1)
-						fprintf(f, "%s%u", n++ ? "," : "", m);
+				fprintf(f, " packed=%u partners=%s", r->packed_lanes,
+					bs_partners_text(r->pack_partners, pt));
 			}
 			if (r->same_word != BS_SAME_WORD_SHARE)
 				fprintf(f, " same_word=%s",

@@ -3,8 +3,10 @@
  * one CSV quoting rule every writer follows.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bankscope.h"
@@ -70,6 +72,57 @@ int bs_parse_u64(const char *s, uint64_t max, uint64_t *out)
 	}
 	*out = v;
 	return 0;
+}
+
+static size_t digits(const char *s, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n && s[i] >= '0' && s[i] <= '9')
+		i++;
+	return i;
+}
+
+int bs_parse_decimal(const char *s, size_t n, double *out)
+{
+	char small[64], *buf = small, *end;
+	size_t i = 0, whole, frac = 0;
+	int rc = 0;
+
+	if (i < n && (s[i] == '+' || s[i] == '-'))
+		i++;
+	whole = digits(s + i, n - i);
+	i += whole;
+	if (i < n && s[i] == '.') {
+		i++;
+		frac = digits(s + i, n - i);
+		i += frac;
+	}
+	if (!whole && !frac)
+		return -1;
+	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+		size_t e;
+
+		i++;
+		if (i < n && (s[i] == '+' || s[i] == '-'))
+			i++;
+		if (!(e = digits(s + i, n - i)))
+			return -1;
+		i += e;
+	}
+	if (i != n)
+		return -1;
+	/* the grammar above is a subset of strtod's: it reads all n bytes */
+	if (n >= sizeof small && !(buf = malloc(n + 1)))
+		return -1;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	*out = strtod(buf, &end);
+	if (!isfinite(*out))
+		rc = -2;
+	if (buf != small)
+		free(buf);
+	return rc;
 }
 
 /*

@@ -11,8 +11,12 @@
  * and bs_predict_detail must agree, and a retry loop (loop=cas) must add
  * up: its passes at most 32, each taking only pending lanes, every active
  * lane done exactly once, loads and compare-and-stores summing to the
- * wavefronts.  Crashes, sanitizer reports and broken invariants (abort)
- * are findings.
+ * wavefronts.  The CLI's printers then write the profile as `bankscope
+ * archs` does and each rule as the report does: every packed rule's
+ * lane partners must appear whole in both, the report's text must fit
+ * its buffer, and no byte below 0x20 but the newline may reach the
+ * terminal.  Crashes, sanitizer reports and broken invariants (abort) are
+ * findings.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -20,6 +24,7 @@
 #include <string.h>
 
 #include "bankscope.h"
+#include "cli/cli.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -107,6 +112,41 @@ static void predict_all(const bs_profile *p, const bs_rule *r,
 	}
 }
 
+/* archs and the report's rule text on p: see the head comment. */
+static void print_all(const bs_profile *p)
+{
+	char *text = NULL, rule[REPORT_RULE_TEXT_MAX];
+	char want[BS_PARTNERS_TEXT_MAX + 16];
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		abort();
+	archs_print(f, p, UINT32_MAX);
+	fclose(f);
+	for (size_t i = 0; i < len; i++)
+		if ((unsigned char)text[i] < 0x20 && text[i] != '\n')
+			abort();
+	for (unsigned i = 0; i < p->nrules; i++) {
+		const bs_rule *r = &p->rule[i];
+		char pt[BS_PARTNERS_TEXT_MAX];
+
+		report_rule_text(rule, sizeof rule, p, r);
+		if (strlen(rule) >= sizeof rule - 1)
+			abort();
+		if (!r->packed_lanes)
+			continue;
+		bs_partners_text(r->pack_partners, pt);
+		snprintf(want, sizeof want, " %s ", pt);
+		if (!strstr(text, want))
+			abort();
+		snprintf(want, sizeof want, "partners=%s ", pt);
+		if (!strstr(rule, want))
+			abort();
+	}
+	free(text);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static bs_profile p, back;
@@ -133,6 +173,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	for (unsigned i = 0; i < p.nrules; i++)
 		predict_all(&p, &p.rule[i], data, size);
+	print_all(&p);
 	free(once);
 	free(twice);
 	free(text);

@@ -232,7 +232,11 @@ static const struct {
 	{ "banks not a power of two", "profile p\nbanks 24\n", 2, 7,
 	  "banks: 24 is not a power of two" },
 	{ "banks too many", "profile p\nbanks 128\n", 2, 7,
-	  "banks: '128' is not a whole number from 0 to 64" },
+	  "banks: '128' is not a whole number from 2 to 64" },
+	{ "banks 1", "profile p\nbanks 1\n", 2, 7,
+	  "banks: '1' is not a whole number from 2 to 64" },
+	{ "banks in hex", "profile p\nbanks 0x20\n", 2, 7,
+	  "banks: '0x20' is not a whole number from 2 to 64" },
 	{ "bank_bytes 3", "profile p\nbanks 32\nbank_bytes 3\n", 3, 12,
 	  "bank_bytes: 3 is not 1, 2, 4, 8 or 16" },
 	{ "two values", "profile p\nbanks 32 64\n", 2, 10,
@@ -263,7 +267,7 @@ static const struct {
 	  "packed=16 is not wider than phase=16" },
 	{ "partner 0", HEAD
 	  "rule ld 8 phase=16 packed=32 partners=0 source=s\n", 5, 39,
-	  "a lane partner is 1 to 31" },
+	  "partners: '0' is not a whole number from 1 to 31" },
 	{ "partner twice", HEAD
 	  "rule ld 8 phase=16 packed=32 partners=1,1 source=s\n", 5, 41,
 	  "partners: 1 given twice" },
@@ -271,7 +275,11 @@ static const struct {
 	  "rule ld 8 phase=16 packed=32 partners=1, source=s\n", 5, 41,
 	  "partners: a number after ','" },
 	{ "unknown key", HEAD "rule ld 4 phase=32 speed=9 source=s\n", 5, 20,
-	  "unknown key 'speed'" },
+	  "unknown key 'speed' (phase, packed, partners, same_word, ideal, "
+	  "slot_waves, loop, copy, lat_base, lat_packed, lat_slope, tp, "
+	  "source)" },
+	{ "phase in hex", HEAD "rule ld 4 phase=0x20 source=s\n", 5, 17,
+	  "phase: '0x20' is not a whole number from 1 to 32" },
 	{ "key without '='", HEAD "rule ld 4 phase=32 fast source=s\n", 5, 20,
 	  "expected KEY=VALUE, not 'fast'" },
 	{ "key twice", HEAD "rule ld 4 phase=32 phase=16 source=s\n", 5, 20,
@@ -280,7 +288,19 @@ static const struct {
 	  5, 30, "same_word is share or serial" },
 	{ "negative latency", HEAD
 	  "rule ld 4 phase=32 lat_base=-1 lat_slope=2 source=s\n", 5, 29,
-	  "lat_base: '-1' is not a number of at least 0" },
+	  "lat_base: '-1' is not a number from 0 to 1e9" },
+	{ "negative zero latency", HEAD
+	  "rule ld 4 phase=32 lat_base=-0 lat_slope=2 source=s\n", 5, 29,
+	  "lat_base: '-0' is not a number from 0 to 1e9" },
+	{ "hex float latency", HEAD
+	  "rule ld 4 phase=32 lat_base=0x1p4 lat_slope=2 source=s\n", 5, 29,
+	  "lat_base: '0x1p4' is not a number from 0 to 1e9" },
+	{ "infinite latency", HEAD
+	  "rule ld 4 phase=32 lat_base=inf lat_slope=2 source=s\n", 5, 29,
+	  "lat_base: 'inf' is not a number from 0 to 1e9" },
+	{ "latency above 1e9", HEAD
+	  "rule ld 4 phase=32 lat_base=2e9 lat_slope=2 source=s\n", 5, 29,
+	  "lat_base: '2e9' is not a number from 0 to 1e9" },
 	{ "nan latency", HEAD
 	  "rule ld 4 phase=32 lat_base=nan lat_slope=2 source=s\n", 5, 29,
 	  "lat_base: 'nan' is not a number" },
@@ -299,9 +319,9 @@ static const struct {
 	{ "description empty", "profile p\ndescription   \n", 2, 15,
 	  "description needs a value" },
 	{ "slot_waves 0", HEAD "rule ld 4 phase=32 slot_waves=0 source=s\n", 5,
-	  31, "slot_waves: a slot costs 1 to 4 wavefronts" },
+	  31, "slot_waves: '0' is not a whole number from 1 to 4" },
 	{ "slot_waves 5", HEAD "rule ld 4 phase=32 slot_waves=5 source=s\n", 5,
-	  31, "slot_waves: '5' is not a whole number from 0 to 4" },
+	  31, "slot_waves: '5' is not a whole number from 1 to 4" },
 	{ "loop junk", HEAD "rule ld 4 phase=32 source=s\n"
 	  "rule atom.add.f32 4 phase=32 loop=yes source=s\n", 6, 35,
 	  "loop is none or cas" },
@@ -342,6 +362,38 @@ START_TEST(test_bad_profile)
 		ck_assert_int_eq(e2.line, err.line);
 		ck_assert_int_eq(e2.column, err.column);
 	}
+}
+END_TEST
+
+/* The numbers datasets take, profiles take: any decimal strtod reads
+ * that is finite, subnormals and long decimals too, and written back so
+ * that they read the same. */
+START_TEST(test_numbers)
+{
+	static bs_profile p, back;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+	bs_error err;
+	const bs_rule *r;
+
+	ck_assert_msg(bs_profile_parse(HEAD "rule ld 4 phase=32 lat_base=1e-320 "
+				       "lat_slope=0.1000000000000000000000000"
+				       "00000000000000000001 tp=+128. "
+				       "source=s\n", "t", &p, &err) == 0,
+		      "%s", err.text);
+	r = bs_profile_rule(&p, BS_KIND_LD, 4);
+	ck_assert_ptr_nonnull(r);
+	ck_assert(r->lat_base == 1e-320);
+	ck_assert(r->lat_slope == 0.1);
+	ck_assert(r->tp_bytes_per_clk == 128);
+	f = open_memstream(&text, &len);
+	ck_assert_int_eq(bs_profile_write(f, &p), 0);
+	fclose(f);
+	ck_assert_msg(bs_profile_parse(text, "again", &back, &err) == 0, "%s",
+		      err.text);
+	ck_assert(bs_profile_rule(&back, BS_KIND_LD, 4)->lat_base == 1e-320);
+	free(text);
 }
 END_TEST
 
@@ -713,6 +765,7 @@ Suite *archfile_suite(void)
 	tcase_add_test(tc, test_builtins);
 	tcase_add_loop_test(tc, test_round_trip, 0, 2);
 	tcase_add_loop_test(tc, test_bad_profile, 0, sizeof bad / sizeof *bad);
+	tcase_add_test(tc, test_numbers);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("rules");
 	tcase_add_test(tc, test_serial_words);

@@ -164,7 +164,7 @@ START_TEST(test_measured_sm_90)
 	ck_assert_uint_eq(res.rows, 1309);
 	ck_assert_uint_eq(res.nmiss, 0);
 	ck_assert_uint_eq(res.nopen, 0);
-	ck_assert_str_eq(derived.name, "sm_90");
+	ck_assert_str_eq(derived.name, "sm_90-calibrated");
 	ck_assert_str_eq(derived.compute_capability, "9.0");
 	/* every rule the run measures: ld and st at every width */
 	ck_assert_uint_eq(derived.nrules, 10);

@@ -604,6 +604,13 @@ static const bad_file bad[] = {
 	  "(0 to 1e15)" },
 	{ "negative wavefronts", H6 "p,n,4,ld,-1," S1 "\n", 2, 10,
 	  "column 'wavefronts_measured': -1 is out of range (0 to 1e15)" },
+	{ "negative zero", H6 "p,n,4,ld,-0," S1 "\n", 2, 10,
+	  "column 'wavefronts_measured': -0 is out of range (0 to 1e15)" },
+	{ "negative zero cycles",
+	  "probe,name,width,op,addresses,cycles_per_access_median\n"
+	  "p,n,4,ld," S1 ",-0.0\n", 2, 110,
+	  "column 'cycles_per_access_median': -0.0 is out of range (0 to "
+	  "1e15)" },
 	{ "negative cycles, a later column",
 	  "probe,name,width,op,addresses,cycles_per_access_median\n"
 	  "p,n,4,ld," S1 ",-0.5\n", 2, 110,
@@ -614,6 +621,8 @@ static const bad_file bad[] = {
 	  2, 10, "column 'active_lanes': -32 is out of range (0 to 1e15)" },
 	{ "bad width", H6 "p,n,3,ld,1," S1 "\n", 2, 5,
 	  "column 'width': '3' is not 1, 2, 4, 8 or 16 bytes" },
+	{ "width in hex", H6 "p,n,0x8,ld,1," S1 "\n", 2, 5,
+	  "column 'width': '0x8' is not 1, 2, 4, 8 or 16 bytes" },
 	{ "empty width", H6 "p,n,,ld,1," S1 "\n", 2, 5,
 	  "column 'width': '' is not 1, 2, 4, 8 or 16 bytes" },
 	{ "bad op", H6 "p,n,4,ldx,1," S1 "\n", 2, 7,
@@ -684,6 +693,34 @@ START_TEST(test_bad_file)
 	ck_assert_msg(err.line == b->line && err.column == b->column,
 		      "%s: at %ld:%ld, expected %ld:%ld", b->what, err.line,
 		      err.column, b->line, b->column);
+}
+END_TEST
+
+/* The numbers profile files take, datasets take (bs_parse_decimal): a
+ * subnormal, a long decimal, a '+' and a bare fraction. */
+START_TEST(test_numbers)
+{
+	static const char text[] =
+		"probe,name,width,op,addresses,cycles_per_access_min,"
+		"cycles_per_access_median,wavefronts_measured,"
+		"tp_bytes_per_clk_per_sm\n"
+		"p,n,4,ld," S1 ",1e-320,"
+		"0.10000000000000000000000000000000000000000000000000001,+2,.5\n";
+	char *copy;
+	FILE *f = text_file(text, strlen(text), &copy);
+	bs_error err;
+	bs_dataset *d = bs_dataset_open(f, "n.csv", &err);
+	bs_row r;
+
+	ck_assert_msg(d != NULL, "%s", err.text);
+	ck_assert_msg(bs_dataset_next(d, &r, &err) == 1, "%s", err.text);
+	ck_assert(r.cycles_per_access_min == 1e-320);
+	ck_assert(r.cycles_per_access_median == 0.1);
+	ck_assert(r.wavefronts_measured == 2);
+	ck_assert(r.tp_bytes_per_clk_per_sm == 0.5);
+	bs_dataset_close(d);
+	fclose(f);
+	free(copy);
 }
 END_TEST
 
@@ -1316,6 +1353,7 @@ Suite *dataset_suite(void)
 	tcase_add_test(io, test_metadata);
 	tcase_add_test(io, test_column_order);
 	tcase_add_loop_test(io, test_bad_file, 0, sizeof bad / sizeof *bad);
+	tcase_add_test(io, test_numbers);
 	tcase_add_test(io, test_nul_byte);
 	tcase_add_test(files, test_commit_never_overwrites);
 	tcase_add_test(files, test_create_fails);

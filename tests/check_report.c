@@ -730,6 +730,39 @@ START_TEST(test_many_disagree)
 }
 END_TEST
 
+/* A kind's rule is written whole: every lane partner of the 31 a
+ * profile file may give, not the first 16 (issue 20). */
+START_TEST(test_rule_partners)
+{
+	char dir[256], out[300], data[300], prof[300];
+	const char *args[] = { "report", "--arch", prof, "--out", out, data,
+			       NULL };
+	char *md;
+
+	temp_dir(dir, sizeof dir);
+	ck_assert_msg(dir[0], "no temporary folder");
+	path_in(out, sizeof out, dir, "out");
+	path_in(data, sizeof data, dir, "atom.csv");
+	path_in(prof, sizeof prof, dir, "many.profile");
+	spit(prof, "profile many_partners\nbanks 32\nbank_bytes 4\n"
+	     "source test invented\nrule atom.add.u32 4 phase=16 packed=32 "
+	     "partners=1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,"
+	     "22,23,24,25,26,27,28,29,30,31 source=test\n");
+	spit(data, "probe,name,width,op,wavefronts_measured,addresses\n"
+	     "stride,a,4,atom.add.u32,1,0 4 8 12 16 20 24 28 32 36 40 44 48 "
+	     "52 56 60 64 68 72 76 80 84 88 92 96 100 104 108 112 116 120 "
+	     "124\n");
+	ck_assert_int_eq(run(args, NULL), 0);
+	md = page(out, "report.md");
+	assert_holds(md, "report.md", "`phase=16 packed=32 partners=1,2,3,4,5,"
+		     "6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,"
+		     "26,27,28,29,30,31 same_word=share slot_waves=1 "
+		     "ideal=words source=test`");
+	free(md);
+	remove_dir(dir);
+}
+END_TEST
+
 /*
  * The wide chart comes with its cases explained: every case the wide
  * family measures (bs_wide_cases) is a row of the table under it.
@@ -1229,6 +1262,7 @@ Suite *report_suite(void)
 	tc = tcase_create("content");
 	tcase_add_test(tc, test_driver_recorded);
 	tcase_add_test(tc, test_many_disagree);
+	tcase_add_test(tc, test_rule_partners);
 	tcase_add_test(tc, test_wide_cases);
 	tcase_add_test(tc, test_not_drawn);
 	suite_add_tcase(s, tc);

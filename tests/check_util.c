@@ -5,6 +5,7 @@
  * Every row is a byte string and exactly what must come out.
  */
 #include <check.h>
+#include <math.h>
 #include <string.h>
 
 #include "bankscope.h"
@@ -125,6 +126,52 @@ START_TEST(test_parse_u64)
 }
 END_TEST
 
+/* The one number grammar of profile files and datasets: decimal only,
+ * any length, finite; the sign left to the caller. */
+static const struct {
+	const char *s;
+	int rc;
+	double v;
+} dec_rows[] = {
+	{ "0", 0, 0 }, { "32", 0, 32 }, { "1.5", 0, 1.5 }, { "5.", 0, 5 },
+	{ ".5", 0, 0.5 }, { "+2", 0, 2 }, { "-1", 0, -1 }, { "1e3", 0, 1000 },
+	{ "2.5E-1", 0, 0.25 }, { "1e+2", 0, 100 },
+	{ "1e-320", 0, 1e-320 },                        /* subnormal */
+	{ "1e-400", 0, 0 },                             /* underflows to 0 */
+	{ "0.1000000000000000000000000000000000000000000000000000000000000000"
+	  "0000000001", 0, 0.1 },                       /* longer than 64 */
+	{ "1e309", -2, 0 }, { "1e999999", -2, 0 },
+	{ "", -1, 0 }, { ".", -1, 0 }, { "-", -1, 0 }, { "e5", -1, 0 },
+	{ "1e", -1, 0 }, { "1e+", -1, 0 }, { "1.2.3", -1, 0 },
+	{ "0x20", -1, 0 }, { "0x1p4", -1, 0 }, { "inf", -1, 0 },
+	{ "nan", -1, 0 }, { "infinity", -1, 0 }, { " 1", -1, 0 },
+	{ "1 ", -1, 0 }, { "1,5", -1, 0 }, { "--1", -1, 0 },
+};
+
+START_TEST(test_parse_decimal)
+{
+	double v = 12345;
+	int rc = bs_parse_decimal(dec_rows[_i].s, strlen(dec_rows[_i].s), &v);
+
+	ck_assert_msg(rc == dec_rows[_i].rc, "'%s': %d", dec_rows[_i].s, rc);
+	if (!rc)
+		ck_assert_msg(v == dec_rows[_i].v, "'%s': %.17g", dec_rows[_i].s,
+			      v);
+}
+END_TEST
+
+/* Only the n bytes count: a token inside a longer line. */
+START_TEST(test_parse_decimal_span)
+{
+	double v = 0;
+
+	ck_assert_int_eq(bs_parse_decimal("12.5 lat", 4, &v), 0);
+	ck_assert(v == 12.5);
+	ck_assert_int_eq(bs_parse_decimal("-0", 2, &v), 0);
+	ck_assert(v == 0 && signbit(v));
+}
+END_TEST
+
 Suite *util_suite(void)
 {
 	Suite *s = suite_create("util");
@@ -136,6 +183,9 @@ Suite *util_suite(void)
 	tcase_add_test(tc, test_escape_cut);
 	tcase_add_loop_test(tc, test_parse_u64, 0,
 			    sizeof u64_rows / sizeof *u64_rows);
+	tcase_add_loop_test(tc, test_parse_decimal, 0,
+			    sizeof dec_rows / sizeof *dec_rows);
+	tcase_add_test(tc, test_parse_decimal_span);
 	suite_add_tcase(s, tc);
 	return s;
 }

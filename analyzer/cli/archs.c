@@ -42,79 +42,90 @@ static void num(char *buf, size_t size, double v)
 /* The kinds of --kind as bits; all when list is NULL; -1 on a bad name. */
 static int kind_filter(const char *list, uint32_t *bits)
 {
-	char buf[256], *tok, *save = NULL;
+	char *buf, *tok, *save = NULL;
+	int rc = 0;
 
 	*bits = UINT32_MAX;
 	if (!list)
 		return 0;
 	*bits = 0;
-	snprintf(buf, sizeof buf, "%s", list);
-	for (tok = strtok_r(buf, ",", &save); tok;
+	if (!(buf = strdup(list)))
+		return usage_error("option --kind: out of memory");
+	for (tok = strtok_r(buf, ",", &save); tok && !rc;
 	     tok = strtok_r(NULL, ",", &save)) {
 		bs_kind k;
 
 		if (bs_kind_find(tok, &k) < 0)
-			return usage_error("option --kind: '%s' is not an "
-					   "access kind (bankscope archs "
-					   "--kinds lists them)", tok);
-		*bits |= 1u << k;
+			rc = usage_error("option --kind: '%s' is not an "
+					 "access kind (bankscope archs "
+					 "--kinds lists them)", tok);
+		else
+			*bits |= 1u << k;
 	}
+	free(buf);
+	if (rc)
+		return rc;
 	return *bits ? 0 : usage_error("option --kind: no kind given");
 }
 
-static void print_profile(const bs_profile *p, uint32_t kinds)
+void archs_print(FILE *out, const bs_profile *p, uint32_t kinds)
 {
-	printf("%s%s: %s\n", p->name,
-	       p == bs_profile_default() ? " (default)" : "",
-	       p->description[0] ? p->description : "(no description)");
-	printf("  compute capability: %s\n",
-	       p->compute_capability[0] ? p->compute_capability : "none given");
-	printf("  banks %u x %u bytes\n", p->banks, p->bank_bytes);
-	for (unsigned s = 0; s < p->nsources; s++)
-		printf("  source %s: %s\n", p->source[s].tag, p->source[s].text);
-	printf("  %-13s %7s %11s %12s %8s %9s %10s %5s %4s %5s %12s %14s "
-	       "%16s %11s %s\n", "kind", "width_B", "phase_lanes",
-	       "packed_lanes", "partners", "same_word", "slot_waves", "ideal",
-	       "loop", "copy",
-	       "lat_base_cyc",
-	       "lat_packed_cyc", "lat_slope_cyc/wf", "tp_B/clk/SM", "source");
+	/* a file's own text, escaped: at most 4 bytes (\xHH) a byte */
+	char desc[4 * sizeof p->description + 1];
+	char tag[BS_MAX_SOURCES][4 * sizeof p->source[0].tag + 1];
+	char text[4 * sizeof p->source[0].text + 1];
+
+	bs_escape_text(desc, sizeof desc, p->description);
+	fprintf(out, "%s%s: %s\n", p->name,
+		p == bs_profile_default() ? " (default)" : "",
+		p->description[0] ? desc : "(no description)");
+	fprintf(out, "  compute capability: %s\n",
+		p->compute_capability[0] ? p->compute_capability
+					 : "none given");
+	fprintf(out, "  banks %u x %u bytes\n", p->banks, p->bank_bytes);
+	for (unsigned s = 0; s < p->nsources; s++) {
+		bs_escape_text(tag[s], sizeof tag[s], p->source[s].tag);
+		bs_escape_text(text, sizeof text, p->source[s].text);
+		fprintf(out, "  source %s: %s\n", tag[s], text);
+	}
+	fprintf(out, "  %-13s %7s %11s %12s %8s %9s %10s %5s %4s %5s %12s "
+		"%14s %16s %11s %s\n", "kind", "width_B", "phase_lanes",
+		"packed_lanes", "partners", "same_word", "slot_waves", "ideal",
+		"loop", "copy", "lat_base_cyc", "lat_packed_cyc",
+		"lat_slope_cyc/wf", "tp_B/clk/SM", "source");
 	for (unsigned k = 0; k < bs_kind_count(); k++)
 		for (int w = 0; w < BS_NWIDTHS; w++) {
 			const bs_rule *r = bs_profile_rule(p, (bs_kind)k,
 							   bs_widths[w]);
-			char packed[8] = "never", partners[48] = "-";
+			char packed[8] = "never";
+			char partners[BS_PARTNERS_TEXT_MAX] = "-";
 			char base[16], pk[16], slope[16], tp[16];
-			size_t n = 0;
 
 			if (!r || !(kinds >> k & 1))
 				continue;
 			if (r->packed_lanes) {
 				snprintf(packed, sizeof packed, "%u",
 					 r->packed_lanes);
-				for (unsigned m = 1; m < 32; m++)
-					if (r->pack_partners >> m & 1)
-						n += (size_t)snprintf(
-							partners + n,
-							sizeof partners - n,
-							"%s%u", n ? "," : "", m);
+				bs_partners_text(r->pack_partners, partners);
 			}
 			num(base, sizeof base, r->lat_base);
 			num(pk, sizeof pk, r->lat_packed);
 			num(slope, sizeof slope, r->lat_slope);
 			num(tp, sizeof tp, r->tp_bytes_per_clk);
-			printf("  %-13s %7u %11u %12s %8s %9s %10u %5s %4s "
-			       "%5s %12s %14s %16s %11s %s\n",
-			       bs_kind_name(r->kind), r->width, r->phase_lanes,
-			       packed, partners,
-			       bs_same_word_name(r->same_word),
-			       r->slot_waves ? r->slot_waves : 1,
-			       bs_ideal_name(r->ideal),
-			       r->loop ? bs_loop_name(r->loop) : "-",
-			       r->copy ? bs_copy_name(r->copy) : "-", base, pk,
-			       slope, tp,
-			       p->source[r->source].tag);
+			fprintf(out, "  %-13s %7u %11u %12s %8s %9s %10u %5s "
+				"%4s %5s %12s %14s %16s %11s %s\n",
+				bs_kind_name(r->kind), r->width,
+				r->phase_lanes, packed, partners,
+				bs_same_word_name(r->same_word),
+				r->slot_waves ? r->slot_waves : 1,
+				bs_ideal_name(r->ideal),
+				r->loop ? bs_loop_name(r->loop) : "-",
+				r->copy ? bs_copy_name(r->copy) : "-", base,
+				pk, slope, tp,
+				r->source < p->nsources ? tag[r->source]
+							: "?");
 		}
-	putchar('\n');
+	putc('\n', out);
 }
 
 static void print_kinds(void)
@@ -187,7 +198,7 @@ int cmd_archs(int argc, char **argv)
 				putchar('\n');
 			bs_profile_write(stdout, p);
 		} else {
-			print_profile(p, want);
+			archs_print(stdout, p, want);
 		}
 	}
 	free(files);

@@ -224,8 +224,19 @@ int explain_loop_of(const bs_sass_insn *in, const bs_sass_insn *cas);
 int cmd_predict(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_archs(int argc, char **argv);
+/* archs.c: one profile as `bankscope archs` prints it, the rules of the
+ * access kinds whose bits are set in kinds; its own text escaped. */
+void archs_print(FILE *out, const bs_profile *p, uint32_t kinds);
 int cmd_calibrate(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+/*
+ * report.c: the rule as the profile file writes it (docs/model.md,
+ * "Profile files"), without the timing, which the timing tables show;
+ * REPORT_RULE_TEXT_MAX bytes hold any rule.
+ */
+#define REPORT_RULE_TEXT_MAX 256
+void report_rule_text(char *buf, size_t size, const bs_profile *p,
+		      const bs_rule *r);
 int cmd_fix(int argc, char **argv);
 int cmd_profile(int argc, char **argv);
 /* profile.c: the architecture profile --arch or the recorded GPU chose

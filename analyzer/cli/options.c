@@ -166,6 +166,16 @@ int arch_option(const char *value, const bs_profile **out)
 	fclose(f);
 	if (rc < 0)
 		return report_error(&err);
+	/* outputs name a profile by its name alone: a file must not take a
+	   built-in's, or nothing would tell the two apart */
+	if (bs_profile_find(loaded[nloaded].name)) {
+		bs_error_set(&err, value, 0, 0, "profile %s is the name of a "
+			     "built-in profile: rename it in the file's "
+			     "'profile' line (profile %s-mine), so that what "
+			     "bankscope prints tells the two apart",
+			     loaded[nloaded].name, loaded[nloaded].name);
+		return report_error(&err);
+	}
 	*out = &loaded[nloaded++];
 	return 0;
 }

@@ -1478,22 +1478,17 @@ static void range_text(char *buf, size_t size, const range *g)
 		snprintf(buf, size, "%s - %s", a, b);
 }
 
-/* The rule as the profile file writes it (docs/model.md, "Profile
- * files"), without the timing, which the timing tables show. */
-static void rule_text(char *buf, size_t size, const bs_profile *p,
+void report_rule_text(char *buf, size_t size, const bs_profile *p,
 		      const bs_rule *r)
 {
 	size_t n = (size_t)snprintf(buf, size, "phase=%u", r->phase_lanes);
 
 	if (r->packed_lanes && n < size) {
-		n += (size_t)snprintf(buf + n, size - n, " packed=%u partners=",
-				      r->packed_lanes);
-		for (unsigned m = 1, first = 1; m <= 16 && n < size; m++)
-			if (r->pack_partners >> m & 1) {
-				n += (size_t)snprintf(buf + n, size - n, "%s%u",
-						      first ? "" : ",", m);
-				first = 0;
-			}
+		char pt[BS_PARTNERS_TEXT_MAX];
+
+		n += (size_t)snprintf(buf + n, size - n, " packed=%u partners=%s",
+				      r->packed_lanes,
+				      bs_partners_text(r->pack_partners, pt));
 	}
 	if (n < size)
 		snprintf(buf + n, size - n, " same_word=%s slot_waves=%u "
@@ -1537,7 +1532,7 @@ static void write_kind_rules(doc *d, const data *D, int g)
 		const kind_stats *ks = &D->ks[k][w];
 		const bs_rule *r = bs_profile_rule(D->p, (bs_kind)k,
 						   bs_widths[w]);
-		char rule[256];
+		char rule[REPORT_RULE_TEXT_MAX];
 
 		row_begin(d);
 		code_cell(d, bs_kind_name((bs_kind)k));
@@ -1548,7 +1543,7 @@ static void write_kind_rules(doc *d, const data *D, int g)
 			cell(d, "%lu", ks->agree);
 			cell(d, "%lu", ks->disagree);
 			cell(d, "0");
-			rule_text(rule, sizeof rule, D->p, r);
+			report_rule_text(rule, sizeof rule, D->p, r);
 			code_cell(d, rule);
 			if (r->source < 32)
 				used |= 1u << r->source;

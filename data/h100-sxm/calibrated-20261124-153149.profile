@@ -1,5 +1,5 @@
 # bankscope architecture profile (format: docs/model.md, "Profile files")
-profile sm_90
+profile sm_90-calibrated
 description derived by bankscope calibrate from 3889 measured rows of NVIDIA H100 80GB HBM3
 compute_capability 9.0
 banks 32
