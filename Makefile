@@ -192,9 +192,10 @@ all: $(CLI) $(LIB) $(if $(HAVE_CUPTI),$(INJECT))
 # (and so newer than what depends on it) only when TEXT changes.  Every
 # line of a stamp's recipe starts with "+", so that make -n and -q run it
 # and compare too, instead of taking every stamp, and so everything, as
-# changed.
-stamp_sh = mkdir -p $(@D) && printf '%s\n' '$(subst ','\'',$(1))' >$@.tmp && \
-	{ cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@; }
+# changed.  The temporary is the shell's own ($$), so that two makes in
+# one tree never write one temporary.
+stamp_sh = mkdir -p $(@D) && printf '%s\n' '$(subst ','\'',$(1))' >$@.tmp$$$$ && \
+	{ cmp -s $@.tmp$$$$ $@ && rm -f $@.tmp$$$$ || mv -f $@.tmp$$$$ $@; }
 
 FORCE:
 
@@ -211,7 +212,8 @@ $(B)/obj/%.o: %.c $(B)/stamp/cflags
 
 $(B)/gen/profiles.c: $(PROFILE_FILES) scripts/embed-profiles.sh
 	@mkdir -p $(@D)
-	sh scripts/embed-profiles.sh $(PROFILE_FILES) > $@.tmp && mv $@.tmp $@
+	sh scripts/embed-profiles.sh $(PROFILE_FILES) > $@.tmp$$$$ && \
+		mv -f $@.tmp$$$$ $@
 
 $(B)/obj/gen/profiles.o: $(B)/gen/profiles.c $(B)/stamp/cflags
 	@mkdir -p $(@D)
@@ -523,7 +525,7 @@ man: $(MAN_PAGE)
 $(MAN_PAGE): docs/bankscope.md scripts/md2man.awk build/stamp/version
 	@mkdir -p $(@D)
 	awk -v version='$(GIT_DESCRIBE)' -f scripts/md2man.awk docs/bankscope.md \
-		> $@.tmp && mv -f $@.tmp $@
+		> $@.tmp$$$$ && mv -f $@.tmp$$$$ $@
 
 # bankscope profile finds the injection library beside its executable or
 # in ../lib/bankscope/ from it: both the build tree and this layout work.
