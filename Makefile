@@ -194,9 +194,10 @@ all: $(CLI) $(LIB) $(if $(HAVE_CUPTI),$(INJECT))
 # (and so newer than what depends on it) only when TEXT changes.  Every
 # line of a stamp's recipe starts with "+", so that make -n and -q run it
 # and compare too, instead of taking every stamp, and so everything, as
-# changed.
-stamp_sh = mkdir -p $(@D) && printf '%s\n' '$(subst ','\'',$(1))' >$@.tmp && \
-	{ cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@; }
+# changed.  The temporary is the shell's own ($$), so that two makes in
+# one tree never write one temporary.
+stamp_sh = mkdir -p $(@D) && printf '%s\n' '$(subst ','\'',$(1))' >$@.tmp$$$$ && \
+	{ cmp -s $@.tmp$$$$ $@ && rm -f $@.tmp$$$$ || mv -f $@.tmp$$$$ $@; }
 
 FORCE:
 
@@ -213,7 +214,8 @@ $(B)/obj/%.o: %.c $(B)/stamp/cflags
 
 $(B)/gen/profiles.c: $(PROFILE_FILES) scripts/embed-profiles.sh
 	@mkdir -p $(@D)
-	sh scripts/embed-profiles.sh $(PROFILE_FILES) > $@.tmp && mv $@.tmp $@
+	sh scripts/embed-profiles.sh $(PROFILE_FILES) > $@.tmp$$$$ && \
+		mv -f $@.tmp$$$$ $@
 
 $(B)/obj/gen/profiles.o: $(B)/gen/profiles.c $(B)/stamp/cflags
 	@mkdir -p $(@D)
@@ -543,10 +545,14 @@ man: $(MAN_PAGE)
 $(MAN_PAGE): docs/bankscope.md scripts/md2man.awk build/stamp/version
 	@mkdir -p $(@D)
 	awk -v version='$(GIT_DESCRIBE)' -f scripts/md2man.awk docs/bankscope.md \
-		> $@.tmp && mv -f $@.tmp $@
+		> $@.tmp$$$$ && mv -f $@.tmp$$$$ $@
 
-# bankscope profile finds the injection library beside its executable or
-# in ../lib/bankscope/ from it: both the build tree and this layout work.
+# bankscope profile finds the injection library, and profile --explain the
+# explain library and its patch module, beside its executable or in
+# ../lib/bankscope/ from it: both the build tree and this layout work.
+# The explain pair is installed when it is built (make explain).
+EXPLAIN_SO = $(wildcard $(filter %.so,$(EXPLAIN)))
+EXPLAIN_PATCH = $(wildcard $(filter %.fatbin,$(EXPLAIN)))
 bindir ?= $(PREFIX)/bin
 pkglibdir ?= $(PREFIX)/lib/bankscope
 pkgdatadir ?= $(PREFIX)/share/bankscope
@@ -560,12 +566,16 @@ install: $(CLI) $(if $(HAVE_CUPTI),$(INJECT)) $(MAN_PAGE)
 	$(if $(wildcard $(PROBE)),$(INSTALL) -m 755 $(PROBE) '$(DESTDIR)$(bindir)/bankscope-probe')
 	$(if $(HAVE_CUPTI),$(INSTALL) -d '$(DESTDIR)$(pkglibdir)')
 	$(if $(HAVE_CUPTI),$(INSTALL) -m 755 $(INJECT) '$(DESTDIR)$(pkglibdir)/')
+	$(if $(EXPLAIN_SO)$(EXPLAIN_PATCH),$(INSTALL) -d '$(DESTDIR)$(pkglibdir)')
+	$(if $(EXPLAIN_SO),$(INSTALL) -m 755 $(EXPLAIN_SO) '$(DESTDIR)$(pkglibdir)/')
+	$(if $(EXPLAIN_PATCH),$(INSTALL) -m 644 $(EXPLAIN_PATCH) '$(DESTDIR)$(pkglibdir)/')
 	$(INSTALL) -m 644 $(addprefix plots/,$(PLOT_SCRIPTS)) '$(DESTDIR)$(pkgdatadir)/plots/'
 	$(INSTALL) -m 644 $(MAN_PAGE) '$(DESTDIR)$(man1dir)/bankscope.1'
 
 uninstall:
 	rm -f '$(DESTDIR)$(bindir)/bankscope' '$(DESTDIR)$(bindir)/bankscope-probe' \
 		'$(DESTDIR)$(pkglibdir)/libbankscope_inject.so' \
+		$(foreach f,$(EXPLAIN),'$(DESTDIR)$(pkglibdir)/$(notdir $(f))') \
 		'$(DESTDIR)$(man1dir)/bankscope.1' \
 		$(PLOT_SCRIPTS:%='$(DESTDIR)$(pkgdatadir)/plots/%')
 	rmdir '$(DESTDIR)$(pkgdatadir)/plots' '$(DESTDIR)$(pkgdatadir)' \

@@ -191,6 +191,37 @@ int bs_parse_decimal(const char *s, size_t n, double *out);
  */
 void bs_csv_field(FILE *f, const char *s);
 
+/*
+ * Writing a file in PATH's place, the one way every writer does it.
+ * PATH absent or a regular file: the text goes to a temporary beside it,
+ * PATH.new-XXXXXX, which bs_output_commit() renames over PATH when whole,
+ * so a reader sees the old file or the new one, never half of one; the
+ * new file keeps the replaced file's mode, or has 0666 less the umask.
+ * Anything else is never replaced: a symbolic link, a character or block
+ * device or a FIFO is opened for writing and written through (a link is
+ * followed, and its target truncated), so /dev/null, /dev/stdout, a FIFO
+ * or a link stays what it was.  A folder, a socket or a link to nothing
+ * is an error.
+ *
+ * bs_output_open(): 0, or -1 with err naming PATH ("cannot write: ...");
+ * o->f is where to write, o->tmp the temporary's name ("" when written
+ * through), for a caller that removes it on a signal.
+ * bs_output_commit(): flushes and closes o->f, then renames; 0, or -1
+ * with err (a write error, or the rename's), the temporary removed.
+ * bs_output_abort() closes o->f and removes the temporary.  Both consume
+ * o; neither prints.
+ */
+#define BS_OUTPUT_PATH 4096
+typedef struct {
+	FILE *f;
+	char path[BS_OUTPUT_PATH];
+	char tmp[BS_OUTPUT_PATH];
+} bs_output;
+
+int bs_output_open(bs_output *o, const char *path, bs_error *err);
+int bs_output_commit(bs_output *o, bs_error *err);
+void bs_output_abort(bs_output *o);
+
 /* ---- measured datasets -------------------------------------------------
  * A dataset is one tidy CSV file written by one probe run:
  *

@@ -14,7 +14,8 @@
  * 0..1e15) is refused with -1 and nothing written, as is a write error.
  *
  * Writing a file safely: bs_dataset_create() makes dir (like mkdir -p) and
- * a hidden temporary ".bankscope.tmp-XXXXXX" in it (mkstemp, mode 0644);
+ * a hidden temporary ".bankscope.tmp-XXXXXX" in it (mkstemp, then the
+ * mode any new file gets: 0666 less the umask);
  * bs_dataset_commit() flushes, fsyncs and closes it, link(2)s it to
  * dir/NAME.csv, or NAME-2.csv, NAME-3.csv, ... when that exists (link
  * never overwrites), removes the temporary name and fsyncs dir.  Commit
@@ -364,6 +365,7 @@ static int make_dirs(const char *dir, bs_error *err)
 bs_dataset_out *bs_dataset_create(const char *dir, bs_error *err)
 {
 	bs_dataset_out *o;
+	mode_t mode;
 	size_t n;
 	int fd;
 
@@ -384,7 +386,9 @@ bs_dataset_out *bs_dataset_create(const char *dir, bs_error *err)
 			     "%s", strerror(errno));
 		goto fail;
 	}
-	fchmod(fd, 0644);
+	mode = umask(0);
+	umask(mode);
+	fchmod(fd, 0666 & ~mode);
 	o->f = fdopen(fd, "w");
 	if (!o->f) {
 		bs_error_set(err, dir, 0, 0, "cannot open the temporary file: "

@@ -7,6 +7,7 @@
  * the rest of that line is dropped on the next call, so a caller that
  * reads on starts on the next line.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,7 +47,8 @@ int bs_read_line(FILE *f, const char *name, long *line, int *skip,
 	c = getc(f);
 	if (c == EOF)
 		return ferror(f) ? bs_error_set(err, name, *line + 1, 0,
-						"read error")
+						"read error: %s",
+						strerror(errno ? errno : EIO))
 				 : 0;
 	++*line;
 	for (; c != EOF && c != '\n'; c = getc(f)) {
@@ -78,6 +80,7 @@ int bs_read_line(FILE *f, const char *name, long *line, int *skip,
 				    "line longer than %d bytes",
 				    BS_LINE_MAX_BYTES);
 	if (ferror(f))
-		return bs_error_set(err, name, *line, 0, "read error");
+		return bs_error_set(err, name, *line, 0, "read error: %s",
+				    strerror(errno ? errno : EIO));
 	return c == EOF ? 2 : 1;
 }

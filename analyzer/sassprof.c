@@ -34,6 +34,7 @@
  * stores its text and position.  Unknown lines are skipped, so nvdisasm's
  * directives and labels and the -hex encoding comments do no harm.
  */
+#include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -359,7 +360,8 @@ static int read_line(src *s, bs_error *err)
 
 	if (c == EOF)
 		return ferror(s->f) ? bs_error_set(err, s->name, s->line + 1, 0,
-						   "read error")
+						   "read error: %s",
+						   strerror(errno ? errno : EIO))
 				    : 0;
 	s->line++;
 	for (; c != EOF && c != '\n'; c = getc(s->f)) {
@@ -383,7 +385,8 @@ static int read_line(src *s, bs_error *err)
 		p->line[n++] = (char)c;
 	}
 	if (ferror(s->f))
-		return bs_error_set(err, s->name, s->line, 0, "read error");
+		return bs_error_set(err, s->name, s->line, 0, "read error: %s",
+				    strerror(errno ? errno : EIO));
 	if (n && p->line[n - 1] == '\r')
 		n--;
 	p->line[n] = '\0';

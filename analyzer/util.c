@@ -1,13 +1,17 @@
 /*
- * util.c - errors, the small token parsers every reader shares, and the
- * one CSV quoting rule every writer follows.
+ * util.c - errors, the small token parsers every reader shares, the
+ * one CSV quoting rule every writer follows, and the one way a file is
+ * written in a path's place (bs_output, see bs_input.h).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "bankscope.h"
 
@@ -209,4 +213,88 @@ void bs_escape_text(char *buf, size_t size, const char *s)
 		s += k;
 	}
 	buf[n] = '\0';
+}
+
+/* ---- writing a file in a path's place ----------------------------------- */
+
+int bs_output_open(bs_output *o, const char *path, bs_error *err)
+{
+	struct stat st;
+	int fd, e, exists = 1;
+	mode_t mode;
+
+	o->f = NULL;
+	o->tmp[0] = '\0';
+	if ((size_t)snprintf(o->path, sizeof o->path, "%s", path) >=
+	    sizeof o->path ||
+	    (size_t)snprintf(o->tmp, sizeof o->tmp, "%s.new-XXXXXX", path) >=
+	    sizeof o->tmp) {
+		o->tmp[0] = '\0';
+		return bs_error_set(err, path, 0, 0, "cannot write: the path "
+				    "is too long");
+	}
+	if (lstat(path, &st) < 0) {
+		if (errno != ENOENT)
+			goto fail;
+		exists = 0;
+	}
+	if (exists && !S_ISREG(st.st_mode)) {
+		/* Never replaced: written through, nothing created. */
+		o->tmp[0] = '\0';
+		if ((fd = open(path, O_WRONLY | O_TRUNC | O_NOCTTY)) < 0)
+			goto fail;
+	} else {
+		mode = umask(0);
+		umask(mode);
+		mode = exists ? st.st_mode & 07777 : 0666 & ~mode;
+		if ((fd = mkstemp(o->tmp)) < 0)
+			goto fail;
+		if (fchmod(fd, mode) < 0) {
+			e = errno;
+			close(fd);
+			unlink(o->tmp);
+			errno = e;
+			goto fail;
+		}
+	}
+	if ((o->f = fdopen(fd, "w")))
+		return 0;
+	e = errno;
+	close(fd);
+	if (o->tmp[0])
+		unlink(o->tmp);
+	errno = e;
+fail:
+	e = errno;
+	o->tmp[0] = '\0';
+	return bs_error_set(err, path, 0, 0, "cannot write: %s", strerror(e));
+}
+
+int bs_output_commit(bs_output *o, bs_error *err)
+{
+	int e = 0;
+
+	errno = 0;
+	if (fflush(o->f) != 0 || ferror(o->f))
+		e = errno ? errno : EIO;
+	if (fclose(o->f) != 0 && !e)
+		e = errno ? errno : EIO;
+	o->f = NULL;
+	if (!e && o->tmp[0] && rename(o->tmp, o->path) < 0)
+		e = errno;
+	if (e && o->tmp[0])
+		unlink(o->tmp);
+	o->tmp[0] = '\0';
+	return e ? bs_error_set(err, o->path, 0, 0, "cannot write: %s",
+				strerror(e)) : 0;
+}
+
+void bs_output_abort(bs_output *o)
+{
+	if (o->f)
+		fclose(o->f);
+	o->f = NULL;
+	if (o->tmp[0])
+		unlink(o->tmp);
+	o->tmp[0] = '\0';
 }

@@ -20,7 +20,12 @@
 #                            $(origin DATA)), CLI (the bankscope binary), MAKE,
 #                            GNUPLOT, REPORT_OUT, PLOTS_DIR, NVIDIA_SMI
 #
-# make plots: each chart of $CHARTS (plots/NAME.gp) is drawn when the
+# make plots: the charts are drawn into a new folder of this run's own
+# beside $PLOTS_DIR, which then takes $PLOTS_DIR's place whole (the old
+# one moved aside and removed), so two runs at once never draw into one
+# folder; make report's page takes its charts from that folder before it
+# is moved, so a page always shows its own dataset's charts.  Each chart
+# of $CHARTS (plots/NAME.gp) is drawn when the
 # dataset has the columns it reads (stride: probe, op, width, addresses,
 # the wavefront columns, the median cycles, ...) and the rows: a script
 # that finds none of its rows prints why and exits with status 3 (SKIP in
@@ -170,41 +175,74 @@ draw() {
 bankmap() {
 	name=$1
 	shift
-	"$CLI" predict --format map ${arch:+--arch "$arch"} "$@" >"$PLOTS/bankmap-$name.csv" ||
+	"$CLI" predict --format map ${arch:+--arch "$arch"} "$@" >"$into/bankmap-$name.csv" ||
 		die "bankscope predict --format map $* failed"
-	draw bankmap "$PLOTS/bankmap-$name.csv" "$PLOTS/bankmap-$name" ||
+	draw bankmap "$into/bankmap-$name.csv" "$into/bankmap-$name" ||
 		die "plots/bankmap.gp failed on $PLOTS/bankmap-$name.csv"
 	drawn="$drawn bankmap-$name"
 }
 
-plots() {
-	data=$1
-	validate "$data"
+# A new private folder beside $PLOTS for one run's charts, in $SCRATCH,
+# removed when the script ends unless published.  Two runs never share one.
+scratch() {
 	case $PLOTS in
 	"" | / | .) die "PLOTS_DIR='$PLOTS' is not a folder make plots may empty" ;;
 	esac
-	rm -rf "$PLOTS" && mkdir -p "$PLOTS" || die "cannot make $PLOTS"
+	parent=$(dirname "$PLOTS")
+	mkdir -p "$parent" &&
+		SCRATCH=$(mktemp -d "$parent/.$(basename "$PLOTS").new.XXXXXX") &&
+		chmod "$(printf '%o' $((0777 & ~0$(umask))))" "$SCRATCH" ||
+		die "cannot make a folder beside $PLOTS"
+	trap 'rm -rf "$SCRATCH"' EXIT
+	trap 'exit 129' HUP
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
+}
+
+# Put the charts of $SCRATCH in $PLOTS' place: the old folder moved aside
+# and removed, the new one renamed in (mv -T never moves it into a folder
+# another run put there first; then that one is moved aside too).
+publish() {
+	aside=$(mktemp -d "$SCRATCH.old.XXXXXX") || die "cannot make a folder beside $PLOTS"
+	tries=0
+	until mv -T "$SCRATCH" "$PLOTS" 2>/dev/null; do
+		tries=$((tries + 1))
+		if [ "$tries" -gt 20 ] || { ! mv -T "$PLOTS" "$aside/$tries" 2>/dev/null &&
+			{ [ -e "$PLOTS" ] || [ -L "$PLOTS" ]; }; }; then
+			rm -rf "$aside"
+			die "cannot put the charts in $PLOTS"
+		fi
+	done
+	rm -rf "$aside"
+}
+
+# plots DATA: draw DATA's charts into $SCRATCH; the messages name $PLOTS,
+# where they are published.
+plots() {
+	data=$1
+	validate "$data"
+	into=$SCRATCH
 	gpu=$(gpu_name "$data")
 	drawn=""
 	skipped=""
-	: >"$PLOTS/not-drawn.txt"
-	"$CLI" report --plot-data "$PLOTS/kinds.csv" ${ARCH:+--arch "$ARCH"} "$data" ||
+	: >"$into/not-drawn.txt"
+	"$CLI" report --plot-data "$into/kinds.csv" ${ARCH:+--arch "$ARCH"} "$data" ||
 		die "bankscope report --plot-data $PLOTS/kinds.csv $data failed"
 	for c in $CHARTS $KIND_CHARTS; do
 		input=$data
 		case $c in
-		kinds-*) input=$PLOTS/kinds.csv ;;
+		kinds-*) input=$into/kinds.csv ;;
 		esac
 		col=$(lacking "$c" "$input")
 		if [ -n "$col" ]; then
 			why="the dataset has no column $col"
-		elif draw "$c" "$input" "$PLOTS/$c"; then
+		elif draw "$c" "$input" "$into/$c"; then
 			drawn="$drawn $c"
 			continue
 		elif [ "$rc" != "$SKIP" ]; then
 			die "plots/$c.gp failed on $input (gnuplot exit status $rc)"
 		fi
-		echo "$c: $why" >>"$PLOTS/not-drawn.txt"
+		echo "$c: $why" >>"$into/not-drawn.txt"
 		skipped="$skipped; $c ($why)"
 	done
 	arch=${ARCH:-$(meta "$data" profile)}
@@ -292,14 +330,18 @@ report() {
 			fail ""
 		RC=1 die "gnuplot is missing and cannot be installed here; $OUT/ has the tables without charts: copy $DATA to a machine with gnuplot and run make report DATA=$DATA"
 	fi
+	# The page takes its charts from this run's own folder, never from
+	# $PLOTS, which a second make report may be drawing into.
+	scratch
 	(plots "$DATA") || fail ""
 	if [ -n "$note" ]; then
-		"$CLI" report --charts "$PLOTS" --out "$OUT" ${ARCH:+--arch "$ARCH"} --note "$note" "$DATA" ||
+		"$CLI" report --charts "$SCRATCH" --out "$OUT" ${ARCH:+--arch "$ARCH"} --note "$note" "$DATA" ||
 			fail ""
 	else
-		"$CLI" report --charts "$PLOTS" --out "$OUT" ${ARCH:+--arch "$ARCH"} "$DATA" ||
+		"$CLI" report --charts "$SCRATCH" --out "$OUT" ${ARCH:+--arch "$ARCH"} "$DATA" ||
 			fail ""
 	fi
+	publish
 	echo "report: $OUT/index.html and $OUT/report.md, on $DATA"
 	[ -z "$note" ] || echo "report: note: $note"
 }
@@ -309,7 +351,7 @@ cmd=${1:-}
 case $cmd in
 newest) newest || exit 1 ;;
 validate) validate "${1:-}" ;;
-plots) plots "${1:-}" ;;
+plots) scratch && plots "${1:-}" && publish ;;
 report) report ;;
 *) echo "usage: report.sh newest | validate DATA | plots DATA | report" >&2; exit 2 ;;
 esac

@@ -23,7 +23,9 @@
 #   - scripts/md2man.awk turns tests/cases/md2man/input.md into exactly
 #     expected.1;
 #   - make install into a DESTDIR: the installed bankscope runs
-#     (--version, predict), finds the installed injection library, and
+#     (--version, predict), finds the installed injection library and
+#     profile --explain's library and patch module (stand-ins where
+#     make explain could not build them), and
 #     `man -l` renders the page with every section of docs/bankscope.md
 #     and no warning; make uninstall leaves no file behind.
 #
@@ -299,7 +301,17 @@ fi
 # ---- make install / uninstall ---------------------------------------------
 D=$T/dest
 P=/opt/bankscope-test
-if ! mk install DESTDIR="$D" PREFIX="$P"; then
+# The explain pair as built (make explain), else stand-ins of the same names
+# (it needs the CUDA Sanitizer API): make install puts them where the
+# installed profile --explain looks.
+EXPLAIN="build/libbankscope_explain.so build/bankscope_explain_patch.fatbin"
+if ! [ -f build/libbankscope_explain.so ] || ! [ -f build/bankscope_explain_patch.fatbin ]; then
+	mkdir "$T/explain"
+	: >"$T/explain/libbankscope_explain.so"
+	: >"$T/explain/bankscope_explain_patch.fatbin"
+	EXPLAIN="$T/explain/libbankscope_explain.so $T/explain/bankscope_explain_patch.fatbin"
+fi
+if ! mk install DESTDIR="$D" PREFIX="$P" EXPLAIN="$EXPLAIN"; then
 	fail "make install: $out"
 else
 	bin=$D$P/bin/bankscope
@@ -334,6 +346,16 @@ else
 	else
 		skip "the installed injection library (no CUPTI headers)"
 	fi
+	xlib=$D$P/lib/bankscope/libbankscope_explain.so
+	xpatch=$D$P/lib/bankscope/bankscope_explain_patch.fatbin
+	got=$(BANKSCOPE_INJECT=/dev/null "$bin" profile --explain -- true 2>&1)
+	if ! [ -x "$xlib" ] || ! [ -f "$xpatch" ] || [ -x "$xpatch" ]; then
+		fail "make install: no $P/lib/bankscope/libbankscope_explain.so (mode 755) and bankscope_explain_patch.fatbin (644): $(ls -l "$D$P/lib/bankscope" 2>&1)"
+	elif has "$got" "neither beside"; then
+		fail "installed bankscope profile --explain: '$got'"
+	else
+		ok "installed bankscope profile --explain finds $P/lib/bankscope/libbankscope_explain.so and its patch module"
+	fi
 	man1=$D$P/share/man/man1/bankscope.1
 	if ! command -v man >/dev/null 2>&1; then
 		scripts/deps.sh man-db >/dev/null 2>&1
@@ -362,7 +384,7 @@ else
 			ok "man -l renders every section, no warning; man finds the installed page"
 		fi
 	fi
-	if ! mk uninstall DESTDIR="$D" PREFIX="$P"; then
+	if ! mk uninstall DESTDIR="$D" PREFIX="$P" EXPLAIN="$EXPLAIN"; then
 		fail "make uninstall: $out"
 	elif [ -n "$(find "$D" -type f)" ] || [ -e "$D$P/share/bankscope" ] ||
 		[ -e "$D$P/lib/bankscope" ]; then

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -819,6 +820,18 @@ START_TEST(test_commit_never_overwrites)
 	assert_first_row(path[1], "second");
 	assert_first_row(path[2], "third");
 	ck_assert_int_eq(count_entries(dir), 3);
+	/* the mode of any new file, 0666 less the umask */
+	{
+		mode_t mask = umask(027);
+		struct stat st;
+
+		write_one(dir, "fourth", "stride", path[2], sizeof path[2]);
+		umask(mask);
+		ck_assert_int_eq(stat(path[2], &st), 0);
+		ck_assert_uint_eq(st.st_mode & 07777, 0640);
+		ck_assert_int_eq(unlink(path[2]), 0);
+		snprintf(path[2], sizeof path[2], "%s/stride-3.csv", dir);
+	}
 
 	/* abort and a refused name leave nothing behind */
 	o = bs_dataset_create(dir, &err);

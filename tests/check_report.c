@@ -13,6 +13,7 @@
  * must exit 2 (or 0 for --help) with a "bankscope: " message and leave no
  * page behind.  No gnuplot is needed.
  */
+#define _XOPEN_SOURCE 700       /* mknod */
 #include <check.h>
 #include <dirent.h>
 #include <errno.h>
@@ -23,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -653,6 +655,105 @@ START_TEST(test_plot_data)
 }
 END_TEST
 
+/*
+ * --plot-data into what is not a regular file: written through, never
+ * replaced (issue 20).  A FIFO (a child reads it), a symbolic link to a
+ * regular file, the null device (skipped where mknod is refused); a new
+ * file gets 0666 less the umask, a replaced one keeps its mode.
+ */
+START_TEST(test_plot_data_kept)
+{
+	char dir[256], fifo[300], link[300], target[300], dev[300], csv[300],
+	     names[1024], *text;
+	const char *to_fifo[] = { "report", "--plot-data", fifo, KINDS, NULL };
+	const char *to_link[] = { "report", "--plot-data", link, KINDS, NULL };
+	const char *to_dev[] = { "report", "--plot-data", dev, KINDS, NULL };
+	const char *to_csv[] = { "report", "--plot-data", csv, KINDS, NULL };
+	mode_t mask = umask(022);
+	int fds[2], have_dev, status;
+	struct stat st;
+	pid_t reader;
+	long bytes = 0;
+
+	temp_dir(dir, sizeof dir);
+	ck_assert_msg(dir[0], "no temporary folder");
+	path_in(fifo, sizeof fifo, dir, "fifo");
+	path_in(link, sizeof link, dir, "link.csv");
+	path_in(target, sizeof target, dir, "target.csv");
+	path_in(dev, sizeof dev, dir, "null");
+	path_in(csv, sizeof csv, dir, "new.csv");
+
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	ck_assert_int_eq(pipe(fds), 0);
+	reader = fork();
+	ck_assert_int_ge(reader, 0);
+	if (reader == 0) {
+		char buf[4096];
+		ssize_t n;
+		long total = 0;
+		int fd = open(fifo, O_RDONLY);
+
+		close(fds[0]);
+		while (fd >= 0 && (n = read(fd, buf, sizeof buf)) > 0)
+			total += n;
+		_exit(write(fds[1], &total, sizeof total) == sizeof total ? 0
+									   : 1);
+	}
+	close(fds[1]);
+	ck_assert_int_eq(run(to_fifo, NULL), 0);
+	if (lstat(fifo, &st) < 0 || !S_ISFIFO(st.st_mode)) {
+		kill(reader, SIGKILL);
+		finish_status(reader);
+		ck_abort_msg("the FIFO was replaced");
+	}
+	ck_assert_int_eq(read(fds[0], &bytes, sizeof bytes), sizeof bytes);
+	close(fds[0]);
+	status = finish_status(reader);
+	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	ck_assert_int_gt(bytes, 300000);
+
+	/* the same bytes as a new file, 0644 under umask 022 */
+	ck_assert_int_eq(run(to_csv, NULL), 0);
+	ck_assert_int_eq(lstat(csv, &st), 0);
+	ck_assert(S_ISREG(st.st_mode));
+	ck_assert_uint_eq(st.st_mode & 07777, 0644);
+	ck_assert_int_eq(st.st_size, bytes);
+	ck_assert_int_eq(chmod(csv, 0640), 0);
+	ck_assert_int_eq(run(to_csv, NULL), 0);
+	ck_assert_int_eq(lstat(csv, &st), 0);
+	ck_assert_uint_eq(st.st_mode & 07777, 0640);
+
+	spit(target, "old\n");
+	ck_assert_int_eq(symlink("target.csv", link), 0);
+	ck_assert_int_eq(run(to_link, NULL), 0);
+	ck_assert_int_eq(lstat(link, &st), 0);
+	ck_assert_msg(S_ISLNK(st.st_mode), "the link was replaced");
+	ck_assert_int_eq(lstat(target, &st), 0);
+	ck_assert_int_eq(st.st_size, bytes);
+	text = page(dir, "target.csv");
+	assert_holds(text, "target.csv", "\n# profile: sm_90\n");
+	free(text);
+
+	have_dev = mknod(dev, S_IFCHR | 0666, makedev(1, 3)) == 0;
+	if (have_dev) {
+		ck_assert_int_eq(run(to_dev, NULL), 0);
+		ck_assert_int_eq(lstat(dev, &st), 0);
+		ck_assert_msg(S_ISCHR(st.st_mode) &&
+			      st.st_rdev == makedev(1, 3),
+			      "the device was replaced");
+	} else {
+		fprintf(stderr, "check_report: mknod: %s: the device case "
+			"skipped\n", strerror(errno));
+	}
+	umask(mask);
+	listing(dir, names, sizeof names);
+	ck_assert_str_eq(names, have_dev
+			 ? "fifo\nlink.csv\nnew.csv\nnull\ntarget.csv\n"
+			 : "fifo\nlink.csv\nnew.csv\ntarget.csv\n");
+	remove_dir(dir);
+}
+END_TEST
+
 /* A row of 32 lanes at stride 4 bytes with a wrong count: it disagrees. */
 static int bad_row(char *buf, size_t size, const char *name)
 {
@@ -1166,6 +1267,76 @@ START_TEST(test_interrupted)
 }
 END_TEST
 
+/*
+ * --plot-data interrupted while it reads: the signal ends it, and its
+ * temporary beside the file is gone; the file is the old one.
+ */
+START_TEST(test_plot_data_interrupted)
+{
+	int sig = interrupt_signals[_i];
+	char dir[256], plot[300], top[4096], now[4096];
+	const char *args[] = { "report", "--plot-data", plot, "-", NULL };
+	int fds[2], status, seen = 0;
+	pid_t pid, writer;
+	char *text;
+
+	temp_dir(dir, sizeof dir);
+	ck_assert_msg(dir[0], "no temporary folder");
+	path_in(plot, sizeof plot, dir, "kinds.csv");
+	spit(plot, "old\n");
+	listing(dir, top, sizeof top);
+	ck_assert_int_eq(pipe(fds), 0);
+	writer = fork();
+	ck_assert_int_ge(writer, 0);
+	if (writer == 0) {
+		FILE *f;
+
+		signal(SIGPIPE, SIG_DFL);
+		close(fds[0]);
+		f = fdopen(fds[1], "w");
+		fputs("probe,name,width,op,wavefronts_measured,addresses\n", f);
+		for (int i = 0; i < 300000; i++) {
+			fprintf(f, "stride,r%d,4,ld,1,0", i);
+			for (int l = 1; l < 32; l++)
+				fprintf(f, " %d", 4 * l);
+			fputc('\n', f);
+		}
+		fclose(f);
+		_exit(0);
+	}
+	close(fds[1]);
+	pid = start(args, fds[0], -1);
+	close(fds[0]);
+	ck_assert_int_gt(pid, 0);
+	for (int i = 0; i < 200000 && !seen; i++) {
+		listing(dir, now, sizeof now);
+		seen = strcmp(now, top) != 0;
+		if (!seen && waitpid(pid, &status, WNOHANG) == pid) {
+			pid = -1;
+			break;
+		}
+		if (!seen)
+			nanosleep(&(struct timespec){ 0, 100000 }, NULL);
+	}
+	ck_assert_msg(seen, "--plot-data finished before its temporary "
+		      "appeared: nothing to interrupt");
+	kill(pid, sig);
+	status = finish_status(pid);
+	kill(writer, SIGKILL);
+	finish_status(writer);
+	ck_assert_msg(WIFSIGNALED(status) && WTERMSIG(status) == sig,
+		      "--plot-data did not end by signal %d (status %#x)", sig,
+		      status);
+	listing(dir, now, sizeof now);
+	ck_assert_msg(!strcmp(now, top), "left beside the plot data:\n%s",
+		      now);
+	text = page(dir, "kinds.csv");
+	ck_assert_str_eq(text ? text : "(none)", "old\n");
+	free(text);
+	remove_dir(dir);
+}
+END_TEST
+
 /* ---- bad input: exit 2, one message, no page ----------------------------- */
 
 static const struct {
@@ -1257,6 +1428,7 @@ Suite *report_suite(void)
 			    (int)(sizeof kinds_expect / sizeof *kinds_expect));
 	tcase_add_test(tc, test_kinds_order);
 	tcase_add_test(tc, test_plot_data);
+	tcase_add_test(tc, test_plot_data_kept);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("content");
@@ -1281,6 +1453,9 @@ Suite *report_suite(void)
 	tcase_add_test(tc, test_chart_link);
 	tcase_add_test(tc, test_concurrent);
 	tcase_add_loop_test(tc, test_interrupted, 0,
+			    (int)(sizeof interrupt_signals /
+				  sizeof *interrupt_signals));
+	tcase_add_loop_test(tc, test_plot_data_interrupted, 0,
 			    (int)(sizeof interrupt_signals /
 				  sizeof *interrupt_signals));
 	tcase_set_timeout(tc, 60);

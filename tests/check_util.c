@@ -1,14 +1,28 @@
 /*
  * check_util.c - the helpers every reader and writer shares: UTF-8
- * decoding and the escaping of input bytes before they reach a terminal.
+ * decoding, the escaping of input bytes before they reach a terminal,
+ * and bs_output, the one way a file is written in a path's place.
  *
- * Every row is a byte string and exactly what must come out.
+ * Every row is a byte string and exactly what must come out.  The
+ * bs_output tests work in a temporary folder on a regular file, a FIFO,
+ * a symbolic link and a character device (skipped where mknod is not
+ * allowed), and check what each path is afterwards.
  */
+#define _XOPEN_SOURCE 700       /* mknod */
 #include <check.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
 
 #include "bankscope.h"
+#include "testutil.h"
 
 static const struct {
 	const char *s;
@@ -172,6 +186,218 @@ START_TEST(test_parse_decimal_span)
 }
 END_TEST
 
+/* ---- bs_output ------------------------------------------------------------ */
+
+static char out_dir[256];
+
+static void out_setup(void)
+{
+	snprintf(out_dir, sizeof out_dir, "%s/bankscope-util-XXXXXX",
+		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	ck_assert_msg(mkdtemp(out_dir) != NULL, "mkdtemp: %s",
+		      strerror(errno));
+}
+
+static void out_teardown(void)
+{
+	DIR *d = opendir(out_dir);
+	struct dirent *e;
+	char path[512];
+
+	while (d && (e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+			snprintf(path, sizeof path, "%s/%s", out_dir,
+				 e->d_name);
+			unlink(path);
+		}
+	if (d)
+		closedir(d);
+	rmdir(out_dir);
+}
+
+static void out_path(char *buf, size_t size, const char *name)
+{
+	snprintf(buf, size, "%s/%s", out_dir, name);
+}
+
+/* The folder's names, sorted, one a line. */
+static void out_listing(char *buf, size_t size)
+{
+	struct dirent **e;
+	int n = scandir(out_dir, &e, NULL, alphasort);
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < n; i++) {
+		if (e[i]->d_name[0] != '.' && used < size)
+			used += (size_t)snprintf(buf + used, size - used,
+						 "%s\n", e[i]->d_name);
+		free(e[i]);
+	}
+	free(e);
+}
+
+/* Write text to path through bs_output: its commit's result. */
+static int write_via(const char *path, const char *text, bs_error *err)
+{
+	bs_output o;
+
+	if (bs_output_open(&o, path, err) < 0)
+		return -1;
+	fputs(text, o.f);
+	return bs_output_commit(&o, err);
+}
+
+static void assert_text(const char *path, const char *text)
+{
+	char *got = tu_slurp(path, NULL);
+
+	ck_assert_msg(got != NULL, "%s: not readable", path);
+	ck_assert_str_eq(got, text);
+	free(got);
+}
+
+/* A new file: 0666 less the umask, not mkstemp's 0600. */
+START_TEST(test_output_new)
+{
+	char path[512], names[256];
+	bs_error err;
+	struct stat st;
+	mode_t old = umask(027);
+
+	out_path(path, sizeof path, "new.csv");
+	ck_assert_int_eq(write_via(path, "a\n", &err), 0);
+	umask(old);
+	assert_text(path, "a\n");
+	ck_assert_int_eq(lstat(path, &st), 0);
+	ck_assert(S_ISREG(st.st_mode));
+	ck_assert_uint_eq(st.st_mode & 07777, 0640);
+	out_listing(names, sizeof names);
+	ck_assert_str_eq(names, "new.csv\n");
+}
+END_TEST
+
+/* A regular file is replaced, a new inode, and keeps its mode. */
+START_TEST(test_output_regular)
+{
+	char path[512], names[256];
+	struct stat before, after;
+	bs_error err;
+	mode_t old = umask(022);
+
+	out_path(path, sizeof path, "kept.csv");
+	ck_assert_int_eq(write_via(path, "old\n", &err), 0);
+	ck_assert_int_eq(chmod(path, 0604), 0);
+	ck_assert_int_eq(stat(path, &before), 0);
+	ck_assert_int_eq(write_via(path, "new\n", &err), 0);
+	umask(old);
+	assert_text(path, "new\n");
+	ck_assert_int_eq(lstat(path, &after), 0);
+	ck_assert(S_ISREG(after.st_mode));
+	ck_assert_uint_eq(after.st_mode & 07777, 0604);
+	ck_assert_msg(after.st_ino != before.st_ino, "written in place, not "
+		      "renamed over");
+	out_listing(names, sizeof names);
+	ck_assert_str_eq(names, "kept.csv\n");
+}
+END_TEST
+
+/* A FIFO is written through and stays a FIFO. */
+START_TEST(test_output_fifo)
+{
+	char path[512], buf[64], names[256];
+	struct stat st;
+	bs_error err;
+	ssize_t n;
+	int rd;
+
+	out_path(path, sizeof path, "fifo");
+	ck_assert_int_eq(mkfifo(path, 0600), 0);
+	rd = open(path, O_RDONLY | O_NONBLOCK);
+	ck_assert_int_ge(rd, 0);
+	ck_assert_int_eq(write_via(path, "through\n", &err), 0);
+	n = read(rd, buf, sizeof buf - 1);
+	close(rd);
+	ck_assert_int_eq(n, 8);
+	buf[n] = '\0';
+	ck_assert_str_eq(buf, "through\n");
+	ck_assert_int_eq(lstat(path, &st), 0);
+	ck_assert(S_ISFIFO(st.st_mode));
+	out_listing(names, sizeof names);
+	ck_assert_str_eq(names, "fifo\n");
+}
+END_TEST
+
+/* A symbolic link stays a link; its target gets the text. */
+START_TEST(test_output_symlink)
+{
+	char path[512], target[512], names[256];
+	struct stat st;
+	bs_error err;
+
+	out_path(target, sizeof target, "target.csv");
+	out_path(path, sizeof path, "link.csv");
+	ck_assert_int_eq(write_via(target, "old text, longer\n", &err), 0);
+	ck_assert_int_eq(symlink("target.csv", path), 0);
+	ck_assert_int_eq(write_via(path, "new\n", &err), 0);
+	ck_assert_int_eq(lstat(path, &st), 0);
+	ck_assert(S_ISLNK(st.st_mode));
+	assert_text(target, "new\n");
+	out_listing(names, sizeof names);
+	ck_assert_str_eq(names, "link.csv\ntarget.csv\n");
+}
+END_TEST
+
+/* A character device (the null device, 1:3) stays one.  Skipped where
+ * mknod is not allowed (not root). */
+START_TEST(test_output_device)
+{
+	char path[512], names[256];
+	struct stat st;
+	bs_error err;
+
+	out_path(path, sizeof path, "null");
+	if (mknod(path, S_IFCHR | 0666, makedev(1, 3)) < 0) {
+		fprintf(stderr, "check_util: mknod: %s: device case skipped\n",
+			strerror(errno));
+		return;
+	}
+	ck_assert_int_eq(write_via(path, "gone\n", &err), 0);
+	ck_assert_int_eq(lstat(path, &st), 0);
+	ck_assert(S_ISCHR(st.st_mode));
+	ck_assert_uint_eq(st.st_rdev, makedev(1, 3));
+	out_listing(names, sizeof names);
+	ck_assert_str_eq(names, "null\n");
+}
+END_TEST
+
+/* What cannot be written: one error naming the path, nothing made. */
+START_TEST(test_output_refused)
+{
+	char dir[512], dangling[512], names[256];
+	bs_error err;
+
+	out_path(dir, sizeof dir, "folder");
+	out_path(dangling, sizeof dangling, "dangling");
+	ck_assert_int_eq(mkdir(dir, 0777), 0);
+	ck_assert_int_eq(symlink("nowhere", dangling), 0);
+	ck_assert_int_eq(write_via(dir, "x\n", &err), -1);
+	ck_assert_str_eq(err.source, dir);
+	ck_assert_str_eq(err.text, "cannot write: Is a directory");
+	ck_assert_int_eq(write_via(dangling, "x\n", &err), -1);
+	ck_assert_str_eq(err.source, dangling);
+	ck_assert_str_eq(err.text, "cannot write: No such file or directory");
+	if (access("/dev/full", W_OK) == 0) {
+		ck_assert_int_eq(write_via("/dev/full", "x\n", &err), -1);
+		ck_assert_str_eq(err.source, "/dev/full");
+		ck_assert_str_eq(err.text,
+				 "cannot write: No space left on device");
+	}
+	out_listing(names, sizeof names);
+	ck_assert_str_eq(names, "dangling\nfolder\n");
+}
+END_TEST
+
 Suite *util_suite(void)
 {
 	Suite *s = suite_create("util");
@@ -186,6 +412,15 @@ Suite *util_suite(void)
 	tcase_add_loop_test(tc, test_parse_decimal, 0,
 			    sizeof dec_rows / sizeof *dec_rows);
 	tcase_add_test(tc, test_parse_decimal_span);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("output");
+	tcase_add_checked_fixture(tc, out_setup, out_teardown);
+	tcase_add_test(tc, test_output_new);
+	tcase_add_test(tc, test_output_regular);
+	tcase_add_test(tc, test_output_fifo);
+	tcase_add_test(tc, test_output_symlink);
+	tcase_add_test(tc, test_output_device);
+	tcase_add_test(tc, test_output_refused);
 	suite_add_tcase(s, tc);
 	return s;
 }

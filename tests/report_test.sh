@@ -39,6 +39,8 @@
 #    kind's rows and fitted line), the page holds its figures, and the
 #    charts of loads and stores are named as not drawn, with why.  In 1
 #    and 2 the kind charts are named as not drawn (no such rows).
+# 7. Two make report at once, of the H100 run and of $KINDS, sharing one
+#    PLOTS_DIR: both succeed, each page with its own charts, three times.
 # Run from the repository root (make check-report).  Exit status 0 when
 # every check passed; each failure is one "FAIL: ..." line.
 set -u
@@ -372,6 +374,39 @@ for shot in "$SHOT" "$SHOT_KINDS"; do
 	else
 		fail "no screenshot $shot (see $LOG)"
 	fi
+done
+
+# 7. Two make report at once in this tree, one PLOTS_DIR, two pages (issue
+#    20: the stamps' temporaries and the charts were shared): both succeed,
+#    each page has its own dataset's charts (the H100 run's stride, no kind
+#    chart; $KINDS's kind charts, no stride), and no temporary is left.
+for pair in 1 2 3; do
+	$MAKE --no-print-directory report REPORT_OUT="$T/twin-a" PLOTS_DIR="$T/twin-plots" \
+		DATA="$DATA" >"$T/twin-a.log" 2>&1 &
+	pa=$!
+	$MAKE --no-print-directory report REPORT_OUT="$T/twin-b" PLOTS_DIR="$T/twin-plots" \
+		DATA="$KINDS" >"$T/twin-b.log" 2>&1 &
+	pb=$!
+	wait "$pa"
+	ra=$?
+	wait "$pb"
+	rb=$?
+	if [ "$ra" != 0 ] || [ "$rb" != 0 ]; then
+		cat "$T/twin-a.log" "$T/twin-b.log"
+		fail "two make report at once, pair $pair: exit $ra and $rb"
+		break
+	fi
+	if [ ! -f "$T/twin-a/stride.png" ] || [ -e "$T/twin-a/kinds-matrix.png" ] ||
+		[ ! -f "$T/twin-b/kinds-matrix.png" ] || [ -e "$T/twin-b/stride.png" ]; then
+		fail "two make report at once, pair $pair: a page has charts not its own: $(ls "$T/twin-a" | tr '\n' ' ')/ $(ls "$T/twin-b" | tr '\n' ' ')"
+		break
+	fi
+	left=$(ls -a "$T" build/stamp | grep -e '\.new\.' -e '\.tmp' -e '\.old\.')
+	if [ -n "$left" ]; then
+		fail "two make report at once, pair $pair: left behind: $left"
+		break
+	fi
+	[ "$pair" = 3 ] && ok "two make report at once, 3 pairs: both pages whole, each with its own charts"
 done
 
 if [ "$(user_state)" = "$before" ]; then

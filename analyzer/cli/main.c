@@ -69,8 +69,8 @@ static void usage(FILE *out)
  * /dev/full, a file-size limit or a closed descriptor must not look like
  * success.  The commands print with plain stdio and never check each
  * write; the stream's error flag is sticky, so this one check sees every
- * failure.  -1 (after one message, unless the command has already
- * failed with its own) when anything written was lost.
+ * failure.  -1 (after one message with the reason, unless the command
+ * has already failed with its own) when anything written was lost.
  */
 static int close_stdout(int rc)
 {
@@ -79,6 +79,14 @@ static int close_stdout(int rc)
 	errno = 0;
 	bad = fflush(stdout) != 0 || ferror(stdout);
 	e = errno;
+	if (bad && !e) {
+		/* A failed flush (a command's own, or one large write) drops
+		 * the buffer, and its errno is long gone: one more byte
+		 * finds out why; what was written is incomplete already. */
+		clearerr(stdout);
+		if (putc('\n', stdout) == EOF || fflush(stdout) != 0)
+			e = errno;
+	}
 	if (fclose(stdout) != 0 && !bad) {
 		bad = 1;
 		e = errno;

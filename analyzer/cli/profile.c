@@ -308,12 +308,26 @@ typedef struct {
 	uint32_t crc;
 	pid_t pid;
 	int fd;                  /* its output */
+	bs_output out;           /* save: cubin-CRC.sass, written as
+				    bs_output writes a file */
 	size_t tool;             /* the tool running, or to try next */
 	int state;               /* 0 to start, 1 running, 2 done, 3 failed */
 	char *fun;               /* nvdisasm -fun: the recorded functions'
 				    symbol indexes; NULL: every function */
 	char tmp[4200];          /* the output file's path */
 } disasm_job;
+
+/* Give up j's output: closed, and its temporary file removed. */
+static void disasm_drop(disasm_job *j, int save)
+{
+	if (save) {
+		bs_output_abort(&j->out);
+	} else {
+		close(j->fd);
+		unlink(j->tmp);
+	}
+	j->fd = -1;
+}
 
 /* Start the next tool on j's cubin: 0 started, -1 no tool left. */
 static int disasm_start(const char *dir, disasm_job *j, int save)
@@ -336,23 +350,24 @@ static int disasm_start(const char *dir, disasm_job *j, int save)
 		}
 		argv[n++] = cubin;
 		argv[n] = NULL;
-		if (save)
-			snprintf(j->tmp, sizeof j->tmp, "%s/cubin-%u.sass.tmp",
+		if (save) {
+			snprintf(j->tmp, sizeof j->tmp, "%s/cubin-%u.sass",
 				 dir, j->crc);
-		else
+			j->fd = bs_output_open(&j->out, j->tmp, NULL) < 0 ? -1
+				: fileno(j->out.f);
+		} else {
 			snprintf(j->tmp, sizeof j->tmp,
 				 "%s/bankscope-sass-XXXXXX",
 				 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-		j->fd = save ? open(j->tmp, O_RDWR | O_CREAT | O_TRUNC, 0644)
-			     : mkstemp(j->tmp);
+			j->fd = mkstemp(j->tmp);
+		}
 		if (j->fd < 0)
 			return -1;
 		if (spawn_quiet(argv, j->fd, &j->pid) == 0) {
 			j->state = 1;
 			return 0;
 		}
-		close(j->fd);
-		unlink(j->tmp);
+		disasm_drop(j, save);
 	}
 	return -1;
 }
@@ -360,17 +375,19 @@ static int disasm_start(const char *dir, disasm_job *j, int save)
 /* j's tool ended with wait status st: done, or the next tool. */
 static void disasm_end(const char *dir, disasm_job *j, int st, int save)
 {
-	char sass[4096];
-
 	if (st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0) {
-		snprintf(sass, sizeof sass, "%s/cubin-%u.sass", dir, j->crc);
-		if (!save || rename(j->tmp, sass) == 0) {
+		if (!save) {
 			j->state = 2;
 			return;
 		}
+		j->fd = -1;     /* the commit closes it */
+		if (bs_output_commit(&j->out, NULL) == 0) {
+			j->state = 2;
+			return;
+		}
+	} else {
+		disasm_drop(j, save);
 	}
-	close(j->fd);
-	unlink(j->tmp);
 	j->tool++;
 	j->state = disasm_start(dir, j, save) == 0 ? 1 : 3;
 }

@@ -47,7 +47,10 @@
  * the measured figures and the profile's prediction (empty where it has
  * no rule), the profile's name, and the row's name last (a comma in it
  * cannot shift the other columns for gnuplot, which does not read CSV
- * quotes).  It is written beside FILE and renamed over it when whole.
+ * quotes).  It is written beside FILE and renamed over it when whole
+ * (bs_output: FILE keeps its mode, a new one gets 0666 less the umask);
+ * a device, a FIFO or a symbolic link is written through, never
+ * replaced.  A signal removes the temporary.
  *
  * The output folder is replaced whole, never written into: the report is
  * built in a new folder made by mkdtemp beside OUT (".NAME.new-XXXXXX", in
@@ -2151,8 +2154,10 @@ static int remove_report_dir(const char *path)
 	return rmdir(path) == 0 || errno == ENOENT ? 0 : -1;
 }
 
-/* The folder a signal must remove: the new report while it is built,
- * the old one once swapped out. */
+/* What a signal must remove: the new report's folder while it is built,
+ * the old one once swapped out (CLEANUP_DIR), or --plot-data's temporary
+ * file (CLEANUP_FILE). */
+enum { CLEANUP_DIR = 1, CLEANUP_FILE = 2 };
 static char cleanup_path[PATH_BYTES];
 static volatile sig_atomic_t cleanup_armed;
 static const int caught[] = { SIGINT, SIGTERM, SIGHUP };
@@ -2161,7 +2166,9 @@ static void on_signal(int sig)
 {
 	int saved = errno;
 
-	if (cleanup_armed)
+	if (cleanup_armed == CLEANUP_FILE)
+		unlink(cleanup_path);
+	else if (cleanup_armed)
 		remove_report_dir(cleanup_path);
 	errno = saved;
 	/* SA_RESETHAND restored the default action; delivered on return. */
@@ -2304,7 +2311,7 @@ static int out_begin(outdir *o, const char *out)
 	block_signals(&old);
 	if (mkdtemp(o->tmp)) {
 		snprintf(cleanup_path, sizeof cleanup_path, "%s", o->tmp);
-		cleanup_armed = 1;
+		cleanup_armed = CLEANUP_DIR;
 	}
 	err = errno;
 	sigprocmask(SIG_SETMASK, &old, NULL);
@@ -2617,41 +2624,46 @@ static int report(FILE *f, const char *name, const char *out,
 
 /*
  * --plot-data PATH: the rows with their groups and predictions, for the
- * kind charts, and no report.  Written to a temporary beside PATH and
- * renamed over it when whole.
+ * kind charts, and no report.  Written as bs_output writes a file: to a
+ * temporary beside PATH, renamed over it when whole, a device, FIFO or
+ * link written through.  A signal removes the temporary (it is armed
+ * with the signals held, so none comes between its making and its arming).
  */
 static int plot_data(FILE *f, const char *name, const char *path,
 		     const bs_profile *arch)
 {
-	char tmp[PATH_BYTES];
 	bs_dataset *ds = NULL;
+	bs_output out;
 	bs_error err;
+	sigset_t old;
 	data *D = calloc(1, sizeof *D);
-	int fd, rc = 0;
+	int rc = 0;
 
 	if (!D)
 		return usage_error("out of memory");
-	if ((size_t)snprintf(tmp, sizeof tmp, "%s.new-XXXXXX", path) >=
-	    sizeof tmp)
-		rc = usage_error("option --plot-data: the path is too long");
-	else if ((fd = mkstemp(tmp)) < 0 || !(D->plot = fdopen(fd, "w")))
-		rc = usage_error("%s: cannot write: %s", path,
-				 strerror(errno));
+	catch_signals();
+	block_signals(&old);
+	if (bs_output_open(&out, path, &err) < 0) {
+		rc = report_error(&err);
+	} else if (out.tmp[0]) {
+		snprintf(cleanup_path, sizeof cleanup_path, "%s", out.tmp);
+		cleanup_armed = CLEANUP_FILE;
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	D->plot = rc ? NULL : out.f;
 	if (!rc && !(ds = bs_dataset_open(f, name, &err)))
 		rc = report_error(&err);
 	if (!rc)
 		rc = read_data(D, ds, name, arch);
 	if (D->plot) {
-		int bad = ferror(D->plot);
-
-		if ((fclose(D->plot) != 0 || bad) && !rc)
-			rc = usage_error("%s: cannot write: %s", path,
-					 strerror(errno ? errno : EIO));
-		if (!rc && rename(tmp, path) < 0)
-			rc = usage_error("%s: cannot write: %s", path,
-					 strerror(errno));
+		block_signals(&old);
 		if (rc)
-			unlink(tmp);
+			bs_output_abort(&out);
+		else if (bs_output_commit(&out, &err) < 0)
+			rc = report_error(&err);
+		cleanup_armed = 0;
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		D->plot = NULL;
 	}
 	if (ds)
 		bs_dataset_close(ds);
