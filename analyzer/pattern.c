@@ -31,13 +31,12 @@
 #include "lines.h"
 
 struct bs_reader {
-	FILE *f;
 	char *name;
-	long line;
-	char *buf;
-	size_t cap;
-	int skip;
+	bs_lines lines;
 };
+
+static int parse_line(const char *line, size_t size, const char *source,
+		      long lineno, bs_access *out, bs_error *err);
 
 bs_reader *bs_reader_new(FILE *f, const char *name)
 {
@@ -45,11 +44,8 @@ bs_reader *bs_reader_new(FILE *f, const char *name)
 
 	if (!r)
 		return NULL;
-	r->f = f;
 	r->name = strdup(name ? name : "<stdin>");
-	r->cap = 512;
-	r->buf = malloc(r->cap);
-	if (!r->name || !r->buf) {
+	if (!r->name || bs_lines_open(&r->lines, f, r->name) < 0) {
 		bs_reader_free(r);
 		return NULL;
 	}
@@ -61,25 +57,25 @@ void bs_reader_free(bs_reader *r)
 	if (!r)
 		return;
 	free(r->name);
-	free(r->buf);
+	bs_lines_close(&r->lines);
 	free(r);
 }
 
 long bs_reader_line(const bs_reader *r)
 {
-	return r->line;
+	return r->lines.line;
 }
 
 int bs_reader_next(bs_reader *r, bs_access *out, bs_error *err)
 {
 	for (;;) {
+		const char *text;
 		size_t len;
-		int rc = bs_read_line(r->f, r->name, &r->line, &r->skip,
-				      &r->buf, &r->cap, &len, err);
+		int rc = bs_lines_next(&r->lines, &text, &len, err);
 
 		if (rc <= 0)
 			return rc;
-		rc = bs_parse_line(r->buf, r->name, r->line, out, err);
+		rc = parse_line(text, len, r->name, r->lines.line, out, err);
 		if (rc != 0)
 			return rc;
 	}
@@ -136,10 +132,64 @@ static int long_field(const char *tok, size_t len, uint64_t *v)
 	return bs_parse_u64(digits, UINT32_MAX, v);
 }
 
+/* A byte that ends a token: a blank, a tab, '#' or the line's end. */
+static int is_end(unsigned char c)
+{
+	return c <= '#' && (((uint64_t)1 << ' ' | 1u << '\t' | 1u << '\0' |
+			     (uint64_t)1 << '#') >> c & 1);
+}
+
+/*
+ * The common lane field at once, from the 8 bytes at p (all readable): a
+ * decimal address of 1 to 7 digits (SWAR: the digits found by a carry
+ * test on every byte, then combined by three multiplies), or '-'.  Its
+ * length, with *v its value or UINT64_MAX for '-'; 0 for anything else
+ * (hex, longer numbers, junk), which the general code then reads.
+ */
+static size_t short_field(const char *p, uint64_t *v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t x, t, m;
+	size_t n;
+
+	memcpy(&x, p, 8);
+	t = x ^ 0x3030303030303030u;          /* a digit byte: 0..9 */
+	m = ((t + 0x7676767676767676u) | t) & 0x8080808080808080u;
+	if (!m)
+		return 0;
+	n = (size_t)__builtin_ctzll(m) >> 3;
+	if (n == 0) {
+		if ((x & 0xff) != '-' || !is_end((unsigned char)(x >> 8)))
+			return 0;
+		*v = UINT64_MAX;
+		return 1;
+	}
+	if (!is_end((unsigned char)(x >> 8 * n)))
+		return 0;
+	t <<= 8 * (8 - n);                    /* leading zero digits */
+	t = t * 10 + (t >> 8);
+	t = ((t & 0x000000ff000000ffu) * 0x000f424000000064u +
+	     ((t >> 16) & 0x000000ff000000ffu) * 0x0000271000000001u) >> 32;
+	*v = t;
+	return n;
+#else
+	(void)p;
+	(void)v;
+	return 0;
+#endif
+}
+
 int bs_parse_line(const char *line, const char *source, long lineno,
 		  bs_access *out, bs_error *err)
 {
-	const char *p = line, *tok, *width_tok;
+	return parse_line(line, strlen(line), source, lineno, out, err);
+}
+
+/* bs_parse_line of the size bytes at line (line[size] is its NUL). */
+static int parse_line(const char *line, size_t size, const char *source,
+		      long lineno, bs_access *out, bs_error *err)
+{
+	const char *p = line, *tok, *width_tok, *end = line + size;
 	char word[32];
 	uint32_t lane_ok;
 	size_t len;
@@ -164,8 +214,11 @@ int bs_parse_line(const char *line, const char *source, long lineno,
 		FAIL(p, "expected WIDTH KIND and 32 lane addresses after the "
 		     "name");
 	copy_token(word, sizeof word, tok, len);
-	if (len > 3 || bs_parse_u64(word, 16, &v) < 0 ||
-	    bs_width_index((unsigned)v) < 0)
+	if (len == 1 && tok[0] >= '1' && tok[0] <= '8')
+		v = (uint64_t)(tok[0] - '0');
+	else if (len > 3 || bs_parse_u64(word, 16, &v) < 0)
+		v = 3;
+	if (bs_width_index((unsigned)v) < 0)
 		FAIL(tok, "unknown width '%s': expected 1, 2, 4, 8 or 16 bytes",
 		     word);
 	a.width = (unsigned)v;
@@ -187,6 +240,30 @@ int bs_parse_line(const char *line, const char *source, long lineno,
 	}
 	lane_ok = bs_kind_get(a.kind)->addr_lanes;
 
+	/*
+	 * The common fields first, while 8 bytes are left to read: '-' and
+	 * short decimal addresses the general loop below would take as they
+	 * are.  Anything else, and the last few fields, go to that loop,
+	 * which says what is wrong.
+	 */
+	while (*p == ' ' || *p == '\t')
+		p++;
+	while (lanes < BS_LANES && end - p >= 8) {
+		size_t n = short_field(p, &v);
+
+		if (!n)
+			break;
+		if (v != UINT64_MAX) {
+			if (!(lane_ok >> lanes & 1) || (v & (a.width - 1)))
+				break;
+			a.addr[lanes] = (uint32_t)v;
+			a.active |= 1u << lanes;
+		}
+		lanes++;
+		p += n;
+		while (*p == ' ' || *p == '\t')
+			p++;
+	}
 	while ((tok = next_token(&p, &len))) {
 		if (lanes == BS_LANES)
 			FAIL(tok, "more than 32 lane fields");

@@ -235,6 +235,8 @@ static int predict_file(run *r, const char *path)
 			break;
 		}
 	}
+	if (ferror(stdout))
+		stdout_failed();
 	bs_reader_free(rd);
 	if (f != stdin)
 		fclose(f);
