@@ -101,10 +101,10 @@ int bs_lines_open(bs_lines *r, FILE *f, const char *name)
 	memset(r, 0, sizeof *r);
 	r->f = f;
 	r->name = name;
-	r->buf = malloc(LINES_BUF);
+	r->buf = malloc(LINES_BUF + BS_LINES_PAD);
 	if (!r->buf)
 		return -1;
-	memset(r->buf, 0xff, LINES_BUF);
+	memset(r->buf, 0xff, LINES_BUF + BS_LINES_PAD);
 	return 0;
 }
 
@@ -128,7 +128,7 @@ static size_t fill(bs_lines *r, int *clean)
 	r->used = 0;
 	if (!fgets(b, LINES_BUF, r->f)) {
 		if (ferror(r->f))     /* what fgets stored is unknown */
-			memset(b, 0xff, LINES_BUF);
+			memset(b, 0xff, LINES_BUF + BS_LINES_PAD);
 		return 0;
 	}
 	n = strlen(b);

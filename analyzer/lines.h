@@ -34,8 +34,10 @@ int bs_read_line(FILE *f, const char *name, long *line, int *skip,
  * newline, so a pipe or a terminal is served line by line as before.
  * bs_lines_open: 0, or -1 out of memory; name must outlive the reader.
  * bs_lines_next: as bs_read_line, the line in *text (NUL-terminated,
- * valid until the next call) and its length in *len.
+ * valid until the next call) and its length in *len; BS_LINES_PAD bytes
+ * after its NUL can be read too (word-at-a-time parsing).
  */
+#define BS_LINES_PAD 8
 typedef struct {
 	FILE *f;
 	const char *name;

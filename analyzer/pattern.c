@@ -35,8 +35,9 @@ struct bs_reader {
 	bs_lines lines;
 };
 
-static int parse_line(const char *line, size_t size, const char *source,
-		      long lineno, bs_access *out, bs_error *err);
+static int parse_line(const char *line, size_t size, size_t pad,
+		      const char *source, long lineno, bs_access *out,
+		      bs_error *err);
 
 bs_reader *bs_reader_new(FILE *f, const char *name)
 {
@@ -75,7 +76,8 @@ int bs_reader_next(bs_reader *r, bs_access *out, bs_error *err)
 
 		if (rc <= 0)
 			return rc;
-		rc = parse_line(text, len, r->name, r->lines.line, out, err);
+		rc = parse_line(text, len, BS_LINES_PAD, r->name,
+				r->lines.line, out, err);
 		if (rc != 0)
 			return rc;
 	}
@@ -182,14 +184,19 @@ static size_t short_field(const char *p, uint64_t *v)
 int bs_parse_line(const char *line, const char *source, long lineno,
 		  bs_access *out, bs_error *err)
 {
-	return parse_line(line, strlen(line), source, lineno, out, err);
+	return parse_line(line, strlen(line), 0, source, lineno, out, err);
 }
 
-/* bs_parse_line of the size bytes at line (line[size] is its NUL). */
-static int parse_line(const char *line, size_t size, const char *source,
-		      long lineno, bs_access *out, bs_error *err)
+/*
+ * bs_parse_line of the size bytes at line; line[size] is its NUL, and
+ * pad more bytes after it can be read.
+ */
+static int parse_line(const char *line, size_t size, size_t pad,
+		      const char *source, long lineno, bs_access *out,
+		      bs_error *err)
 {
-	const char *p = line, *tok, *width_tok, *end = line + size;
+	const char *p = line, *tok, *width_tok;
+	const char *stop = line + size + 1 + pad;   /* what can be read */
 	char word[32];
 	uint32_t lane_ok;
 	size_t len;
@@ -241,14 +248,14 @@ static int parse_line(const char *line, size_t size, const char *source,
 	lane_ok = bs_kind_get(a.kind)->addr_lanes;
 
 	/*
-	 * The common fields first, while 8 bytes are left to read: '-' and
+	 * The common fields first, while 8 bytes can be read: '-' and
 	 * short decimal addresses the general loop below would take as they
 	 * are.  Anything else, and the last few fields, go to that loop,
 	 * which says what is wrong.
 	 */
 	while (*p == ' ' || *p == '\t')
 		p++;
-	while (lanes < BS_LANES && end - p >= 8) {
+	while (lanes < BS_LANES && stop - p >= 8) {
 		size_t n = short_field(p, &v);
 
 		if (!n)
