@@ -354,6 +354,12 @@ static const error_row errors[] = {
 	{ "misaligned 2-byte address", { "a 2 st", .base = 1024, .step = 2,
 					 .lane = 0, .token = "4294967295" },
 	  8, "lane 0: address 4294967295 is not aligned to the 2-byte width" },
+	{ "a dash amid digits", A4(.lane = 4, .token = "10-2"), 28,
+	  "lane 4: '10-2' is not an address" },
+	{ "a dash after digits", A4(.lane = 0, .token = "1024-"), 8,
+	  "lane 0: '1024-' is not an address" },
+	{ "misaligned 7-digit address", A4(.lane = 3, .token = "1000001"), 23,
+	  "lane 3: address 1000001 is not aligned to the 4-byte width" },
 	{ "tab-separated, junk in lane 1",
 	  { "a\t4\tld", .sep = "\t", .base = 1024, .step = 4, .lane = 1,
 	    .token = "x" }, 13, "lane 1: 'x' is not an address" },
@@ -377,6 +383,36 @@ START_TEST(test_error_line)
 		      "'%s'", e->what, err.text, e->expect);
 	ck_assert_str_eq(a.name, "untouched");
 	ck_assert_int_eq(bs_parse_line(line, "in.pat", 7, &a, NULL), -1);
+}
+END_TEST
+
+/* The same errors from the streaming reader, which reads a line's fields
+ * its own way first: the same column and message, on line 1. */
+START_TEST(test_error_line_read)
+{
+	const error_row *e = &errors[_i];
+	char line[512];
+	bs_access a = { .name = "untouched" };
+	bs_error err;
+	bs_reader *r;
+	FILE *f;
+
+	build(&e->line, line, sizeof line);
+	strcat(line, "\n");
+	f = fmemopen(line, strlen(line), "r");
+	ck_assert_ptr_nonnull(f);
+	r = bs_reader_new(f, "in.pat");
+	ck_assert_ptr_nonnull(r);
+	ck_assert_msg(bs_reader_next(r, &a, &err) == -1, "%s: '%s' accepted",
+		      e->what, line);
+	ck_assert_int_eq(err.line, 1);
+	ck_assert_msg(err.column == e->column, "%s: column %ld, expected %ld "
+		      "(%s)", e->what, err.column, e->column, err.text);
+	ck_assert_msg(strstr(err.text, e->expect), "%s: message '%s' lacks "
+		      "'%s'", e->what, err.text, e->expect);
+	ck_assert_str_eq(a.name, "untouched");
+	bs_reader_free(r);
+	fclose(f);
 }
 END_TEST
 
@@ -611,6 +647,8 @@ Suite *pattern_suite(void)
 	tcase_add_test(tc, test_format_text);
 	tcase_add_test(tc, test_blank_and_comment);
 	tcase_add_loop_test(tc, test_error_line, 0,
+			    sizeof errors / sizeof *errors);
+	tcase_add_loop_test(tc, test_error_line_read, 0,
 			    sizeof errors / sizeof *errors);
 	suite_add_tcase(s, tc);
 	tcase_add_loop_test(st, test_stream, 0,
