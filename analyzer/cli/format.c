@@ -297,8 +297,7 @@ static size_t put_latency(char *b, double v)
 
 void print_csv(FILE *out, const bs_access *a, const bs_summary *s)
 {
-	const unsigned u[] = { s->active_lanes, s->phases,
-			       s->packed ? 1 : 0, s->wavefronts,
+	const unsigned u[] = { s->active_lanes, s->phases, s->wavefronts,
 			       s->ideal_wavefronts, s->bank_conflicts,
 			       s->max_way };
 	const char *kind = bs_kind_name(a->kind);
@@ -321,6 +320,14 @@ void print_csv(FILE *out, const bs_access *a, const bs_summary *s)
 	n += k;
 	for (size_t i = 0; i < sizeof u / sizeof *u; i++) {
 		row[n++] = ',';
+		if (i == 2) {           /* packed, an int, before wavefronts */
+			if (s->packed < 0)
+				row[n++] = '-';
+			n += put_uint(row + n, s->packed < 0
+				      ? 0u - (unsigned)s->packed
+				      : (unsigned)s->packed);
+			row[n++] = ',';
+		}
 		n += put_uint(row + n, u[i]);
 	}
 	row[n++] = ',';
