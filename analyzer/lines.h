@@ -27,4 +27,29 @@
 int bs_read_line(FILE *f, const char *name, long *line, int *skip,
 		 char **buf, size_t *cap, size_t *len, bs_error *err);
 
+/*
+ * The same lines, limits, errors and return values as bs_read_line, for
+ * a stream of many short lines (pattern files): one fgets a line instead
+ * of one getc a byte, into a buffer allocated once.  fgets returns at a
+ * newline, so a pipe or a terminal is served line by line as before.
+ * bs_lines_open: 0, or -1 out of memory; name must outlive the reader.
+ * bs_lines_next: as bs_read_line, the line in *text (NUL-terminated,
+ * valid until the next call) and its length in *len; BS_LINES_PAD bytes
+ * after its NUL can be read too (word-at-a-time parsing).
+ */
+#define BS_LINES_PAD 16
+typedef struct {
+	FILE *f;
+	const char *name;
+	long line;
+	int skip;        /* the rest of a bad line is still unread */
+	size_t used;     /* bytes fgets wrote last time, its NUL included */
+	char *buf;
+} bs_lines;
+
+int bs_lines_open(bs_lines *r, FILE *f, const char *name);
+int bs_lines_next(bs_lines *r, const char **text, size_t *len,
+		  bs_error *err);
+void bs_lines_close(bs_lines *r);
+
 #endif

@@ -23,8 +23,9 @@
 #   - scripts/md2man.awk turns tests/cases/md2man/input.md into exactly
 #     expected.1;
 #   - make install into a DESTDIR: the installed bankscope runs
-#     (--version, predict), finds the installed injection library and
-#     profile --explain's library and patch module (stand-ins where
+#     (--version, predict), points --help at man bankscope (the build
+#     tree's at docs/bankscope.md), finds the installed injection library
+#     and profile --explain's library and patch module (stand-ins where
 #     make explain could not build them), and
 #     `man -l` renders the page with every section of docs/bankscope.md
 #     and no warning; make uninstall leaves no file behind.
@@ -319,6 +320,13 @@ else
 		ok "installed bankscope --version: $("$bin" --version)"
 	else
 		fail "installed bankscope --version: '$("$bin" --version 2>&1)'"
+	fi
+	got=$("$bin" --help | tail -1)
+	here=$(build/bankscope --help | tail -1)
+	if [ "$got" = "See man bankscope." ] && [ "$here" = "See docs/bankscope.md." ]; then
+		ok "installed bankscope --help points at man bankscope, build/bankscope at docs/bankscope.md"
+	else
+		fail "--help's pointer: installed '$got', build/bankscope '$here'"
 	fi
 	got=$("$bin" predict --format csv --expr 'lane*2' --name f32_s2 2>&1 | tail -1)
 	if [ "$got" = "f32_s2,4,ld,32,1,0,2,1,1,2,35.00" ]; then

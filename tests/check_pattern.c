@@ -129,6 +129,20 @@ static const valid_row valid[] = {
 	{ "40 zeros then 4, in hex", { "z 4 ld", .step = 4, .lane = 1,
 				       .token = "0x" ZEROS40 "4" },
 	  "z", 4, "ld" },
+	/* the edges of the reader's 8-byte step: 7 digits in it, 8 not */
+	{ "7 digits, leading zeros", { "s 4 ld", .fmt = "%07u", .base = 1024,
+				       .step = 4, .lane = -1 }, "s", 4, "ld" },
+	{ "7-digit addresses", { "s 4 ld", .base = 9999872, .step = 4,
+				 .lane = -1 }, "s", 4, "ld" },
+	{ "8 digits, leading zeros", { "s 4 ld", .fmt = "%08u", .base = 1024,
+				       .step = 4, .lane = -1 }, "s", 4, "ld" },
+	{ "8-digit addresses", { "s 4 ld", .base = 99999872, .step = 4,
+				 .lane = -1 }, "s", 4, "ld" },
+	{ "hex amid decimals", { "s 16 ld", .step = 16, .lane = 3,
+				 .token = "0x30" }, "s", 16, "ld" },
+	{ "'-' against a comment", { "d 4 ld", .step = 4, .dash = 1u << 31,
+				     .lane = -1, .tail = "#c" },
+	  "d", 4, "ld" },
 };
 
 static void expect_access(const bs_access *a, const valid_row *v)
@@ -158,6 +172,34 @@ START_TEST(test_valid_line)
 	ck_assert_msg(rc == 1, "%s: rc %d (%s) for '%s'", v->what, rc,
 		      rc < 0 ? err.text : "", line);
 	expect_access(&a, v);
+}
+END_TEST
+
+/* The same lines through the streaming reader (its own buffer, read 8
+ * bytes at a time past the line's end). */
+START_TEST(test_valid_line_read)
+{
+	const valid_row *v = &valid[_i];
+	char line[512];
+	bs_access a;
+	bs_error err;
+	bs_reader *r;
+	FILE *f;
+	int rc;
+
+	build(&v->line, line, sizeof line);
+	strcat(line, "\n");
+	f = fmemopen(line, strlen(line), "r");
+	ck_assert_ptr_nonnull(f);
+	r = bs_reader_new(f, "f");
+	ck_assert_ptr_nonnull(r);
+	rc = bs_reader_next(r, &a, &err);
+	ck_assert_msg(rc == 1, "%s: rc %d (%s) for '%s'", v->what, rc,
+		      rc < 0 ? err.text : "", line);
+	expect_access(&a, v);
+	ck_assert_int_eq(bs_reader_next(r, &a, &err), 0);
+	bs_reader_free(r);
+	fclose(f);
 }
 END_TEST
 
@@ -312,6 +354,12 @@ static const error_row errors[] = {
 	{ "misaligned 2-byte address", { "a 2 st", .base = 1024, .step = 2,
 					 .lane = 0, .token = "4294967295" },
 	  8, "lane 0: address 4294967295 is not aligned to the 2-byte width" },
+	{ "a dash amid digits", A4(.lane = 4, .token = "10-2"), 28,
+	  "lane 4: '10-2' is not an address" },
+	{ "a dash after digits", A4(.lane = 0, .token = "1024-"), 8,
+	  "lane 0: '1024-' is not an address" },
+	{ "misaligned 7-digit address", A4(.lane = 3, .token = "1000001"), 23,
+	  "lane 3: address 1000001 is not aligned to the 4-byte width" },
 	{ "tab-separated, junk in lane 1",
 	  { "a\t4\tld", .sep = "\t", .base = 1024, .step = 4, .lane = 1,
 	    .token = "x" }, 13, "lane 1: 'x' is not an address" },
@@ -335,6 +383,36 @@ START_TEST(test_error_line)
 		      "'%s'", e->what, err.text, e->expect);
 	ck_assert_str_eq(a.name, "untouched");
 	ck_assert_int_eq(bs_parse_line(line, "in.pat", 7, &a, NULL), -1);
+}
+END_TEST
+
+/* The same errors from the streaming reader, which reads a line's fields
+ * its own way first: the same column and message, on line 1. */
+START_TEST(test_error_line_read)
+{
+	const error_row *e = &errors[_i];
+	char line[512];
+	bs_access a = { .name = "untouched" };
+	bs_error err;
+	bs_reader *r;
+	FILE *f;
+
+	build(&e->line, line, sizeof line);
+	strcat(line, "\n");
+	f = fmemopen(line, strlen(line), "r");
+	ck_assert_ptr_nonnull(f);
+	r = bs_reader_new(f, "in.pat");
+	ck_assert_ptr_nonnull(r);
+	ck_assert_msg(bs_reader_next(r, &a, &err) == -1, "%s: '%s' accepted",
+		      e->what, line);
+	ck_assert_int_eq(err.line, 1);
+	ck_assert_msg(err.column == e->column, "%s: column %ld, expected %ld "
+		      "(%s)", e->what, err.column, e->column, err.text);
+	ck_assert_msg(strstr(err.text, e->expect), "%s: message '%s' lacks "
+		      "'%s'", e->what, err.text, e->expect);
+	ck_assert_str_eq(a.name, "untouched");
+	bs_reader_free(r);
+	fclose(f);
 }
 END_TEST
 
@@ -380,6 +458,8 @@ static const stream_row streams[] = {
 	  "NUL byte in a text line", 3 },
 	{ "NUL byte first", "\0" LINE32 "\n", 1 + sizeof LINE32, "E0", 1, 1,
 	  "NUL byte", 1 },
+	{ "NUL byte in the last line, no newline", LINE32 "\nx\0y",
+	  sizeof LINE32 + 3, "AE0", 2, 2, "NUL byte in a text line", 2 },
 	{ "UTF-8 byte-order mark", "\xef\xbb\xbf" LINE32 "\n" LINE32 "\n", 0,
 	  "AA0", 0, 0, NULL, 2 },
 	{ "byte-order mark, then a bad width", "\xef\xbb\xbf" BAD3 "\n", 0,
@@ -560,11 +640,15 @@ Suite *pattern_suite(void)
 
 	tcase_add_loop_test(tc, test_valid_line, 0,
 			    sizeof valid / sizeof *valid);
+	tcase_add_loop_test(tc, test_valid_line_read, 0,
+			    sizeof valid / sizeof *valid);
 	tcase_add_loop_test(tc, test_format_round_trip, 0,
 			    sizeof valid / sizeof *valid);
 	tcase_add_test(tc, test_format_text);
 	tcase_add_test(tc, test_blank_and_comment);
 	tcase_add_loop_test(tc, test_error_line, 0,
+			    sizeof errors / sizeof *errors);
+	tcase_add_loop_test(tc, test_error_line_read, 0,
 			    sizeof errors / sizeof *errors);
 	suite_add_tcase(s, tc);
 	tcase_add_loop_test(st, test_stream, 0,

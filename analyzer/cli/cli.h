@@ -19,6 +19,12 @@
 int report_error(const bs_error *err);
 /* Print "bankscope: <message>" on stderr; returns EXIT_BADINPUT. */
 int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * A command that sees standard output's error flag right after the write
+ * that failed calls this, so that main.c's one message can give errno's
+ * reason even when stdio has dropped what it could not write.
+ */
+void stdout_failed(void);
 
 /*
  * A command: its name, what it does (one line for `bankscope --help`),

@@ -244,16 +244,97 @@ void print_text(FILE *out, const bs_profile *p, const bs_access *a,
 		fprintf(out, ", latency %.2f cycles\n\n", s->latency_cycles);
 }
 
+/*
+ * The CSV row is built in memory and written at once: predict --format
+ * csv streams millions of them, and printf's parsing of its format was
+ * most of the cost.  The bytes are those printf would write: numbers in
+ * plain decimal, and the latency through printf's own "%.2f", kept for
+ * the few distinct latencies a run has (keyed by the double's bits).
+ */
+static size_t put_uint(char *b, unsigned v)
+{
+	char t[10];
+	size_t n = 0;
+
+	if (v < 10) {
+		b[0] = (char)('0' + v);
+		return 1;
+	}
+	do
+		t[n++] = (char)('0' + v % 10);
+	while ((v /= 10));
+	for (size_t i = 0; i < n; i++)
+		b[i] = t[n - 1 - i];
+	return n;
+}
+
+static size_t put_latency(char *b, double v)
+{
+	static struct {
+		uint64_t bits;
+		char text[24];
+		size_t len;
+	} cache[64];
+	uint64_t bits;
+	unsigned slot;
+
+	memcpy(&bits, &v, sizeof bits);
+	slot = (unsigned)((bits * 0x9e3779b97f4a7c15u) >> 58);
+	if (!cache[slot].len || cache[slot].bits != bits) {
+		int n = snprintf(cache[slot].text, sizeof cache[slot].text,
+				 "%.2f", v);
+
+		if (n < 0 || (size_t)n >= sizeof cache[slot].text) {
+			cache[slot].len = 0;
+			return (size_t)snprintf(b, 32, "%.2f", v);
+		}
+		cache[slot].bits = bits;
+		cache[slot].len = (size_t)n;
+	}
+	memcpy(b, cache[slot].text, cache[slot].len);
+	return cache[slot].len;
+}
+
 void print_csv(FILE *out, const bs_access *a, const bs_summary *s)
 {
-	csv_field(out, a->name);
-	fprintf(out, ",%u,%s,%u,%u,%d,%u,%u,%u,%u,", a->width,
-		bs_kind_name(a->kind), s->active_lanes, s->phases, s->packed,
-		s->wavefronts, s->ideal_wavefronts, s->bank_conflicts,
-		s->max_way);
+	const unsigned u[] = { s->active_lanes, s->phases, s->wavefronts,
+			       s->ideal_wavefronts, s->bank_conflicts,
+			       s->max_way };
+	const char *kind = bs_kind_name(a->kind);
+	char row[BS_NAME_MAX + 200];
+	size_t n = strcspn(a->name, ",\"\r\n \t#"), k;
+
+	/* a name with none of the bytes the quoting rule looks at is
+	 * written as it is; any other goes through that rule */
+	if (a->name[n]) {
+		csv_field(out, a->name);
+		n = 0;
+	} else {
+		memcpy(row, a->name, n);
+	}
+	row[n++] = ',';
+	n += put_uint(row + n, a->width);
+	row[n++] = ',';
+	k = strlen(kind);
+	memcpy(row + n, kind, k);
+	n += k;
+	for (size_t i = 0; i < sizeof u / sizeof *u; i++) {
+		row[n++] = ',';
+		if (i == 2) {           /* packed, an int, before wavefronts */
+			if (s->packed < 0)
+				row[n++] = '-';
+			n += put_uint(row + n, s->packed < 0
+				      ? 0u - (unsigned)s->packed
+				      : (unsigned)s->packed);
+			row[n++] = ',';
+		}
+		n += put_uint(row + n, u[i]);
+	}
+	row[n++] = ',';
 	if (!isnan(s->latency_cycles))
-		fprintf(out, "%.2f", s->latency_cycles);
-	putc('\n', out);
+		n += put_latency(row + n, s->latency_cycles);
+	row[n++] = '\n';
+	fwrite(row, 1, n, out);
 }
 
 void print_json(FILE *out, const bs_profile *p, const bs_access *a,

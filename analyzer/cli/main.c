@@ -3,6 +3,7 @@
  */
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -35,6 +36,37 @@ const cli_command *cli_find(const char *name)
 	return NULL;
 }
 
+/*
+ * Where the full manual is: docs/bankscope.md when this executable is
+ * the build tree's (ROOT/build/bankscope, or ROOT/build/san/bankscope
+ * and the like, with ROOT/docs/bankscope.md beside it), else the man
+ * page that make install put beside an installed copy.
+ */
+static const char *manual(void)
+{
+	char self[4096], *slash;
+	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+
+	if (n <= 0)
+		return "man bankscope";
+	self[n] = '\0';
+	for (int up = 0; up < 2 && (slash = strrchr(self, '/')); up++) {
+		*slash = '\0';
+		slash = strrchr(self, '/');
+		if (slash && !strcmp(slash + 1, "build")) {
+			*slash = '\0';
+			if ((size_t)n + sizeof "/docs/bankscope.md" >
+			    sizeof self)
+				break;
+			strcat(self, "/docs/bankscope.md");
+			if (!access(self, R_OK))
+				return "docs/bankscope.md";
+			break;
+		}
+	}
+	return "man bankscope";
+}
+
 static void usage(FILE *out)
 {
 	fputs("usage: bankscope COMMAND [OPTIONS] [ARGS]\n"
@@ -60,8 +92,16 @@ static void usage(FILE *out)
 		}
 	}
 	fputs("\nExit status: 0 success, 1 a check found disagreements, 2 bad "
-	      "input\nor standard output could not be written.\n"
-	      "See docs/bankscope.md.\n", out);
+	      "input\nor standard output could not be written.\n", out);
+	fprintf(out, "See %s.\n", manual());
+}
+
+static int stdout_errno;
+
+void stdout_failed(void)
+{
+	if (!stdout_errno)
+		stdout_errno = errno;
 }
 
 /*
@@ -93,6 +133,8 @@ static int close_stdout(int rc)
 	}
 	if (!bad)
 		return 0;
+	if (!e)
+		e = stdout_errno;
 	if (rc != EXIT_BADINPUT)
 		fprintf(stderr, "bankscope: cannot write to standard "
 			"output%s%s\n", e ? ": " : "", e ? strerror(e) : "");
@@ -106,6 +148,19 @@ static int run(int argc, char **argv)
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_BADINPUT;
+	}
+	if (!strcmp(argv[1], "help") && argc > 2) {
+		/* help CMD: what CMD --help prints */
+		char *help[] = { argv[2], "--help", NULL };
+
+		c = cli_find(argv[2]);
+		if (argc > 3)
+			return usage_error("help: one command at a time "
+					   "(bankscope help COMMAND)");
+		if (!c)
+			return usage_error("help: unknown command '%s' (try "
+					   "bankscope --help)", argv[2]);
+		return c->run(2, help);
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
 	    !strcmp(argv[1], "help")) {

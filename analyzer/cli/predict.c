@@ -4,7 +4,9 @@
  * array of structs.  Pattern files are streamed: one line in memory at a
  * time, whatever their length.  A bad line stops the run with one message
  * naming file, line and column, before anything of that line is printed;
- * nothing at all is printed before the first access is predicted.
+ * nothing at all is printed before the first access is predicted.  An
+ * access the profile has no rule for is no error: its row, without
+ * predictions, carries a note (emit_not_modeled), and the run goes on.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -61,6 +63,9 @@ static const char predict_usage[] =
 	"  --base BYTES       address of element 0 (0)\n"
 	"  --name NAME        name of the access\n"
 	"\n"
+	"An access of a kind and width the profile has no rule for is printed\n"
+	"without predictions, with a note saying it is not modeled.\n"
+	"\n"
 	"Exit status: 0 success, 2 bad input (message names file, line and\n"
 	"column, or the option).\n";
 
@@ -69,6 +74,8 @@ typedef struct {
 	enum { FMT_TEXT, FMT_CSV, FMT_JSON, FMT_MAP } format;
 	unsigned long count;
 	unsigned long wavefronts, ideal, conflicts;
+	unsigned long not_modeled;   /* accesses of a kind and width the
+					profile has no rule for */
 	int first_json;
 	int started;    /* the CSV header or JSON '[' is out */
 } run;
@@ -115,11 +122,81 @@ static void emit(run *r, const bs_access *a, const bs_detail *d)
 	r->conflicts += d->sum.bank_conflicts;
 }
 
-/* Predict one access; the CSV path takes the fast counts-only route. */
+/*
+ * An access of a kind and width the profile has no rule for: its row with
+ * the predictions left out and a note, as check counts such rows (not
+ * modeled, not an error): text says so, csv leaves the predicted columns
+ * empty and adds a "# not modeled: ..." line, json has null predictions
+ * and a "note", map a comment and an empty table.
+ */
+static void emit_not_modeled(run *r, const bs_access *a)
+{
+	const bs_profile *p = r->profile;
+	const char *kind = bs_kind_name(a->kind);
+	unsigned active = (unsigned)__builtin_popcount(a->active);
+	char note[256], name[4 * BS_NAME_MAX];
+
+	start(r);
+	snprintf(note, sizeof note, "not modeled: profile %s has no rule "
+		 "for %u-byte %s (bankscope archs %s lists its rules)",
+		 p->name, a->width, kind, p->name);
+	switch (r->format) {
+	case FMT_TEXT:
+		bs_escape_text(name, sizeof name, a->name);
+		printf("%s: %u-byte %s, %u of 32 lanes active, profile %s\n"
+		       "  %s\n\n", name, a->width, a->kind == BS_KIND_LD ? "load" : a->kind == BS_KIND_ST
+		       ? "store" : kind, active, p->name, note);
+		break;
+	case FMT_CSV:
+		csv_field(stdout, a->name);
+		printf(",%u,%s,%u,,,,,,,\n# %s\n", a->width, kind,
+		       active, note);
+		break;
+	case FMT_JSON:
+		printf("%s{\"name\":", r->first_json ? "" : ",\n");
+		json_string(stdout, a->name);
+		printf(",\"profile\":\"%s\",\"width\":%u,\"op\":\"%s\","
+		       "\"active_lanes\":%u,\"packed\":null,\"wavefronts\":null,"
+		       "\"ideal_wavefronts\":null,\"bank_conflicts\":null,"
+		       "\"max_way\":null,\"latency_cycles\":null,\"addresses\":[",
+		       p->name, a->width, kind, active);
+		for (unsigned l = 0; l < BS_LANES; l++)
+			if (a->active >> l & 1)
+				printf("%s%u", l ? "," : "",
+				       (unsigned)a->addr[l]);
+			else
+				printf("%snull", l ? "," : "");
+		printf("],\"phases\":null,\"note\":");
+		json_string(stdout, note);
+		printf("}");
+		r->first_json = 0;
+		break;
+	case FMT_MAP:
+		printf("%s# access: %s, %u-byte %s, profile %s, "
+		       "%s\nwavefront,phase,bank,word,first_lane,lane_count,"
+		       "lanes\n", r->first_json ? "" : "\n\n", a->name,
+		       a->width, kind, p->name, note);
+		r->first_json = 0;
+		break;
+	}
+	r->count++;
+	r->not_modeled++;
+}
+
+/*
+ * Predict one access; the CSV path takes the fast counts-only route.  An
+ * access the profile does not model is a row with a note, not an error.
+ */
 static int predict_one(run *r, const bs_access *a, bs_error *err)
 {
 	static bs_detail d;
 
+	if (!bs_profile_rule(r->profile, a->kind, a->width)) {
+		if (bs_access_check(a, err) < 0)
+			return -1;
+		emit_not_modeled(r, a);
+		return 0;
+	}
 	if (r->format == FMT_CSV) {
 		if (bs_predict(r->profile, a, &d.sum, err) < 0)
 			return -1;
@@ -158,6 +235,8 @@ static int predict_file(run *r, const char *path)
 			break;
 		}
 	}
+	if (ferror(stdout))
+		stdout_failed();
 	bs_reader_free(rd);
 	if (f != stdin)
 		fclose(f);
@@ -278,9 +357,13 @@ int cmd_predict(int argc, char **argv)
 		start(&r);
 	if (r.format == FMT_JSON && r.started)
 		printf("\n]\n");
-	else if (r.format == FMT_TEXT && !rc && r.count > 1)
+	else if (r.format == FMT_TEXT && !rc && r.count > 1) {
 		printf("total: %lu accesses, %lu wavefronts, ideal %lu, "
-		       "bank conflicts %lu\n", r.count, r.wavefronts, r.ideal,
+		       "bank conflicts %lu", r.count, r.wavefronts, r.ideal,
 		       r.conflicts);
+		if (r.not_modeled)
+			printf(", %lu not modeled", r.not_modeled);
+		putchar('\n');
+	}
 	return rc;
 }
