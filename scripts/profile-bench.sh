@@ -20,17 +20,16 @@
 #             injection library without the module-profiled callback,
 #             so CUPTI patches one kernel per process and bankscope
 #             reruns the program once per other kernel (the runs before)
-#   explain-separate, explain-same   profile --explain with the explain
-#             library in a run of its own, or preloaded into the first run
-#             (BANKSCOPE_PROFILE_EXPLAIN_RUN)
+#   explain   profile --explain (the explain library in a run of its own,
+#             beside the first: CUPTI and the Sanitizer API do not share a
+#             process, scripts/explain-same-run.sh)
 #   ncu       ncu --clock-control none --section SourceCounters
 #             --kernel-id :::1 (the first launch of each kernel, the
 #             launches the profile measures)
 # Checks (scripts/profile-compare.py): profile against perkernel (the same
 # instructions, executions, wavefronts and ideal; the header against
-# launches.tsv), profile against explain-same (does the Sanitizer's
-# patching change CUPTI's counts?), and the explain verdicts of the two
-# explain modes (their replays' csv, byte for byte).
+# launches.tsv), with a second profile run telling the program's own
+# run-to-run variation apart; the explain verdicts counted.
 # Clocks are left alone; needs root for the counters.
 set -u
 OUT=${OUT:-build/profile-bench}
@@ -96,11 +95,7 @@ for p in "transpose $B/transpose" "histogram $B/histogram" \
 	timed $name profile 2 -- $BS profile --keep $K-one2 -- "$@"
 	timed $name perkernel 1 -- env BANKSCOPE_INJECT_MODULE_PROFILED=0 \
 		$BS profile --verbose --keep $K-per -- "$@"
-	timed $name explain-separate 1 -- env BANKSCOPE_PROFILE_EXPLAIN_RUN=separate \
-		BANKSCOPE_EXPLAIN_LOG=1 $BS profile --verbose --explain --keep $K-xsep -- "$@"
-	timed $name explain-same 1 -- env BANKSCOPE_PROFILE_EXPLAIN_RUN=same \
-		BANKSCOPE_EXPLAIN_LOG=1 BANKSCOPE_INJECT_LOG=1 \
-		$BS profile --verbose --explain --keep $K-xsame -- "$@"
+	timed $name explain 1 -- $BS profile --verbose --explain --keep $K-x -- "$@"
 	timed $name ncu 1 -- ncu --clock-control none --section SourceCounters --kernel-id :::1 "$@"
 	timed $name bare 2 -- "$@"
 	say "$name: $(grep -h -E '^runs:|launches of' $W/runs/$name-profile-1.out $W/runs/$name-perkernel-1.out | tr '\n' ' ')"
@@ -108,36 +103,15 @@ for p in "transpose $B/transpose" "histogram $B/histogram" \
 	python3 scripts/profile-compare.py $BS $K-one $K-per $K-one2 > $W/runs/$name-compare.txt 2>&1
 	same=$?
 	say "$name one run against per-kernel runs: $(tail -1 $W/runs/$name-compare.txt)"
-	python3 scripts/profile-compare.py $BS $K-one $K-xsame $K-one2 > $W/runs/$name-compare-xsame.txt 2>&1
-	say "$name one run against the explain-same run: $(tail -1 $W/runs/$name-compare-xsame.txt)"
-	$BS profile --replay $K-xsep --explain --format csv > $W/runs/$name-xsep.csv 2>&1
-	$BS profile --replay $K-xsame --explain --format csv > $W/runs/$name-xsame.csv 2>&1
-	if cmp -s $W/runs/$name-xsep.csv $W/runs/$name-xsame.csv; then
-		say "$name explain verdicts, separate against same run: identical ($(grep -c -E 'AGREES|DISAGREES' $W/runs/$name-xsep.csv) rows with a verdict)"
-	else
-		say "$name explain verdicts, separate against same run: DIFFER ($(diff $W/runs/$name-xsep.csv $W/runs/$name-xsame.csv | grep -c '^<') lines)"
-	fi
+	$BS profile --replay $K-x --explain --format csv > $W/runs/$name-x.csv 2>&1
+	say "$name explain verdicts: $(awk -F, '!/^#/ && !/^kernel,/ {print $NF}' $W/runs/$name-x.csv | sort | uniq -c | tr -s ' \n' ' ')"
 	b1=$(secs_of $name bare 1); b2=$(secs_of $name bare 2)
 	pr=$(secs_of $name profile 1); nc=$(secs_of $name ncu 1)
-	xs=$(secs_of $name explain-separate 1)
+	xs=$(secs_of $name explain 1)
 	awk -v n=$name -v b1=$b1 -v b2=$b2 -v p=$pr -v c=$nc -v x=$xs -v s=$((same == 0)) \
 		'BEGIN { b = b1 < b2 ? b1 : b2; printf "%s,%.3f,%.3f,%.3f,%.2f,%.2f,%.3f,%d\n", n, b, p, c, p / b, p / c, x, s }' \
 		>> "$OUT/ratios.csv"
 done
-
-# Experiments on --explain in the first run: the same with the SASS
-# metrics never enabled (BANKSCOPE_INJECT_SASS=0: does CUPTI's patching
-# keep the Sanitizer's from sampling?), and the explain library alone on
-# matrixMul (CUDA_INJECTION64_PATH, no bankscope, no CUPTI).
-timed transpose explain-same-nosass 1 -- env BANKSCOPE_PROFILE_EXPLAIN_RUN=same \
-	BANKSCOPE_INJECT_SASS=0 BANKSCOPE_EXPLAIN_LOG=1 BANKSCOPE_INJECT_LOG=1 \
-	$BS profile --explain --keep $W/keep/transpose-xsame-nosass -- $B/transpose
-say "transpose explain-same-nosass: $(grep -c . $W/keep/transpose-xsame-nosass/explain.tsv) explain.tsv lines"
-mkdir -p $W/keep/matrixMul-alone
-LIMIT=60 timed matrixMul explain-alone 1 -- env CUDA_INJECTION64_PATH=$PWD/build/libbankscope_explain.so \
-	BANKSCOPE_EXPLAIN_DIR=$W/keep/matrixMul-alone BANKSCOPE_EXPLAIN_LOG=1 \
-	BANKSCOPE_EXPLAIN_PATCH=$PWD/build/bankscope_explain_patch.fatbin $B/matrixMul
-say "matrixMul explain-alone: $(grep -c . $W/keep/matrixMul-alone/explain.tsv) explain.tsv lines"
 
 $BS profile --explain --keep "$W/tutorial" -- build/bankscope-tutorial \
 	> "$W/tutorial.txt" 2> "$W/tutorial.err"
