@@ -104,7 +104,7 @@ for p in "transpose $B/transpose" "histogram $B/histogram" \
 	same=$?
 	say "$name one run against per-kernel runs: $(tail -1 $W/runs/$name-compare.txt)"
 	$BS profile --replay $K-x --explain --format csv > $W/runs/$name-x.csv 2>&1
-	say "$name explain verdicts: $(grep -v '^#' $W/runs/$name-x.csv | grep -o -E ',(AGREES|DISAGREES|DATA-DEPENDENT|NOT MODELED|NO SAMPLE|BAD SAMPLES),' | sort | uniq -c | tr -s ' \n,' ' ')"
+	say "$name explain verdicts: $(grep -v '^#' $W/runs/$name-x.csv | grep -o -E ',(AGREES|DISAGREES|DATA-DEPENDENT|NOT MODELED|NO SAMPLE|BAD SAMPLES)(,|$)' | sort | uniq -c | tr -s ' \n,' ' ')"
 	b1=$(secs_of $name bare 1); b2=$(secs_of $name bare 2)
 	pr=$(secs_of $name profile 1); nc=$(secs_of $name ncu 1)
 	xs=$(secs_of $name explain 1)
