@@ -316,22 +316,26 @@ static size_t explained(group *g, const geometry *geo, const bs_rule *r,
 	return ok;
 }
 
-/* Rows (with measured conflicts) whose ideal the rule gives. */
-static int ideal_fits(group *g, const geometry *geo, const bs_rule *r)
+/*
+ * Rows whose counters the rule gives, wavefronts and conflicts both, as
+ * check judges them (bs_counters_differ), and whose ideal (wavefronts
+ * less conflicts, where measured) it gives.
+ */
+static size_t counters_agree(group *g, const geometry *geo, const bs_rule *r)
 {
+	size_t ok = 0;
 	bs_summary s;
 
 	one_rule(g, geo, r);
 	for (size_t i = 0; i < g->n; i++) {
 		const mrow *m = &g->c->row[g->idx[i]];
 
-		if (isnan(m->bc))
-			continue;
-		if (bs_predict(&g->scratch, &m->a, &s, NULL) < 0 ||
-		    fabs(s.ideal_wavefronts - (m->wf - m->bc)) > 1e-6)
-			return 0;
+		ok += bs_predict(&g->scratch, &m->a, &s, NULL) == 0 &&
+		      !bs_counters_differ(m->wf, m->bc, &s) &&
+		      (isnan(m->bc) || fabs(s.ideal_wavefronts -
+					    (m->wf - m->bc)) <= BS_COUNT_TOL);
 	}
-	return 1;
+	return ok;
 }
 
 /*
@@ -428,20 +432,15 @@ void bs_calib_result_free(bs_calib_result *res)
 
 /* ---- the search ------------------------------------------------------- */
 
-static int timing_fits(group *g, const geometry *geo, const bs_rule *r);
-
 /*
  * The best wavefront rule of a group under one geometry: the first
  * candidate that explains every row, else the one that explains most.
- * With timing, the first that explains every row and whose latency line
- * meets every timed row is preferred (timing tells packing apart where
- * the wavefronts cannot).  Returns the rows it explains.
+ * Counters alone decide: cycles are noisy, and a rule they picked would
+ * hide what the counters leave open.  Returns the rows it explains.
  */
-static size_t best_rule(group *g, const geometry *geo, int timing,
-			bs_rule *best)
+static size_t best_rule(group *g, const geometry *geo, bs_rule *best)
 {
 	size_t most = 0;
-	int found = 0;
 	bs_rule r;
 
 	memset(&r, 0, sizeof r);
@@ -451,20 +450,13 @@ static size_t best_rule(group *g, const geometry *geo, int timing,
 	*best = r;
 	for (unsigned i = 0; candidate(i, &r, extra_kinds(g)); i++) {
 		/* past the best so far, or explaining all, is what counts */
-		size_t k = explained(g, geo, &r, found ? 0
-					   : i ? g->n - most - 1 : g->n);
+		size_t k = explained(g, geo, &r, i ? g->n - most - 1 : g->n);
 
 		if (k == g->n) {
-			if (!timing || timing_fits(g, geo, &r)) {
-				*best = r;
-				return k;
-			}
-			if (!found) {   /* the fallback: wavefronts alone */
-				*best = r;
-				most = k;
-				found = 1;
-			}
-		} else if (!found && (k > most || i == 0)) {
+			*best = r;
+			return k;
+		}
+		if (k > most || i == 0) {
 			most = k;
 			*best = r;
 		}
@@ -488,8 +480,7 @@ static int check_open(group *g, const geometry *geo, const bs_rule *chosen,
 		    r.slot_waves == chosen->slot_waves &&
 		    r.loop == chosen->loop && r.copy == chosen->copy)
 			continue;
-		if (explained(g, geo, &r, 0) != g->n ||
-		    !timing_fits(g, geo, &r))
+		if (explained(g, geo, &r, 0) != g->n)
 			continue;
 		pt = diverging_point(g, geo, chosen, geo, &r, 0);
 		if (pt >= 0) {
@@ -506,20 +497,24 @@ static int check_open(group *g, const geometry *geo, const bs_rule *chosen,
 	return 0;
 }
 
-/* The ideal rule: words, else lanes; open when both fit and differ. */
+/*
+ * The ideal rule: words, unless lanes gives more rows their conflicts;
+ * open when both explain every row and a family point tells them apart.
+ */
 static int choose_ideal(group *g, const geometry *geo, bs_rule *r,
 			bs_calib_result *res)
 {
 	bs_rule w = *r, l = *r;
-	int fw, fl;
+	size_t fw, fl;
 	long pt;
 
 	w.ideal = BS_IDEAL_WORDS;
 	l.ideal = BS_IDEAL_LANES;
-	fw = ideal_fits(g, geo, &w);
-	fl = ideal_fits(g, geo, &l);
-	r->ideal = fw || !fl ? BS_IDEAL_WORDS : BS_IDEAL_LANES;
-	if (fw && fl && (pt = diverging_point(g, geo, &w, geo, &l, 1)) >= 0)
+	fw = counters_agree(g, geo, &w);
+	fl = counters_agree(g, geo, &l);
+	r->ideal = fw >= fl ? BS_IDEAL_WORDS : BS_IDEAL_LANES;
+	if (fw == g->n && fl == g->n &&
+	    (pt = diverging_point(g, geo, &w, geo, &l, 1)) >= 0)
 		return add_open(res, g->kind, g->width, g->ref, pt,
 				"ideal of %u-byte %s: the rows fit ideal=words "
 				"and ideal=lanes alike", g->width,
@@ -609,19 +604,6 @@ static int fit_line(group *g, const geometry *geo, bs_rule *r, double *worst,
 	return FIT_OK;
 }
 
-/* Does the rule's latency line meet every timed row (or is there none)? */
-static int timing_fits(group *g, const geometry *geo, const bs_rule *r)
-{
-	bs_rule t = *r;
-	double worst, x;
-
-	/* a loop's cycles follow its passes, not its wavefronts */
-	if (!bs_kind_get(g->kind)->returns || r->loop)
-		return 1;
-	return fit_line(g, geo, &t, &worst, &x) != FIT_OK ||
-	       worst <= BS_CALIB_CYCLES_TOL;
-}
-
 /* Fit the chosen rule's latency; report what the line misses. */
 static int fit_latency(group *g, const geometry *geo, bs_rule *r,
 		       bs_calib_result *res)
@@ -708,7 +690,10 @@ static void fit_throughput(group *g, const geometry *geo, bs_rule *r)
 	free(v);
 }
 
-/* The rows of the group the rule does not explain. */
+/*
+ * The rows of the group whose counters the rule does not give, judged as
+ * check judges them.
+ */
 static int list_misses(group *g, const geometry *geo, const bs_rule *r,
 		       bs_calib_result *res)
 {
@@ -717,15 +702,22 @@ static int list_misses(group *g, const geometry *geo, const bs_rule *r,
 	one_rule(g, geo, r);
 	for (size_t i = 0; i < g->n; i++) {
 		const mrow *m = &g->c->row[g->idx[i]];
+		unsigned d = BS_DIFFER_WAVEFRONTS;
 		bs_calib_miss *x;
 
 		if (bs_predict(&g->scratch, &m->a, &s, NULL) == 0 &&
-		    fabs(s.wavefronts - m->wf) < 1e-6)
+		    !(d = bs_counters_differ(m->wf, m->bc, &s)))
 			continue;
 		if (!(x = add_miss(g->c, res, m, r)))
 			return -1;
-		snprintf(x->what, sizeof x->what, "measured %g wavefronts, "
-			 "the nearest rule gives %u", m->wf, s.wavefronts);
+		if (d & BS_DIFFER_WAVEFRONTS)
+			snprintf(x->what, sizeof x->what, "measured %g "
+				 "wavefronts, the nearest rule gives %u",
+				 m->wf, s.wavefronts);
+		else
+			snprintf(x->what, sizeof x->what, "measured %g bank "
+				 "conflicts in %g wavefronts, the rule gives "
+				 "%u", m->bc, m->wf, s.bank_conflicts);
 	}
 	return 0;
 }
@@ -792,7 +784,7 @@ int bs_calib_run(bs_calib *c, const bs_calib_options *o, bs_profile *out,
 			g.n = gstart[k + 1] - gstart[k];
 			g.kind = c->row[g.idx[0]].a.kind;
 			g.width = c->row[g.idx[0]].a.width;
-			score[gi] += best_rule(&g, &geometries[gi], 0, &r);
+			score[gi] += best_rule(&g, &geometries[gi], &r);
 		}
 		if (score[gi] > best_total) {
 			best_total = score[gi];
@@ -827,13 +819,12 @@ int bs_calib_run(bs_calib *c, const bs_calib_options *o, bs_profile *out,
 		g.kind = c->row[g.idx[0]].a.kind;
 		g.width = c->row[g.idx[0]].a.width;
 		ki = bs_kind_get(g.kind);
-		if (best_rule(&g, geo, 1, &r) == g.n) {
-			if (check_open(&g, geo, &r, res) < 0 ||
-			    choose_ideal(&g, geo, &r, res) < 0)
-				goto out;
-		} else if (list_misses(&g, geo, &r, res) < 0) {
+		if (best_rule(&g, geo, &r) == g.n &&
+		    check_open(&g, geo, &r, res) < 0)
 			goto out;
-		}
+		if (choose_ideal(&g, geo, &r, res) < 0 ||
+		    list_misses(&g, geo, &r, res) < 0)
+			goto out;
 		if (ki->returns && !r.loop && fit_latency(&g, geo, &r, res) < 0)
 			goto out;
 		fit_throughput(&g, geo, &r);
