@@ -1249,6 +1249,10 @@ int bs_calib_run(bs_calib *c, const bs_calib_options *o, bs_profile *out,
 				base);
 		if (frc == FIT_OOM)
 			goto out;
+		/* a rule that misses counters says nothing of the noise */
+		for (size_t i = 0; i < g.n; i++)
+			if (c->row[g.idx[i]].named)
+				frc = FIT_NO_ROWS;
 		for (size_t i = 0; frc == FIT_OK && i < nv; i++)
 			if (!isnan(v[i].y))
 				dev[ndev++] = fabs(v[i].y);
