@@ -2,11 +2,12 @@
  * calibrate.c - the profile that explains measured rows (bs_calibrate.h
  * says what is searched and in which order).
  *
- * The rows are kept in memory, grouped by (kind, width); a candidate rule
- * is judged by predicting every row of its group under a one-rule
- * profile.  Whether another explaining candidate would predict a probe
- * family's point differently is asked of the points of every family with
- * the group's kind and width.
+ * The rows are aggregated as they come into distinct accesses (a hash
+ * table keyed by the access and its counters), grouped by (kind, width);
+ * a candidate rule is judged by predicting every distinct access of its
+ * group under a one-rule profile.  Whether another explaining candidate
+ * would predict a probe family's point differently is asked of the points
+ * of every family with the group's kind and width.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -794,7 +795,8 @@ static int residuals(group *g, const geometry *geo, const bs_rule *r,
  * cycles = slope * wavefronts + base (lat_packed for packed requests),
  * least squares over the rows within tol of the robust line, into r;
  * rounded to whole cycles when that moves none of those rows past tol.
- * in[] marks the rows fitted (by index into the group).
+ * v (room for g->n) is left holding the timed rows and their residuals
+ * from the robust line, *x the first row's wavefronts.
  */
 static int fit_line(group *g, const geometry *geo, bs_rule *r, double tol,
 		    tpoint *v, size_t *nv, double *x)
