@@ -998,8 +998,9 @@ static void fit_throughput(group *g, const geometry *geo, bs_rule *r)
 		for (unsigned j = 0; distinct && j < m->ntp; j++)
 			v[k++] = m->tpv[j];   /* each row kept, not the access */
 	}
-	if (k && bs_min_median(v, k, &lo, &med) == 0)
-		r->tp_bytes_per_clk = floor(med * 100 + 0.5) / 100;
+	/* none written that a profile cannot hold */
+	if (k && bs_min_median(v, k, &lo, &med) == 0 && holdable(med))
+		r->tp_bytes_per_clk = floor(med * 100 + 0.5) / 100 + 0.0;
 	free(v);
 }
 

@@ -612,6 +612,28 @@ START_TEST(test_negative_slope)
 }
 END_TEST
 
+/* Throughputs past what a profile holds. */
+static void huge_tp(bs_row *r, size_t i)
+{
+	(void)i;
+	if (r->access.kind == BS_KIND_ST && r->access.width == 4 &&
+	    !isnan(r->tp_bytes_per_clk_per_sm))
+		r->tp_bytes_per_clk_per_sm = 1e12;
+}
+
+/* A throughput no profile holds is not written; the rest is. */
+START_TEST(test_huge_tp)
+{
+	calibrate_noisy(huge_tp);
+	ck_assert(isnan(bs_profile_rule(&derived, BS_KIND_ST, 4)
+				->tp_bytes_per_clk));
+	ck_assert(bs_profile_rule(&derived, BS_KIND_ST, 8)->tp_bytes_per_clk
+		  > 100);
+	ck_assert_uint_eq(res.nmiss, 0);
+	bs_calib_result_free(&res);
+}
+END_TEST
+
 START_TEST(test_no_rows)
 {
 	bs_calib *c = bs_calib_new();
@@ -645,6 +667,7 @@ Suite *calibrate_suite(void)
 	tcase_add_test(tc, test_jitter);
 	tcase_add_test(tc, test_outliers);
 	tcase_add_test(tc, test_negative_slope);
+	tcase_add_test(tc, test_huge_tp);
 	tcase_add_test(tc, test_no_rows);
 	suite_add_tcase(s, tc);
 	return s;
