@@ -17,12 +17,13 @@
 #   make check-archs  compile the probes, the tutorial and the profile
 #                     sample for each of ARCHS (sm_80 sm_89 sm_90 sm_100)
 #   make bench        prediction speed: 10 million random accesses per width;
-#                     profile --replay of crafted records directories
+#                     profile --replay of crafted records directories;
+#                     calibrate's time and memory on a 1 GB dataset
 #   make profile-bench  on a GPU: profile against the bare programs and ncu
 #                     (SAMPLES=cuda-samples checkout; scripts/profile-bench.sh)
 #   make fuzz         libFuzzer on the pattern reader, the expression
-#                     parser, the tile options and the profile readers,
-#                     FUZZ_SECONDS (60) each
+#                     parser, the tile options, the profile readers and
+#                     calibrate's datasets, FUZZ_SECONDS (60) each
 #   make probes       build/bankscope-probe, the GPU probe runner, and
 #                     build/bankscope-tutorial (nvcc; see NVCC_ARCH below)
 #   make explain      build/libbankscope_explain.so and its patch module,
@@ -299,6 +300,7 @@ bench: $(B)/bench_predict $(CLI)
 	sh tests/bench_stream.sh $(CLI)
 	sh tests/bench_replay.sh $(CLI)
 	sh tests/bench_replay.sh $(CLI)
+	sh tests/bench_calibrate.sh $(CLI)
 
 # ---- fuzzing (clang's libFuzzer) --------------------------------------------
 FUZZ_FLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -Ianalyzer -O1 -g \
@@ -322,7 +324,8 @@ deps-fuzz:
 	@$(DEPS) clang libclang-rt-14-dev
 
 fuzz: build/fuzz/fuzz_pattern build/fuzz/fuzz_expr build/fuzz/fuzz_tile \
-		build/fuzz/fuzz_profile build/fuzz/fuzz_arch build/fuzz/fuzz_cubin
+		build/fuzz/fuzz_profile build/fuzz/fuzz_arch build/fuzz/fuzz_cubin \
+		build/fuzz/fuzz_calibrate
 	build/fuzz/fuzz_pattern -max_total_time=$(FUZZ_SECONDS) \
 		build/fuzz/corpus-fuzz_pattern fuzz/seeds/pattern
 	build/fuzz/fuzz_expr -max_total_time=$(FUZZ_SECONDS) \
@@ -335,6 +338,8 @@ fuzz: build/fuzz/fuzz_pattern build/fuzz/fuzz_expr build/fuzz/fuzz_tile \
 		build/fuzz/corpus-fuzz_arch fuzz/seeds/arch
 	build/fuzz/fuzz_cubin -max_total_time=$(FUZZ_SECONDS) \
 		build/fuzz/corpus-fuzz_cubin fuzz/seeds/cubin
+	build/fuzz/fuzz_calibrate -max_total_time=$(FUZZ_SECONDS) \
+		build/fuzz/corpus-fuzz_calibrate fuzz/seeds/calibrate
 
 # ---- GPU probes (nvcc; run where a CUDA device is) -----------------------------
 # The nvcc stamp holds the compiler and its flags, targets included: a

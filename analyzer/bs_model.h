@@ -420,6 +420,19 @@ int bs_predict(const bs_profile *p, const bs_access *a, bs_summary *out,
 int bs_predict_detail(const bs_profile *p, const bs_access *a, bs_detail *out,
 		      bs_error *err);
 
+/*
+ * Which measured counters disagree with a prediction, as check, report
+ * and calibrate all judge them: BS_DIFFER_WAVEFRONTS when the wavefronts
+ * differ by more than BS_COUNT_TOL, BS_DIFFER_CONFLICTS when the bank
+ * conflicts do (NaN conflicts, not measured, never differ); 0 when they
+ * agree.
+ */
+#define BS_COUNT_TOL 1e-6
+#define BS_DIFFER_WAVEFRONTS 1u
+#define BS_DIFFER_CONFLICTS 2u
+unsigned bs_counters_differ(double wavefronts, double conflicts,
+			    const bs_summary *s);
+
 /* Is the request pairwise uniform under lane partner l^m? */
 int bs_pairwise_uniform(const bs_access *a, unsigned m);
 

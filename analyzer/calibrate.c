@@ -2,11 +2,12 @@
  * calibrate.c - the profile that explains measured rows (bs_calibrate.h
  * says what is searched and in which order).
  *
- * The rows are kept in memory, grouped by (kind, width); a candidate rule
- * is judged by predicting every row of its group under a one-rule
- * profile.  Whether another explaining candidate would predict a probe
- * family's point differently is asked of the points of every family with
- * the group's kind and width.
+ * The rows are aggregated as they come into distinct accesses (a hash
+ * table keyed by the access and its counters), grouped by (kind, width);
+ * a candidate rule is judged by predicting every distinct access of its
+ * group under a one-rule profile.  Whether another explaining candidate
+ * would predict a probe family's point differently is asked of the points
+ * of every family with the group's kind and width.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -15,20 +16,42 @@
 
 #include "bankscope.h"
 
+/* Cycles and throughputs kept of an access's rows: their median is its. */
+#define KEEP 15
+/* 0.01-cycle bins of the timing noise; the last holds the rest. */
+#define SPREAD_BINS 4096
+
+/*
+ * One distinct access: its addresses and measured counters, the rows of
+ * it that were read, the first of them (file, line) to name it.
+ */
 typedef struct {
 	bs_access a;
-	double wf, bc, cycles, tp;
+	double wf, bc;
+	double cycles, tp;       /* medians of the kept values, by the run */
+	double cyc[KEEP], tpv[KEEP];
+	long cyc_line[KEEP];     /* the row of each cycles value kept */
+	unsigned cyc_file[KEEP];
+	unsigned ncyc, ntp;
+	size_t count;            /* rows read of this access */
+	size_t next;             /* the hash chain: index + 1, 0 ends it */
 	unsigned file;           /* index into files */
 	long line;
+	int named;               /* in the result already */
 } mrow;
 
 struct bs_calib {
-	mrow *row;
-	size_t n, cap, skipped;
+	mrow *row;               /* the distinct accesses */
+	size_t n, cap, rows, skipped;
+	size_t *bucket, nbucket;
+	size_t spread[SPREAD_BINS], nspread;
+	int final;
 	char **files;
 	unsigned nfiles;
 	char gpu[128];
 	char cc[16];
+	bs_calib_progress_fn progress;
+	void *progress_ctx;
 };
 
 /* ---- collecting ------------------------------------------------------ */
@@ -46,7 +69,14 @@ void bs_calib_free(bs_calib *c)
 		free(c->files[i]);
 	free(c->files);
 	free(c->row);
+	free(c->bucket);
 	free(c);
+}
+
+void bs_calib_set_progress(bs_calib *c, bs_calib_progress_fn fn, void *ctx)
+{
+	c->progress = fn;
+	c->progress_ctx = ctx;
 }
 
 static int file_index(bs_calib *c, const char *file, unsigned *out)
@@ -67,35 +97,139 @@ static int file_index(bs_calib *c, const char *file, unsigned *out)
 	return 0;
 }
 
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+	return (h ^ v) * 1099511628211u;
+}
+
+static uint64_t bits(double v)
+{
+	uint64_t u;
+
+	if (isnan(v))
+		return 1;
+	v += 0.0;                /* -0 as 0 */
+	memcpy(&u, &v, sizeof u);
+	return u;
+}
+
+/* The key: kind, width, active lanes, their addresses, the counters. */
+static uint64_t row_hash(const bs_access *a, double wf, double bc)
+{
+	uint64_t h = mix(mix(mix(1469598103934665603u, a->kind), a->width),
+			 a->active);
+
+	for (unsigned l = 0; l < BS_LANES; l++)
+		if (a->active >> l & 1)
+			h = mix(h, a->addr[l]);
+	return mix(mix(h, bits(wf)), bits(bc));
+}
+
+static int same_key(const mrow *m, const bs_access *a, double wf, double bc)
+{
+	if (m->a.kind != a->kind || m->a.width != a->width ||
+	    m->a.active != a->active || bits(m->wf) != bits(wf) ||
+	    bits(m->bc) != bits(bc))
+		return 0;
+	for (unsigned l = 0; l < BS_LANES; l++)
+		if ((a->active >> l & 1) && m->a.addr[l] != a->addr[l])
+			return 0;
+	return 1;
+}
+
+static int rehash(bs_calib *c)
+{
+	size_t nb = c->nbucket ? c->nbucket * 2 : 4096;
+	size_t *b = calloc(nb, sizeof *b);
+
+	if (!b)
+		return -1;
+	free(c->bucket);
+	c->bucket = b;
+	c->nbucket = nb;
+	for (size_t i = 0; i < c->n; i++) {
+		mrow *m = &c->row[i];
+		size_t h = row_hash(&m->a, m->wf, m->bc) & (nb - 1);
+
+		m->next = b[h];
+		b[h] = i + 1;
+	}
+	return 0;
+}
+
+static void add_spread(bs_calib *c, double d)
+{
+	double bin = fabs(d) * 100 + 0.5;
+
+	c->spread[bin < SPREAD_BINS - 1 ? (size_t)bin : SPREAD_BINS - 1]++;
+	c->nspread++;
+}
+
 int bs_calib_add_row(bs_calib *c, const bs_row *r, const char *file,
 		     long line)
 {
+	const bs_access *a = &r->access;
+	double wf = r->wavefronts_measured, bc = r->bank_conflicts_measured;
+	size_t h, i;
 	mrow *m;
-	unsigned fi;
 
-	if (r->note[0] || isnan(r->wavefronts_measured)) {
+	if (r->note[0] || isnan(wf)) {
 		c->skipped++;
 		return 0;
 	}
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 1024;
-		mrow *v = realloc(c->row, cap * sizeof *v);
-
-		if (!v)
-			return -1;
-		c->row = v;
-		c->cap = cap;
-	}
-	if (file_index(c, file ? file : "", &fi) < 0)
+	if (2 * c->n >= c->nbucket && rehash(c) < 0)
 		return -1;
-	m = &c->row[c->n++];
-	m->a = r->access;
-	m->wf = r->wavefronts_measured;
-	m->bc = r->bank_conflicts_measured;
-	m->cycles = r->cycles_per_access_median;
-	m->tp = r->tp_bytes_per_clk_per_sm;
-	m->file = fi;
-	m->line = line;
+	h = row_hash(a, wf, bc) & (c->nbucket - 1);
+	for (i = c->bucket[h]; i && !same_key(&c->row[i - 1], a, wf, bc);
+	     i = c->row[i - 1].next)
+		;
+	if (i) {
+		m = &c->row[i - 1];
+	} else {
+		unsigned fi;
+
+		if (c->n == c->cap) {
+			size_t cap = c->cap ? c->cap * 2 : 1024;
+			mrow *v = realloc(c->row, cap * sizeof *v);
+
+			if (!v)
+				return -1;
+			c->row = v;
+			c->cap = cap;
+		}
+		if (file_index(c, file ? file : "", &fi) < 0)
+			return -1;
+		m = &c->row[c->n++];
+		memset(m, 0, sizeof *m);
+		m->a = *a;
+		m->a.src = NULL;
+		m->wf = wf;
+		m->bc = bc;
+		m->file = fi;
+		m->line = line;
+		m->next = c->bucket[h];
+		c->bucket[h] = c->n;
+	}
+	m->count++;
+	c->rows++;
+	if (!isnan(r->cycles_per_access_median)) {
+		if (m->ncyc < KEEP) {
+			unsigned fi;
+
+			if (file_index(c, file ? file : "", &fi) < 0)
+				return -1;
+			m->cyc_file[m->ncyc] = fi;
+			m->cyc_line[m->ncyc] = line;
+			m->cyc[m->ncyc++] = r->cycles_per_access_median;
+		}
+		if (!isnan(r->cycles_per_access_min))
+			add_spread(c, r->cycles_per_access_median -
+				      r->cycles_per_access_min);
+	}
+	if (!isnan(r->tp_bytes_per_clk_per_sm) && m->ntp < KEEP)
+		m->tpv[m->ntp++] = r->tp_bytes_per_clk_per_sm;
+	if (c->progress && !(c->rows & 0xffff))
+		c->progress(c->progress_ctx, "rows read", c->rows, 0);
 	return 0;
 }
 
@@ -250,7 +384,7 @@ static void rule_text(const bs_rule *r, char *buf, size_t size)
 /* ---- judging -------------------------------------------------------------- */
 
 typedef struct {
-	const bs_calib *c;
+	bs_calib *c;
 	size_t *idx;             /* the group's rows */
 	size_t n;
 	bs_kind kind;
@@ -316,22 +450,26 @@ static size_t explained(group *g, const geometry *geo, const bs_rule *r,
 	return ok;
 }
 
-/* Rows (with measured conflicts) whose ideal the rule gives. */
-static int ideal_fits(group *g, const geometry *geo, const bs_rule *r)
+/*
+ * Rows whose counters the rule gives, wavefronts and conflicts both, as
+ * check judges them (bs_counters_differ), and whose ideal (wavefronts
+ * less conflicts, where measured) it gives.
+ */
+static size_t counters_agree(group *g, const geometry *geo, const bs_rule *r)
 {
+	size_t ok = 0;
 	bs_summary s;
 
 	one_rule(g, geo, r);
 	for (size_t i = 0; i < g->n; i++) {
 		const mrow *m = &g->c->row[g->idx[i]];
 
-		if (isnan(m->bc))
-			continue;
-		if (bs_predict(&g->scratch, &m->a, &s, NULL) < 0 ||
-		    fabs(s.ideal_wavefronts - (m->wf - m->bc)) > 1e-6)
-			return 0;
+		ok += bs_predict(&g->scratch, &m->a, &s, NULL) == 0 &&
+		      !bs_counters_differ(m->wf, m->bc, &s) &&
+		      (isnan(m->bc) || fabs(s.ideal_wavefronts -
+					    (m->wf - m->bc)) <= BS_COUNT_TOL);
 	}
-	return 1;
+	return ok;
 }
 
 /*
@@ -400,8 +538,9 @@ static int add_open(bs_calib_result *res, bs_kind kind, unsigned width,
 	return 0;
 }
 
+/* A finding on the access m, of all its rows or (rows 1) one of them. */
 static bs_calib_miss *add_miss(const bs_calib *c, bs_calib_result *res,
-			       const mrow *m, const bs_rule *r)
+			       mrow *m, const bs_rule *r, size_t rows)
 {
 	bs_calib_miss *x = realloc(res->miss, (res->nmiss + 1) * sizeof *x);
 
@@ -412,6 +551,12 @@ static bs_calib_miss *add_miss(const bs_calib *c, bs_calib_result *res,
 	memset(x, 0, sizeof *x);
 	snprintf(x->file, sizeof x->file, "%s", c->files[m->file]);
 	x->line = m->line;
+	x->rows = rows;
+	if (rows < m->count)
+		res->miss_rows += rows;
+	else if (!m->named)
+		res->miss_rows += m->count;
+	m->named |= rows == m->count;
 	snprintf(x->name, sizeof x->name, "%s", m->a.name);
 	x->kind = m->a.kind;
 	x->width = m->a.width;
@@ -428,20 +573,15 @@ void bs_calib_result_free(bs_calib_result *res)
 
 /* ---- the search ------------------------------------------------------- */
 
-static int timing_fits(group *g, const geometry *geo, const bs_rule *r);
-
 /*
  * The best wavefront rule of a group under one geometry: the first
  * candidate that explains every row, else the one that explains most.
- * With timing, the first that explains every row and whose latency line
- * meets every timed row is preferred (timing tells packing apart where
- * the wavefronts cannot).  Returns the rows it explains.
+ * Counters alone decide: cycles are noisy, and a rule they picked would
+ * hide what the counters leave open.  Returns the rows it explains.
  */
-static size_t best_rule(group *g, const geometry *geo, int timing,
-			bs_rule *best)
+static size_t best_rule(group *g, const geometry *geo, bs_rule *best)
 {
 	size_t most = 0;
-	int found = 0;
 	bs_rule r;
 
 	memset(&r, 0, sizeof r);
@@ -451,20 +591,13 @@ static size_t best_rule(group *g, const geometry *geo, int timing,
 	*best = r;
 	for (unsigned i = 0; candidate(i, &r, extra_kinds(g)); i++) {
 		/* past the best so far, or explaining all, is what counts */
-		size_t k = explained(g, geo, &r, found ? 0
-					   : i ? g->n - most - 1 : g->n);
+		size_t k = explained(g, geo, &r, i ? g->n - most - 1 : g->n);
 
 		if (k == g->n) {
-			if (!timing || timing_fits(g, geo, &r)) {
-				*best = r;
-				return k;
-			}
-			if (!found) {   /* the fallback: wavefronts alone */
-				*best = r;
-				most = k;
-				found = 1;
-			}
-		} else if (!found && (k > most || i == 0)) {
+			*best = r;
+			return k;
+		}
+		if (k > most || i == 0) {
 			most = k;
 			*best = r;
 		}
@@ -488,8 +621,7 @@ static int check_open(group *g, const geometry *geo, const bs_rule *chosen,
 		    r.slot_waves == chosen->slot_waves &&
 		    r.loop == chosen->loop && r.copy == chosen->copy)
 			continue;
-		if (explained(g, geo, &r, 0) != g->n ||
-		    !timing_fits(g, geo, &r))
+		if (explained(g, geo, &r, 0) != g->n)
 			continue;
 		pt = diverging_point(g, geo, chosen, geo, &r, 0);
 		if (pt >= 0) {
@@ -506,20 +638,24 @@ static int check_open(group *g, const geometry *geo, const bs_rule *chosen,
 	return 0;
 }
 
-/* The ideal rule: words, else lanes; open when both fit and differ. */
+/*
+ * The ideal rule: words, unless lanes gives more rows their conflicts;
+ * open when both explain every row and a family point tells them apart.
+ */
 static int choose_ideal(group *g, const geometry *geo, bs_rule *r,
 			bs_calib_result *res)
 {
 	bs_rule w = *r, l = *r;
-	int fw, fl;
+	size_t fw, fl;
 	long pt;
 
 	w.ideal = BS_IDEAL_WORDS;
 	l.ideal = BS_IDEAL_LANES;
-	fw = ideal_fits(g, geo, &w);
-	fl = ideal_fits(g, geo, &l);
-	r->ideal = fw || !fl ? BS_IDEAL_WORDS : BS_IDEAL_LANES;
-	if (fw && fl && (pt = diverging_point(g, geo, &w, geo, &l, 1)) >= 0)
+	fw = counters_agree(g, geo, &w);
+	fl = counters_agree(g, geo, &l);
+	r->ideal = fw >= fl ? BS_IDEAL_WORDS : BS_IDEAL_LANES;
+	if (fw == g->n && fl == g->n &&
+	    (pt = diverging_point(g, geo, &w, geo, &l, 1)) >= 0)
 		return add_open(res, g->kind, g->width, g->ref, pt,
 				"ideal of %u-byte %s: the rows fit ideal=words "
 				"and ideal=lanes alike", g->width,
@@ -527,45 +663,165 @@ static int choose_ideal(group *g, const geometry *geo, bs_rule *r,
 	return 0;
 }
 
-/* Round to whole cycles when no row moves by more than half a cycle. */
+/* Round to whole cycles, or to 2 decimals; never -0. */
 static double fit_round(double v, int whole)
 {
-	return whole ? floor(v + 0.5) : floor(v * 100 + 0.5) / 100;
+	return (whole ? floor(v + 0.5) : floor(v * 100 + 0.5) / 100) + 0.0;
 }
 
-enum { FIT_OK, FIT_NO_ROWS, FIT_ONE_X };
+/* A timed row: x its wavefronts, k whether the rule packs it. */
+typedef struct {
+	double x, y;
+	int k;
+	size_t row;
+} tpoint;
+
+static int cmp_tpoint(const void *pa, const void *pb)
+{
+	const tpoint *a = pa, *b = pb;
+
+	if (a->k != b->k)
+		return a->k < b->k ? -1 : 1;
+	if (a->x != b->x)
+		return a->x < b->x ? -1 : 1;
+	return a->y < b->y ? -1 : a->y > b->y;
+}
+
+/* The group's timed rows under the rule, sorted by packing and x. */
+static size_t timed(group *g, const geometry *geo, const bs_rule *r,
+		    tpoint *v)
+{
+	size_t n = 0;
+	bs_summary s;
+
+	one_rule(g, geo, r);
+	for (size_t i = 0; i < g->n; i++) {
+		const mrow *m = &g->c->row[g->idx[i]];
+
+		if (isnan(m->cycles) ||
+		    bs_predict(&g->scratch, &m->a, &s, NULL) < 0)
+			continue;
+		v[n++] = (tpoint){ m->wf, m->cycles, !!s.packed, g->idx[i] };
+	}
+	qsort(v, n, sizeof *v, cmp_tpoint);
+	return n;
+}
+
+static double median_of(double *v, size_t n)
+{
+	double lo, med;
+
+	return bs_min_median(v, n, &lo, &med) == 0 ? med : NAN;
+}
+
+enum { FIT_OK, FIT_NO_ROWS, FIT_ONE_X, FIT_OOM };
+
+/*
+ * The robust line through sorted points: the medians at each (packing,
+ * x), the median of the slopes between them, the median intercept of
+ * each packing (NaN where none).
+ */
+static int robust_line(const tpoint *v, size_t n, double *slope,
+		       double base[2])
+{
+	double *y = malloc((n + 1) * sizeof *y), *px, *py, *sl;
+	int *pk, rc = FIT_OK;
+	size_t np = 0, ns = 0;
+
+	px = malloc((n + 1) * sizeof *px);
+	py = malloc((n + 1) * sizeof *py);
+	pk = malloc((n + 1) * sizeof *pk);
+	if (!y || !px || !py || !pk) {
+		rc = FIT_OOM;
+		goto out;
+	}
+	for (size_t i = 0, j; i < n; i = j) {
+		for (j = i; j < n && v[j].k == v[i].k && v[j].x == v[i].x; j++)
+			y[j - i] = v[j].y;
+		px[np] = v[i].x;
+		pk[np] = v[i].k;
+		py[np++] = median_of(y, j - i);
+	}
+	sl = malloc((np * np / 2 + 1) * sizeof *sl);
+	if (!sl) {
+		rc = FIT_OOM;
+		goto out;
+	}
+	for (size_t i = 0; i < np; i++)
+		for (size_t j = i + 1; j < np && pk[j] == pk[i]; j++)
+			sl[ns++] = (py[j] - py[i]) / (px[j] - px[i]);
+	*slope = ns ? median_of(sl, ns) : NAN;
+	free(sl);
+	if (!ns) {
+		rc = FIT_ONE_X;
+		goto out;
+	}
+	for (int k = 0; k < 2; k++) {
+		size_t m = 0;
+
+		for (size_t i = 0; i < np; i++)
+			if (pk[i] == k)
+				y[m++] = py[i] - *slope * px[i];
+		base[k] = m ? median_of(y, m) : NAN;
+	}
+out:
+	free(y);
+	free(px);
+	free(py);
+	free(pk);
+	return rc;
+}
+
+/*
+ * The group's robust line under the rule and each timed row's residual
+ * from it (NaN for a row of a packing without a base).  v holds g->n.
+ */
+static int residuals(group *g, const geometry *geo, const bs_rule *r,
+		     tpoint *v, size_t *n, double *slope, double base[2])
+{
+	int rc;
+
+	*n = timed(g, geo, r, v);
+	if (!*n)
+		return FIT_NO_ROWS;
+	if ((rc = robust_line(v, *n, slope, base)) != FIT_OK)
+		return rc;
+	for (size_t i = 0; i < *n; i++)
+		v[i].y -= base[v[i].k] + *slope * v[i].x;
+	return FIT_OK;
+}
 
 /*
  * cycles = slope * wavefronts + base (lat_packed for packed requests),
- * least squares over the group's timed rows, into r; *worst is the
- * largest deviation of a timed row from the rounded line, *x the one
- * wavefront count when FIT_ONE_X.
+ * least squares over the rows within tol of the robust line, into r;
+ * rounded to whole cycles when that moves none of those rows past tol.
+ * v (room for g->n) is left holding the timed rows and their residuals
+ * from the robust line, *x the first row's wavefronts.
  */
-static int fit_line(group *g, const geometry *geo, bs_rule *r, double *worst,
-		    double *x)
+static int fit_line(group *g, const geometry *geo, bs_rule *r, double tol,
+		    tpoint *v, size_t *nv, double *x)
 {
 	double sxx = 0, sxy = 0, sx[2] = { 0, 0 }, sy[2] = { 0, 0 };
-	double xmin = INFINITY, xmax = -INFINITY;
+	double slope, base[2], worst;
 	size_t n[2] = { 0, 0 };
 	bs_summary s;
 	bs_rule t;
+	int rc = residuals(g, geo, r, v, nv, &slope, base);
 
-	one_rule(g, geo, r);
+	*x = *nv ? v[0].x : 0;
+	if (rc != FIT_OK)
+		return rc;
 	for (int pass = 0; pass < 2; pass++)
-		for (size_t i = 0; i < g->n; i++) {
-			const mrow *m = &g->c->row[g->idx[i]];
-			int k;
+		for (size_t i = 0; i < *nv; i++) {
+			const mrow *m = &g->c->row[v[i].row];
+			int k = v[i].k;
 
-			if (isnan(m->cycles) ||
-			    bs_predict(&g->scratch, &m->a, &s, NULL) < 0)
+			if (!(fabs(v[i].y) <= tol))
 				continue;
-			k = s.packed;
 			if (pass == 0) {
 				n[k]++;
 				sx[k] += m->wf;
 				sy[k] += m->cycles;
-				xmin = m->wf < xmin ? m->wf : xmin;
-				xmax = m->wf > xmax ? m->wf : xmax;
 			} else {
 				/* one slope, an intercept per packing */
 				double dx = m->wf - sx[k] / n[k];
@@ -574,13 +830,9 @@ static int fit_line(group *g, const geometry *geo, bs_rule *r, double *worst,
 				sxy += dx * (m->cycles - sy[k] / n[k]);
 			}
 		}
-	*worst = 0;
-	*x = xmin;
 	if (!n[0] && !n[1])
 		return FIT_NO_ROWS;
-	if (xmax - xmin < 0.5)
-		return FIT_ONE_X;
-	r->lat_slope = sxx > 0 ? sxy / sxx : 0;
+	r->lat_slope = sxx > 0 ? sxy / sxx : slope;
 	r->lat_base = n[0] ? sy[0] / n[0] - r->lat_slope * sx[0] / n[0]
 			   : sy[1] / n[1] - r->lat_slope * sx[1] / n[1];
 	r->lat_packed = n[1] && r->packed_lanes
@@ -592,72 +844,115 @@ static int fit_line(group *g, const geometry *geo, bs_rule *r, double *worst,
 		if (!isnan(r->lat_packed))
 			t.lat_packed = fit_round(r->lat_packed, whole);
 		one_rule(g, geo, &t);
-		*worst = 0;
-		for (size_t i = 0; i < g->n; i++) {
-			const mrow *m = &g->c->row[g->idx[i]];
+		worst = 0;
+		for (size_t i = 0; i < *nv; i++) {
+			const mrow *m = &g->c->row[v[i].row];
 
-			if (isnan(m->cycles) ||
+			if (!(fabs(v[i].y) <= tol) ||
 			    bs_predict(&g->scratch, &m->a, &s, NULL) < 0)
 				continue;
-			if (fabs(m->cycles - s.latency_cycles) > *worst)
-				*worst = fabs(m->cycles - s.latency_cycles);
+			if (fabs(m->cycles - s.latency_cycles) > worst)
+				worst = fabs(m->cycles - s.latency_cycles);
 		}
-		if (*worst <= 0.5)
+		if (worst <= tol)
 			break;
 	}
 	*r = t;
 	return FIT_OK;
 }
 
-/* Does the rule's latency line meet every timed row (or is there none)? */
-static int timing_fits(group *g, const geometry *geo, const bs_rule *r)
+/* A latency a profile file holds: at least 0, at most 1e9 cycles. */
+static int holdable(double v)
 {
-	bs_rule t = *r;
-	double worst, x;
-
-	/* a loop's cycles follow its passes, not its wavefronts */
-	if (!bs_kind_get(g->kind)->returns || r->loop)
-		return 1;
-	return fit_line(g, geo, &t, &worst, &x) != FIT_OK ||
-	       worst <= BS_CALIB_CYCLES_TOL;
+	return isnan(v) || (v >= 0 && v <= 1e9);
 }
 
-/* Fit the chosen rule's latency; report what the line misses. */
-static int fit_latency(group *g, const geometry *geo, bs_rule *r,
+/*
+ * Fit the chosen rule's latency; name the rows the line misses by more
+ * than tol (those left out of the fit as outliers); leave the latency
+ * out, and the rule open, when the line is not one a profile can hold.
+ */
+static int fit_latency(group *g, const geometry *geo, bs_rule *r, double tol,
 		       bs_calib_result *res)
 {
-	double worst, x;
+	tpoint *v = malloc((g->n + 1) * sizeof *v);
+	double x;
+	size_t nv;
 	bs_summary s;
-	int rc = fit_line(g, geo, r, &worst, &x);
+	int rc;
 
-	if (rc == FIT_NO_ROWS)
+	if (!v)
+		return -1;
+	rc = fit_line(g, geo, r, tol, v, &nv, &x);
+	if (rc == FIT_OOM) {
+		free(v);
+		return -1;
+	}
+	if (rc == FIT_NO_ROWS) {
+		free(v);
 		return 0;
-	if (rc == FIT_ONE_X)
+	}
+	if (rc == FIT_ONE_X) {
+		free(v);
 		return add_open(res, g->kind, g->width, NULL, -1, "latency "
 				"slope of %u-byte %s: every timed row has %g "
 				"wavefronts (rows with conflicts, as "
 				"probe-stride times, would settle it)",
 				g->width, bs_kind_name(g->kind), x);
+	}
+	if (!holdable(r->lat_slope) || !holdable(r->lat_base) ||
+	    !holdable(r->lat_packed)) {
+		double slope = r->lat_slope, base = r->lat_base;
+
+		free(v);
+		r->lat_slope = r->lat_base = r->lat_packed = NAN;
+		return add_open(res, g->kind, g->width, NULL, -1, "latency of "
+				"%u-byte %s: the timed rows give the line %.2f + "
+				"%.2f x wavefronts, which no profile holds (cycles "
+				"from 0 to 1e9): not written", g->width,
+				bs_kind_name(g->kind), base, slope);
+	}
 	one_rule(g, geo, r);
-	for (size_t i = 0; i < g->n; i++) {
-		const mrow *m = &g->c->row[g->idx[i]];
+	for (size_t i = 0; i < nv; i++) {
+		mrow *m = &g->c->row[v[i].row];
 		bs_calib_miss *miss;
 		char lat[64];
 
-		if (isnan(m->cycles) ||
-		    bs_predict(&g->scratch, &m->a, &s, NULL) < 0 ||
-		    fabs(m->cycles - s.latency_cycles) <= BS_CALIB_CYCLES_TOL)
+		/* a row far from the other rows of its access */
+		for (unsigned k = 0; k < m->ncyc; k++) {
+			if (fabs(m->cyc[k] - m->cycles) <= tol)
+				continue;
+			if (!(miss = add_miss(g->c, res, m, r, 1))) {
+				free(v);
+				return -1;
+			}
+			snprintf(miss->file, sizeof miss->file, "%s",
+				 g->c->files[m->cyc_file[k]]);
+			miss->line = m->cyc_line[k];
+			miss->latency = 1;
+			snprintf(miss->what, sizeof miss->what, "measured %.2f "
+				 "cycles, the %zu rows of this access %.2f "
+				 "(their median): an outlier, left out of the "
+				 "fit", m->cyc[k], m->count, m->cycles);
+		}
+		if (bs_predict(&g->scratch, &m->a, &s, NULL) < 0 ||
+		    fabs(m->cycles - s.latency_cycles) <= tol)
 			continue;
-		if (!(miss = add_miss(g->c, res, m, r)))
+		if (!(miss = add_miss(g->c, res, m, r, m->count))) {
+			free(v);
 			return -1;
+		}
+		miss->latency = 1;
 		snprintf(lat, sizeof lat, " lat_base=%g lat_slope=%g",
 			 r->lat_base, r->lat_slope);
 		strncat(miss->rule, lat,
 			sizeof miss->rule - strlen(miss->rule) - 1);
 		snprintf(miss->what, sizeof miss->what, "measured %.2f cycles, "
-			 "the latency line gives %.2f", m->cycles,
-			 s.latency_cycles);
+			 "the latency line gives %.2f%s", m->cycles,
+			 s.latency_cycles, fabs(v[i].y) <= tol ? ""
+			 : ": an outlier, left out of the fit");
 	}
+	free(v);
 	return 0;
 }
 
@@ -670,7 +965,7 @@ static int fit_latency(group *g, const geometry *geo, bs_rule *r,
  */
 static void fit_throughput(group *g, const geometry *geo, bs_rule *r)
 {
-	double *v = malloc(g->n * sizeof *v), med, lo;
+	double *v = malloc((g->n * KEEP + 1) * sizeof *v), med, lo;
 	size_t k = 0;
 
 	if (!v)
@@ -700,15 +995,19 @@ static void fit_throughput(group *g, const geometry *geo, bs_rule *r)
 					distinct = 0;
 					break;
 				}
-		if (distinct)
-			v[k++] = m->tp;
+		for (unsigned j = 0; distinct && j < m->ntp; j++)
+			v[k++] = m->tpv[j];   /* each row kept, not the access */
 	}
-	if (k && bs_min_median(v, k, &lo, &med) == 0)
-		r->tp_bytes_per_clk = floor(med * 100 + 0.5) / 100;
+	/* none written that a profile cannot hold */
+	if (k && bs_min_median(v, k, &lo, &med) == 0 && holdable(med))
+		r->tp_bytes_per_clk = floor(med * 100 + 0.5) / 100 + 0.0;
 	free(v);
 }
 
-/* The rows of the group the rule does not explain. */
+/*
+ * The rows of the group whose counters the rule does not give, judged as
+ * check judges them.
+ */
 static int list_misses(group *g, const geometry *geo, const bs_rule *r,
 		       bs_calib_result *res)
 {
@@ -716,16 +1015,23 @@ static int list_misses(group *g, const geometry *geo, const bs_rule *r,
 
 	one_rule(g, geo, r);
 	for (size_t i = 0; i < g->n; i++) {
-		const mrow *m = &g->c->row[g->idx[i]];
+		mrow *m = &g->c->row[g->idx[i]];
+		unsigned d = BS_DIFFER_WAVEFRONTS;
 		bs_calib_miss *x;
 
 		if (bs_predict(&g->scratch, &m->a, &s, NULL) == 0 &&
-		    fabs(s.wavefronts - m->wf) < 1e-6)
+		    !(d = bs_counters_differ(m->wf, m->bc, &s)))
 			continue;
-		if (!(x = add_miss(g->c, res, m, r)))
+		if (!(x = add_miss(g->c, res, m, r, m->count)))
 			return -1;
-		snprintf(x->what, sizeof x->what, "measured %g wavefronts, "
-			 "the nearest rule gives %u", m->wf, s.wavefronts);
+		if (d & BS_DIFFER_WAVEFRONTS)
+			snprintf(x->what, sizeof x->what, "measured %g "
+				 "wavefronts, the nearest rule gives %u",
+				 m->wf, s.wavefronts);
+		else
+			snprintf(x->what, sizeof x->what, "measured %g bank "
+				 "conflicts in %g wavefronts, the rule gives "
+				 "%u", m->bc, m->wf, s.bank_conflicts);
 	}
 	return 0;
 }
@@ -746,17 +1052,92 @@ static int cmp_group(const void *pa, const void *pb)
 	return *(const size_t *)pa < *(const size_t *)pb ? -1 : 1;
 }
 
+/* Each access's medians; the spread of a repeated access's rows. */
+static void finish(bs_calib *c)
+{
+	if (c->final)
+		return;
+	c->final = 1;
+	for (size_t i = 0; i < c->n; i++) {
+		mrow *m = &c->row[i];
+
+		double v[KEEP];
+
+		memcpy(v, m->cyc, sizeof v);
+		m->cycles = m->ncyc ? median_of(v, m->ncyc) : NAN;
+		m->tp = m->ntp ? median_of(m->tpv, m->ntp) : NAN;
+		for (unsigned k = 0; m->ncyc > 1 && k < m->ncyc; k++)
+			add_spread(c, m->cyc[k] - m->cycles);
+	}
+}
+
+/* The 90th percentile of the spread, in cycles. */
+static double spread_p90(const bs_calib *c)
+{
+	size_t want = (c->nspread * 9 + 9) / 10, seen = 0;
+
+	for (size_t b = 0; b < SPREAD_BINS && c->nspread; b++)
+		if ((seen += c->spread[b]) >= want)
+			return b / 100.0;
+	return 0;
+}
+
+static void set_group(group *g, size_t *idx, const size_t *gstart, size_t k)
+{
+	g->idx = idx + gstart[k];
+	g->n = gstart[k + 1] - gstart[k];
+	g->kind = g->c->row[g->idx[0]].a.kind;
+	g->width = g->c->row[g->idx[0]].a.width;
+}
+
+/* What is returned is what --arch reads: the profile, read back. */
+static int reads_back(const bs_profile *p, bs_error *err)
+{
+	bs_profile *back = malloc(sizeof *back);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	bs_error e;
+	int rc = -1;
+
+	if (!back || !f) {
+		bs_error_set(err, "calibrate", 0, 0, "out of memory");
+		goto out;
+	}
+	if (bs_profile_write(f, p) < 0 || fclose(f) != 0) {
+		f = NULL;
+		bs_error_set(err, "calibrate", 0, 0, "out of memory");
+		goto out;
+	}
+	f = NULL;
+	if (bs_profile_parse(text, "calibrated", back, &e) < 0)
+		bs_error_set(err, "calibrate", 0, 0, "the derived profile "
+			     "does not read back, so it is not written: %s",
+			     e.text);
+	else
+		rc = 0;
+out:
+	if (f)
+		fclose(f);
+	free(text);
+	free(back);
+	return rc;
+}
+
 int bs_calib_run(bs_calib *c, const bs_calib_options *o, bs_profile *out,
 		 bs_calib_result *res, bs_error *err)
 {
 	bs_points ref = { 0 };
 	size_t *idx, ngroups = 0, gstart[BS_MAX_KINDS * BS_NWIDTHS + 1];
-	size_t best_total = 0, geo_best = 0, score[NGEOM];
+	size_t best_total = 0, geo_best = 0, score[NGEOM], ndev = 0;
+	tpoint *v = NULL;
+	double *dev = NULL;
 	group g;
-	int rc = -1, oom = 1;
+	int rc = -1, oom = 1, all;
 
 	memset(res, 0, sizeof *res);
-	res->rows = c->n;
+	res->rows = c->rows;
+	res->distinct = c->n;
 	res->skipped = c->skipped;
 	if (!c->n)
 		return bs_error_set(err, "calibrate", 0, 0, "no measured row: "
@@ -768,6 +1149,7 @@ int bs_calib_run(bs_calib *c, const bs_calib_options *o, bs_profile *out,
 		bs_points_free(&ref);
 		return bs_error_set(err, "calibrate", 0, 0, "out of memory");
 	}
+	finish(c);
 	for (size_t i = 0; i < c->n; i++)
 		idx[i] = i;
 	sort_ctx = c;
@@ -792,8 +1174,11 @@ int bs_calib_run(bs_calib *c, const bs_calib_options *o, bs_profile *out,
 			g.n = gstart[k + 1] - gstart[k];
 			g.kind = c->row[g.idx[0]].a.kind;
 			g.width = c->row[g.idx[0]].a.width;
-			score[gi] += best_rule(&g, &geometries[gi], 0, &r);
+			score[gi] += best_rule(&g, &geometries[gi], &r);
 		}
+		if (c->progress)
+			c->progress(c->progress_ctx, "bank geometries tried",
+				    gi + 1, NGEOM);
 		if (score[gi] > best_total) {
 			best_total = score[gi];
 			geo_best = gi;
@@ -819,24 +1204,79 @@ int bs_calib_run(bs_calib *c, const bs_calib_options *o, bs_profile *out,
 	g.built = out;
 	for (size_t k = 0; k < ngroups; k++) {
 		const geometry *geo = &geometries[geo_best];
-		const bs_kind_info *ki;
 		bs_rule r;
 
 		g.idx = idx + gstart[k];
 		g.n = gstart[k + 1] - gstart[k];
 		g.kind = c->row[g.idx[0]].a.kind;
 		g.width = c->row[g.idx[0]].a.width;
-		ki = bs_kind_get(g.kind);
-		if (best_rule(&g, geo, 1, &r) == g.n) {
-			if (check_open(&g, geo, &r, res) < 0 ||
-			    choose_ideal(&g, geo, &r, res) < 0)
-				goto out;
-		} else if (list_misses(&g, geo, &r, res) < 0) {
+		all = best_rule(&g, geo, &r) == g.n;
+		if (all && check_open(&g, geo, &r, res) < 0)
 			goto out;
-		}
-		if (ki->returns && !r.loop && fit_latency(&g, geo, &r, res) < 0)
+		if (!all && (extra_kinds(&g) & 1) &&
+		    !bs_profile_rule(out, BS_KIND_LD, g.width) &&
+		    add_open(res, g.kind, g.width, NULL, -1, "%u-byte %s: a "
+			     "retry loop (loop=cas) loads by the ld %u rule, "
+			     "and no %u-byte ld row was measured "
+			     "(probe-stride measures them)", g.width,
+			     bs_kind_name(g.kind), g.width, g.width) < 0)
+			goto out;
+		if (choose_ideal(&g, geo, &r, res) < 0 ||
+		    list_misses(&g, geo, &r, res) < 0)
 			goto out;
 		fit_throughput(&g, geo, &r);
+		if (bs_profile_set_rule(out, &r, err) < 0) {
+			oom = 0;
+			goto out;
+		}
+		if (c->progress)
+			c->progress(c->progress_ctx, "rules derived", k + 1,
+				    ngroups);
+	}
+
+	/* the latency tolerance, from the noise, then the lines */
+	if (!(v = malloc((c->n + 1) * sizeof *v)) ||
+	    !(dev = malloc((c->n + 1) * sizeof *dev)))
+		goto out;
+	for (size_t k = 0; k < ngroups; k++) {
+		const bs_rule *r;
+		double slope, base[2];
+		size_t nv;
+		int frc;
+
+		set_group(&g, idx, gstart, k);
+		r = bs_profile_rule(out, g.kind, g.width);
+		if (!bs_kind_get(g.kind)->returns || r->loop)
+			continue;
+		frc = residuals(&g, &geometries[geo_best], r, v, &nv, &slope,
+				base);
+		if (frc == FIT_OOM)
+			goto out;
+		/* a rule that misses counters says nothing of the noise */
+		for (size_t i = 0; i < g.n; i++)
+			if (c->row[g.idx[i]].named)
+				frc = FIT_NO_ROWS;
+		for (size_t i = 0; frc == FIT_OK && i < nv; i++)
+			if (!isnan(v[i].y))
+				dev[ndev++] = fabs(v[i].y);
+	}
+	res->spread = spread_p90(c);
+	res->sigma = ndev ? 1.4826 * median_of(dev, ndev) : 0;
+	res->cycles_tol = BS_CALIB_CYCLES_TOL;
+	if (2 * res->spread > res->cycles_tol)
+		res->cycles_tol = 2 * res->spread;
+	if (3 * res->sigma > res->cycles_tol)
+		res->cycles_tol = 3 * res->sigma;
+	for (size_t k = 0; k < ngroups; k++) {
+		bs_rule r;
+
+		set_group(&g, idx, gstart, k);
+		r = *bs_profile_rule(out, g.kind, g.width);
+		if (!bs_kind_get(g.kind)->returns || r.loop)
+			continue;
+		if (fit_latency(&g, &geometries[geo_best], &r, res->cycles_tol,
+				res) < 0)
+			goto out;
 		if (bs_profile_set_rule(out, &r, err) < 0) {
 			oom = 0;
 			goto out;
@@ -862,7 +1302,7 @@ int bs_calib_run(bs_calib *c, const bs_calib_options *o, bs_profile *out,
 	else
 		snprintf(out->description, sizeof out->description,
 			 "derived by bankscope calibrate from %zu measured "
-			 "rows%s%s", c->n, c->gpu[0] ? " of " : "", c->gpu);
+			 "rows%s%s", c->rows, c->gpu[0] ? " of " : "", c->gpu);
 	snprintf(out->compute_capability, sizeof out->compute_capability,
 		 "%s", c->cc);
 	out->nsources = 1;
@@ -879,10 +1319,16 @@ int bs_calib_run(bs_calib *c, const bs_calib_options *o, bs_profile *out,
 					      sizeof out->source[0].text - n,
 					      " %s", c->files[i]);
 	}
+	if (reads_back(out, err) < 0) {
+		oom = 0;
+		goto out;
+	}
 	rc = 0;
 out:
 	if (rc < 0 && oom)
 		bs_error_set(err, "calibrate", 0, 0, "out of memory");
+	free(v);
+	free(dev);
 	free(idx);
 	bs_points_free(&ref);
 	return rc;

@@ -982,6 +982,19 @@ int bs_predict(const bs_profile *p, const bs_access *a, bs_summary *out,
 	return 0;
 }
 
+unsigned bs_counters_differ(double wavefronts, double conflicts,
+			    const bs_summary *s)
+{
+	unsigned d = 0;
+
+	if (!(fabs(wavefronts - s->wavefronts) <= BS_COUNT_TOL))
+		d |= BS_DIFFER_WAVEFRONTS;
+	if (!isnan(conflicts) &&
+	    !(fabs(conflicts - s->bank_conflicts) <= BS_COUNT_TOL))
+		d |= BS_DIFFER_CONFLICTS;
+	return d;
+}
+
 int bs_predict_detail(const bs_profile *p, const bs_access *a, bs_detail *out,
 		      bs_error *err)
 {

@@ -1,11 +1,14 @@
 /*
  * calibrate.c - bankscope calibrate: the profile that explains a probe
  * run.  The profile file goes to standard output; every measured row it
- * cannot explain, and every rule the rows leave open, to standard error.
+ * cannot explain, and every rule the rows leave open, to standard error,
+ * with the latency tolerance used.  On a terminal, standard error shows
+ * the progress as rows are read and rules derived.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -21,7 +24,10 @@ static const char calibrate_usage[] =
 	"\"Calibration\"), not looked up.  The profile file goes to stdout:\n"
 	"save it and give it to --arch.  On stderr: every measured row the\n"
 	"profile cannot explain, with the nearest rule, and every rule the\n"
-	"rows leave open, with the probe family that would settle it.\n"
+	"rows leave open, with the probe family that would settle it, and\n"
+	"the latency tolerance used (from the rows' own noise).  Rows of\n"
+	"one access are judged once: a finding names the first and counts\n"
+	"the rest.\n"
 	"\n"
 	"  --name NAME          the profile's name (default sm_XY from the\n"
 	"                       datasets' compute capability; sm_XY-calibrated\n"
@@ -51,14 +57,35 @@ static int add_file(bs_calib *c, const char *path)
 	return rc < 0 ? report_error(&err) : 0;
 }
 
+/* On a terminal: one line, rewritten. */
+static void progress(void *ctx, const char *what, size_t done, size_t total)
+{
+	(void)ctx;
+	if (total)
+		fprintf(stderr, "\rcalibrate: %s: %zu of %zu        ", what,
+			done, total);
+	else
+		fprintf(stderr, "\rcalibrate: %s: %zu        ", what, done);
+	if (total && done == total && !strcmp(what, "rules derived"))
+		fputc('\n', stderr);
+	fflush(stderr);
+}
+
 static void print_result(const bs_calib_result *res)
 {
+	size_t latency = 0;
+
 	for (size_t i = 0; i < res->nmiss; i++) {
 		const bs_calib_miss *m = &res->miss[i];
 
+		latency += (size_t)m->latency;
 		fprintf(stderr, "bankscope: %s:%ld: %s (%u-byte %s): %s; "
-			"nearest rule: %s\n", m->file, m->line, m->name,
+			"nearest rule: %s", m->file, m->line, m->name,
 			m->width, bs_kind_name(m->kind), m->what, m->rule);
+		if (m->rows > 1)
+			fprintf(stderr, " (and %zu more row%s like it)",
+				m->rows - 1, m->rows == 2 ? "" : "s");
+		fputc('\n', stderr);
 	}
 	for (size_t i = 0; i < res->nopen; i++) {
 		const bs_calib_open *o = &res->open[i];
@@ -69,10 +96,17 @@ static void print_result(const bs_calib_result *res)
 				"%s tells them apart)", o->family, o->example);
 		fputc('\n', stderr);
 	}
-	fprintf(stderr, "calibrate: %zu measured rows, %zu skipped, %zu "
-		"unexplained, %zu rule%s undetermined\n", res->rows,
-		res->skipped, res->nmiss, res->nopen,
-		res->nopen == 1 ? "" : "s");
+	fprintf(stderr, "calibrate: latency tolerance %.2f cycles: the "
+		"largest of %.2f, twice the rows' spread (%.2f, 90th "
+		"percentile) and 3 robust deviations about the lines "
+		"(%.2f)\n", res->cycles_tol, BS_CALIB_CYCLES_TOL, res->spread,
+		res->sigma);
+	fprintf(stderr, "calibrate: %zu measured rows (%zu distinct "
+		"accesses), %zu skipped, %zu unexplained (%zu finding%s: %zu "
+		"of counters, %zu of cycles), %zu rule%s undetermined\n",
+		res->rows, res->distinct, res->skipped, res->miss_rows,
+		res->nmiss, res->nmiss == 1 ? "" : "s", res->nmiss - latency,
+		latency, res->nopen, res->nopen == 1 ? "" : "s");
 }
 
 int cmd_calibrate(int argc, char **argv)
@@ -109,6 +143,8 @@ int cmd_calibrate(int argc, char **argv)
 				 "%zu bytes", sizeof out.description - 1);
 	if (!rc && !(c = bs_calib_new()))
 		rc = usage_error("out of memory");
+	if (!rc && isatty(STDERR_FILENO))
+		bs_calib_set_progress(c, progress, NULL);
 	for (int i = 0; !rc && i < nfiles; i++)
 		rc = add_file(c, files[i]);
 	if (!rc) {

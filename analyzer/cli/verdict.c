@@ -11,7 +11,7 @@
 
 #include "cli.h"
 
-#define TOL_COUNT 1e-6
+#define TOL_COUNT BS_COUNT_TOL
 #define TOL_CYCLES (0.005 + 1e-9)
 
 void verdict_num(char *buf, size_t size, double v)
@@ -30,22 +30,21 @@ void verdict_num(char *buf, size_t size, double v)
 
 int verdict_counters_agree(const bs_row *r, const bs_summary *s)
 {
-	double wm = r->wavefronts_measured, cm = r->bank_conflicts_measured;
-
-	return fabs(wm - s->wavefronts) <= TOL_COUNT &&
-	       (isnan(cm) || fabs(cm - s->bank_conflicts) <= TOL_COUNT);
+	return !bs_counters_differ(r->wavefronts_measured,
+				   r->bank_conflicts_measured, s);
 }
 
 size_t verdict_counters(const bs_row *r, const bs_summary *s,
 			verdict_field out[2])
 {
 	double wm = r->wavefronts_measured, cm = r->bank_conflicts_measured;
+	unsigned d = bs_counters_differ(wm, cm, s);
 	size_t n = 0;
 
-	if (!(fabs(wm - s->wavefronts) <= TOL_COUNT))
+	if (d & BS_DIFFER_WAVEFRONTS)
 		out[n++] = (verdict_field){ "wavefronts_measured", wm,
 					    s->wavefronts };
-	if (!isnan(cm) && !(fabs(cm - s->bank_conflicts) <= TOL_COUNT))
+	if (d & BS_DIFFER_CONFLICTS)
 		out[n++] = (verdict_field){ "bank_conflicts_measured", cm,
 					    s->bank_conflicts };
 	return n;
