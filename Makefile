@@ -12,6 +12,10 @@
 #                     test that needs none and says what it skipped.
 #   make check-report build the report from the committed H100 dataset and
 #                     load it in headless Chromium
+#   make web          build/web/index.html: the lab, one offline page (the
+#                     model in WebAssembly; make deps-web installs clang's)
+#   make check-web    load the lab in headless Chromium and compare it with
+#                     bankscope predict
 #   make check-build  the build's own test (tests/build_test.sh): target
 #                     choice, dependencies, stamps, install, man page
 #   make check-archs  compile the probes, the tutorial and the profile
@@ -271,6 +275,7 @@ endif
 		BS_VERSION='$(GIT_DESCRIBE)' CK_FORK=yes $(B)/check_bankscope
 ifeq ($(SANITIZED),)
 	$(MAKE) --no-print-directory check-report
+	$(MAKE) --no-print-directory check-web
 	MAKE='$(MAKE)' $(BUILD_TEST)
 endif
 	@printf '%b' '$(subst ','\'',$(CUDA_SKIPPED))'
@@ -515,6 +520,31 @@ check-report: $(CLI)
 bench-report: $(CLI)
 	sh tests/bench_report.sh $(CLI)
 # END report block
+
+# ---- the browser lab (WebAssembly) ------------------------------------------
+# build/web/index.html: one offline page, the model compiled to WebAssembly
+# from the library's sources (web/build.sh says which) with the committed
+# H100 and H200 runs inside it.  make check-web loads it in headless
+# Chromium (tests/web_test.sh) against build/bankscope predict.  Without
+# the toolchain (clang, lld, wasi-libc, libclang-rt-14-dev-wasm32: make
+# deps-web) make web says what is missing; nothing else needs it.
+WEB_DATA := data/h100-sxm/all-20261124-153149.csv data/h200/all-20261124-153809.csv
+WEB_PAGE := build/web/index.html
+
+.PHONY: web check-web deps-web
+web: $(WEB_PAGE)
+
+deps-web:
+	@$(DEPS) clang lld wasi-libc libclang-rt-14-dev-wasm32
+
+$(WEB_PAGE): $(wildcard web/*) $(LIB_SRC) $(wildcard analyzer/*.h) \
+		$(B)/gen/profiles.c $(WEB_DATA) build/stamp/version | deps-web
+	@mkdir -p $(@D)
+	CLANG='$(CLANG)' GIT_DESCRIBE='$(GIT_DESCRIBE)' sh web/build.sh $(@D) \
+		$(B)/gen/profiles.c $(WEB_DATA)
+
+check-web: $(WEB_PAGE) $(CLI)
+	BANKSCOPE=$(CLI) sh tests/web_test.sh
 
 # ---- the man page and install ----------------------------------------------------
 # The man page is generated from its web copy, docs/bankscope.md.
