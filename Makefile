@@ -4,8 +4,9 @@
 #
 #   make              build/bankscope (the CLI), build/libbankscope.a and,
 #                     where CUPTI's headers are, build/libbankscope_inject.so
-#   make check        build and run the Check test suite, the report test
-#                     and the build test (exits non-zero on any failure);
+#   make check        build and run the Check test suite, the report test,
+#                     the browser lab's test and the build test (exits
+#                     non-zero on any failure);
 #                     SANITIZE=1 builds the suite with ASan + UBSan under
 #                     build/san/, MSAN=1 with clang's MemorySanitizer under
 #                     build/msan/.  Without the CUDA toolkit it runs every
@@ -264,7 +265,8 @@ deps-check:
 # The CUDA side is built without sanitizers (a sub-make without SANITIZE
 # or MSAN: nvcc links it).  Without either, make check also builds the report
 # from the committed H100 dataset and opens it in headless Chromium
-# (tests/report_test.sh), and runs the build test (tests/build_test.sh).
+# (tests/report_test.sh), does the same with the browser lab
+# (tests/web_test.sh), and runs the build test (tests/build_test.sh).
 check: $(B)/check_bankscope $(CLI) $(if $(SANITIZED),,$(CUDA_CHECK_BUILDS) \
 		$(MAN_PAGE))
 ifneq ($(SANITIZED),)

@@ -5,8 +5,8 @@
 # WEB_LIB below, and PROFILES_C, the built-in profiles the Makefile
 # generates) to WebAssembly with clang (--target=wasm32-wasi, wasi-libc,
 # libclang-rt-14-dev-wasm32's builtins), and writes OUT/index.html: the
-# template web/index.html with the style, the scripts, the module (gzip,
-# base64) and each DATASET (only the columns the page reads, gzip,
+# template web/index.html with the style, the scripts, the module (base64)
+# and each DATASET (only the columns the page reads, gzip,
 # base64) put inside it.  Nothing is fetched when the page runs: Chromium
 # refuses file:// fetches, so even the module is inside the page.
 # Environment: CLANG (clang), GIT_DESCRIBE (the version the page shows),
@@ -93,7 +93,8 @@ jsstr() {
 }
 
 {
-	printf 'var BS_WASM = "%s";\n' "$(b64 "$T/lab.wasm")"
+	# plain base64: the module is compiled while the page loads
+	printf 'var BS_WASM = "%s";\n' "$(base64 -w0 <"$T/lab.wasm")"
 	printf 'var BS_DATA = [\n'
 	i=0
 	for d in "$@"; do

@@ -229,10 +229,15 @@ var Bankscope = (function () {
 		fd_write: function () { return 8; }
 	};
 
+	/*
+	 * Synchronous: the lab is drawn while the page loads, so that it
+	 * shows at once (and a headless browser's dump, taken at the load
+	 * event, holds it).
+	 */
 	function load(bytes) {
-		return WebAssembly.instantiate(bytes,
-			{ wasi_snapshot_preview1: wasi })
-			.then(function (r) { return new Model(r.instance); });
+		var m = new WebAssembly.Module(bytes);
+		return new Model(new WebAssembly.Instance(m,
+			{ wasi_snapshot_preview1: wasi }));
 	}
 
 	return { load: load, base64: base64, gunzip: gunzip, KEYS: KEYS };
