@@ -532,7 +532,7 @@
 
 	/* A scatter chart: series [{name, pts: [[x, y]]}] */
 	function scatter(title, xl, yl, series, logx) {
-		var W = 460, H = 300, L = 48, B = 36, T = 22, R = 130;
+		var W = 500, H = 300, L = 48, B = 36, T = 22, R = 160;
 		var xs = [], ys = [];
 		series.forEach(function (s) {
 			s.pts.forEach(function (p) { xs.push(p[0]); ys.push(p[1]); });
@@ -609,7 +609,8 @@
 			var key = kindName(r.kind) + " " + r.width;
 			var o = g[key] = g[key] || { kind: r.kind, width: r.width,
 				n: 0, lat: [], tp: [], wf: {} };
-			if (isNaN(r.wf_m))
+			/* rows with a note are skipped, as check and report do */
+			if (isNaN(r.wf_m) || r.verdict === 2)
 				return;
 			o.n++;
 			o.wf[r.probe + "/" + r.name] = r.wf_m;
