@@ -144,7 +144,7 @@ EXPORT(web_profile) int web_profile(void)
 	return 0;
 }
 
-/* ---- the access ------------------------------------------------------------- */
+/* ---- the access ------------------------------------------------------ */
 
 /* The keys of an access, the CLI's options without their dashes. */
 enum {
@@ -238,16 +238,16 @@ static int width_kind(unsigned *width, bs_kind *kind)
 		if (opt_num(K_WIDTH, 16, &v))
 			return -1;
 		if (bs_width_index((unsigned)v) < 0)
-			return fail_text("option --width", "%s is not 1, 2, 4, 8 or 16",
-					 cur.v[K_WIDTH]);
+			return fail_text("option --width", "%s is not 1, 2, "
+					 "4, 8 or 16", cur.v[K_WIDTH]);
 		*width = (unsigned)v;
 	}
 	if (!bs_kind_allows_width(*kind, *width)) {
 		char allowed[32];
 
 		bs_kind_widths_text(*kind, allowed, sizeof allowed);
-		bs_error_set(&err, "option --width", 0, 0, "%s takes %s bytes, not %u",
-			     k->name, allowed, *width);
+		bs_error_set(&err, "option --width", 0, 0, "%s takes %s bytes, "
+			     "not %u", k->name, allowed, *width);
 		return fail(&err);
 	}
 	return 0;
@@ -261,11 +261,11 @@ static int build_tile(bs_tile_spec *t)
 
 	if (sscanf(cur.v[K_TILE], "%lux%lu%c", &rows, &cols, &tail) != 2 ||
 	    strchr(cur.v[K_TILE], '-'))
-		return fail_text("option --tile", "'%s' is not ROWSxCOLS (e.g. 32x32)",
-				 cur.v[K_TILE]);
+		return fail_text("option --tile", "'%s' is not ROWSxCOLS "
+				 "(e.g. 32x32)", cur.v[K_TILE]);
 	if (rows > 1u << 20 || cols > 1u << 20)
-		return fail_text("option --tile", "%s is larger than 1048576 elements "
-				 "a side", cur.v[K_TILE]);
+		return fail_text("option --tile", "%s is larger than 1048576 "
+				 "elements a side", cur.v[K_TILE]);
 	t->rows = (unsigned)rows;
 	t->cols = (unsigned)cols;
 	if (opt_small(K_PAD, &t->pad) || opt_small(K_INDEX, &t->index) ||
@@ -277,14 +277,14 @@ static int build_tile(bs_tile_spec *t)
 		if (opt_num(K_ELEM, 16, &v))
 			return -1;
 		if (bs_width_index((unsigned)v) < 0)
-			return fail_text("option --elem", "%s is not 1, 2, 4, 8 or 16",
-					 cur.v[K_ELEM]);
+			return fail_text("option --elem", "%s is not 1, 2, "
+					 "4, 8 or 16", cur.v[K_ELEM]);
 		t->elem = (unsigned)v;
 	}
 	t->dir = bs_kind_is_matrix(t->kind) ? BS_MAT_STACK : BS_BY_COL;
 	if (cur.v[K_ACCESS] && bs_tile_dir_find(cur.v[K_ACCESS], &t->dir) < 0)
-		return fail_text("option --access", "'%s' is not row, col, chunks, "
-				 "stack, side or mma", cur.v[K_ACCESS]);
+		return fail_text("option --access", "'%s' is not row, col, "
+				 "chunks, stack, side or mma", cur.v[K_ACCESS]);
 	t->swizzle = BS_SWIZZLE_NONE;
 	if (cur.v[K_SWIZZLE] && bs_swizzle_parse(cur.v[K_SWIZZLE], "--swizzle",
 						 &t->swizzle, &t->cute,
@@ -306,7 +306,8 @@ static int build_addrs(unsigned width, bs_kind kind)
 		return fail_text("--addrs", "%s", "too long");
 	/* the name is one token of the line: blanks would split it */
 	if (strpbrk(name, " \t#"))
-		return fail_text("option --name", "'%s' holds a blank or '#'", name);
+		return fail_text("option --name", "'%s' holds a blank or '#'",
+				 name);
 	snprintf(line, sizeof line, "%s %u %s %s", name, width,
 		 bs_kind_name(kind), cur.v[K_ADDRS]);
 	rc = bs_parse_line(line, "--addrs", 0, &cur.access, &err);
@@ -407,7 +408,7 @@ EXPORT(web_build) int web_build(void)
 	return 0;
 }
 
-/* ---- prediction ------------------------------------------------------------ */
+/* ---- prediction ------------------------------------------------------ */
 
 static bs_detail detail;
 
@@ -515,7 +516,7 @@ EXPORT(web_predict) int web_predict(int slot, int arch)
 	return 0;
 }
 
-/* ---- the fix advisor --------------------------------------------------------- */
+/* ---- the fix advisor ------------------------------------------------- */
 
 static bs_fix fix;
 

@@ -63,7 +63,8 @@ static int read_set(cset *s, const char *path, const bs_profile *arch)
 
 	s->name = strcmp(path, "-") ? path : "<stdin>";
 	if (!f)
-		return usage_error("%s: cannot open: %s", path, strerror(errno));
+		return usage_error("%s: cannot open: %s", path,
+				   strerror(errno));
 	if (!(d = bs_dataset_open(f, s->name, &err))) {
 		if (f != stdin)
 			fclose(f);
@@ -178,7 +179,8 @@ static void put_throughput(cgroup *g)
 		return;
 	}
 	qsort(g->tp, g->ntp, sizeof *g->tp, by_value);
-	printf(" %.2f |", g->ntp & 1 ? g->tp[m] : (g->tp[m - 1] + g->tp[m]) / 2);
+	printf(" %.2f |", g->ntp & 1 ? g->tp[m]
+			   : (g->tp[m - 1] + g->tp[m]) / 2);
 }
 
 /* The rows of set s also in set 0, and those whose wavefronts differ. */
