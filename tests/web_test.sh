@@ -100,6 +100,21 @@ cat >>"$C" <<'EOF'
 --kind ld --width 4 --tile 32 --swizzle xor
 --kind ld --width 4 --expr lane*2
 EOF
+# every access the labs link into the page: its options from the link
+labs=$(find docs/labs -maxdepth 1 -name 'lab*.md' | sort)
+grep -h -o 'index\.html#[^)]*' $labs | sed 's/^index\.html#//' |
+	tr '&' '\n' | awk -F= '
+	/^(mode|textbook|fix|arch|tab)=/ { next }
+	$0 == "" { next }
+	/^kind=/ && line != "" { print line; line = "" }
+	{ line = line (line == "" ? "" : " ") "--" $1 " " substr($0, length($1) + 2) }
+	END { if (line != "") print line }' | while IFS= read -r l; do
+	printf '%b\n' "$(echo "$l" | sed 's/%\([0-9A-Fa-f][0-9A-Fa-f]\)/\\x\1/g')"
+done >"$T/lab-links.txt"
+nlinks=$(grep -h -o 'index\.html#' $labs | wc -l)
+[ "$(wc -l <"$T/lab-links.txt")" -eq "$nlinks" ] && [ "$nlinks" -ge 14 ] ||
+	fail "the labs' $nlinks links gave $(wc -l <"$T/lab-links.txt") accesses"
+cat "$T/lab-links.txt" >>"$C"
 ncases=$(wc -l <"$C")
 
 # What bankscope gives for each: columns 4-11 of predict --format csv, or

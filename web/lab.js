@@ -349,7 +349,7 @@
 		t.appendChild(el("tr", {}, [el("th", {}, "lane"),
 			el("th", {}, "address"), el("th", {}, "hex"),
 			el("th", {}, "bank"), el("th", {}, "word"),
-			el("th", {}, "wave")]));
+			el("th", {}, "phase.wave")]));
 		for (var l = 0; l < 32; l++) {
 			var on = r.active >>> l & 1, tr;
 			if (!on) {
@@ -532,7 +532,7 @@
 
 	/* A scatter chart: series [{name, pts: [[x, y]]}] */
 	function scatter(title, xl, yl, series, logx) {
-		var W = 500, H = 300, L = 48, B = 36, T = 22, R = 160;
+		var W = 500, H = 300, L = 48, B = 36, T = 32, R = 160;
 		var xs = [], ys = [];
 		series.forEach(function (s) {
 			s.pts.forEach(function (p) { xs.push(p[0]); ys.push(p[1]); });
@@ -561,7 +561,7 @@
 			g.appendChild(svg("text", { x: L + (xv - x0) / (x1 - x0) * (W - L - R) - 6, y: H - B + 14 }, lab));
 		}
 		g.appendChild(svg("text", { x: L + 60, y: H - 4 }, xl));
-		g.appendChild(svg("text", { x: 2, y: T - 6 }, yl));
+		g.appendChild(svg("text", { x: 2, y: T - 8 }, yl));
 		series.forEach(function (s, k) {
 			var c = COLORS[k % COLORS.length];
 			s.pts.forEach(function (p) {
@@ -707,18 +707,25 @@
 		charts.appendChild(scatter("throughput: loads and stores",
 			"wavefronts measured", "B/clk/SM", Object.keys(tp).sort()
 				.map(function (k) { return { name: k, pts: tp[k] }; })));
-		/* kinds: cycles against wavefronts, by kind other than ld/st */
-		var kd = {};
-		d.row.forEach(function (r) {
-			if (r.kind < 2 || isNaN(r.cycles) || isNaN(r.wf_m))
-				return;
-			var k = kindName(r.kind);
-			(kd[k] = kd[k] || []).push([r.wf_m, r.cycles]);
+		/* kinds: cycles against wavefronts, the matrix kinds, then the
+		   atomics and cp.async (10 series a chart at most) */
+		[["kinds: ldmatrix and stmatrix", function (k) {
+			return /^(ld|st)sm/.test(k);
+		}], ["kinds: atomics and cp.async", function (k) {
+			return /^(atom|red|cp)/.test(k);
+		}]].forEach(function (c) {
+			var kd = {};
+			d.row.forEach(function (r) {
+				var k = kindName(r.kind);
+				if (!c[1](k) || isNaN(r.cycles) || isNaN(r.wf_m))
+					return;
+				(kd[k] = kd[k] || []).push([r.wf_m, r.cycles]);
+			});
+			charts.appendChild(scatter(c[0], "wavefronts measured",
+				"cycles", Object.keys(kd).slice(0, 10).map(function (k) {
+					return { name: k, pts: kd[k] };
+				})));
 		});
-		charts.appendChild(scatter("kinds: cycles", "wavefronts measured",
-			"cycles", Object.keys(kd).slice(0, 10).map(function (k) {
-				return { name: k, pts: kd[k] };
-			})));
 		box.appendChild(charts);
 	}
 
@@ -961,12 +968,12 @@
 				  lat === "not modeled" ? "" : parseFloat(lat).toFixed(2)
 				 ].join(","));
 		});
-		/* a case over the frame is drawn again, ten times, at the end */
+		/* a case over the frame is drawn again, twenty times, at the end */
 		var again = 0;
 		times.forEach(function (ms, i) {
 			if (ms >= FRAME) {
 				again++;
-				times[i] = Math.min(ms, timeCase(t.cases[i], t, 10));
+				times[i] = Math.min(ms, timeCase(t.cases[i], t, 20));
 			}
 		});
 		var slow = times.map(function (ms, i) { return [ms, t.cases[i]]; });
