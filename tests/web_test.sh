@@ -168,6 +168,27 @@ for d in big bad markup; do
 	fi
 done >"$T/expected-data.txt"
 
+# ---- profile files: a good one (the textbook's, renamed) and a bad one ------
+sed 's/^profile textbook$/profile mine/' analyzer/profiles/textbook.profile >"$T/mine.profile"
+printf 'profile x\nbanks 33\n' >"$T/bad.profile"
+pcases="--kind ld --width 8 --expr lane|--kind st --width 16 --expr 0|--kind ld --width 4 --tile 32x32|--kind atom.add.u32 --width 4 --expr lane"
+{
+	echo "PROFILE bad.profile ERROR $($BANKSCOPE predict --arch "$T/bad.profile" --expr lane 2>&1 |
+		sed 's/^bankscope: //; s|build/web-test/||')"
+	echo "$pcases" | tr '|' '\n' | while IFS= read -r c; do
+		if out=$($BANKSCOPE predict --format csv --arch "$T/mine.profile" $c 2>"$T/err"); then
+			echo "PROFILE mine.profile $(echo "$out" | sed -n 2p | cut -d, -f5,7-9)"
+		else
+			echo "PROFILE mine.profile ERROR $(sed 's/^bankscope: //' "$T/err")"
+		fi
+	done
+} >"$T/expected-profile.txt"
+jsq() {
+	printf '"%s"' "$(sed 's/\\/\\\\/g; s/"/\\"/g; s/</\\u003c/g' "$1" | awk '{ printf "%s\\n", $0 }')"
+}
+profiles="{ name: \"bad.profile\", text: $(jsq "$T/bad.profile"), cases: [] },
+{ name: \"mine.profile\", text: $(jsq "$T/mine.profile"), cases: [\"$(echo "$pcases" | sed 's/|/", "/g')\"] }"
+
 # ---- the test copy of the page --------------------------------------------------
 # JSON strings, '<' written \u003c so that nothing closes the script.
 json_lines() {
@@ -176,7 +197,7 @@ json_lines() {
 {
 	printf '<script>\nwindow.BS_SELFTEST = { cases: [\n'
 	json_lines "$C"
-	printf '], datasets: [%s] };\n</script>\n' "$dsets"
+	printf '], datasets: [%s],\nprofiles: [%s] };\n</script>\n' "$dsets" "$profiles"
 } >"$T/selftest.js"
 awk -v f="$T/selftest.js" '
 /^<!--@SELFTEST@-->$/ { while ((getline l < f) > 0) print l; next }
@@ -242,6 +263,13 @@ if cmp -s "$T/expected-data.txt" "$T/page-data.txt"; then
 else
 	fail "the datasets differ from bankscope check:"
 	diff "$T/expected-data.txt" "$T/page-data.txt"
+fi
+grep '^PROFILE ' "$T/page.txt" >"$T/page-profile.txt"
+if cmp -s "$T/expected-profile.txt" "$T/page-profile.txt"; then
+	ok "profile files: $(grep -c . "$T/page-profile.txt") results as bankscope predict --arch FILE gives them"
+else
+	fail "profile files: the page differs from bankscope predict --arch FILE:"
+	diff "$T/expected-profile.txt" "$T/page-profile.txt"
 fi
 grep -q '^DATASET bad.csv ERROR bad.csv:37:' "$T/page-data.txt" ||
 	fail "the malformed dataset's message does not name line 37"

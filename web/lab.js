@@ -414,7 +414,7 @@
 
 	/* ---- the redraw ---------------------------------------------------------- */
 
-	var lastMs = 0;
+	var lastMs = 0, pendingHash = null;
 
 	function fail(text) {
 		$("error").textContent = text;
@@ -446,7 +446,16 @@
 			$("permalink").href = h;
 			$("permalink").textContent = location.href.replace(/#.*$/, "")
 				.replace(/^.*\//, "") + h;
-			history.replaceState(null, "", h);
+			/*
+			 * The address bar after the frame: the browser throttles
+			 * history changes, and typing should not wait on them.
+			 */
+			if (pendingHash === null)
+				setTimeout(function () {
+					history.replaceState(null, "", pendingHash);
+					pendingHash = null;
+				}, 0);
+			pendingHash = h;
 		}
 		$("cli").textContent = cliLine(s);
 		var arch = +(s.arch || 0);
@@ -849,6 +858,21 @@
 		return p;
 	}
 
+	/*
+	 * A profile file: the architecture from now on, or its first bad
+	 * line shown (and sm_90 kept).
+	 */
+	function openProfile(name, text) {
+		var e = model.profile(name, text);
+		$("profile-name").textContent = e ? "" : name;
+		$("f-arch").value = e ? "0" : "2";
+		if (e)
+			fail(e);
+		else
+			redraw();
+		return e;
+	}
+
 	/* ---- tabs, events, start ---------------------------------------------------- */
 
 	function tab(which) {
@@ -882,14 +906,7 @@
 			if (!f)
 				return;
 			f.text().then(function (text) {
-				var e = model.profile(f.name, text);
-				$("profile-name").textContent = e ? "" : f.name;
-				if (e) {
-					$("f-arch").value = "0";
-					fail(e);
-				} else {
-					redraw();
-				}
+				openProfile(f.name, text);
 			});
 		});
 		window.addEventListener("hashchange", function () {
@@ -985,6 +1002,23 @@
 		out.push("TIMING n=" + times.length + " max=" + slow[0][0].toFixed(2) +
 			 " median=" + sorted[sorted.length >> 1].toFixed(2) +
 			 " redrawn=" + again);
+		/* profile files: a bad one's message, then accesses under a good one */
+		(t.profiles || []).forEach(function (p) {
+			var e = openProfile(p.name, p.text);
+			if (e) {
+				out.push("PROFILE " + p.name + " ERROR " + e);
+				return;
+			}
+			p.cases.forEach(function (c) {
+				var s = caseState(c, { arch: "2" });
+				writeForm(s);
+				redraw();
+				var g = function (id) { return $("out-" + id).textContent; };
+				out.push("PROFILE " + p.name + " " + (!$("error").hidden ?
+					"ERROR " + $("error").textContent : [g("phases"),
+					g("wavefronts"), g("ideal"), g("conflicts")].join(",")));
+			});
+		});
 		(t.datasets || []).forEach(function (d) {
 			var p = openDataset(d.name, Bankscope.base64(d.b64));
 			out.push("DATASET " + d.name + " " + (p.error ? "ERROR " +
