@@ -221,7 +221,7 @@
 
 	/* ---- the bank map ------------------------------------------------------- */
 
-	var CELL = 22, LEFT = 64, TOP = 18;
+	var TOP = 18;
 
 	/*
 	 * The map of prediction r: banks across, the wavefronts of each phase
@@ -236,8 +236,9 @@
 	 * as elements their layout alone took more than a frame.  Hover
 	 * finds the cell from the pointer's position.
 	 */
-	function drawMap(box, r, id) {
-		var rows = [], y = TOP, dpr = window.devicePixelRatio || 1;
+	function drawMap(box, r, id, small) {
+		var rows = [], dpr = window.devicePixelRatio || 1;
+		var CELL = small ? 16 : 22, LEFT = small ? 52 : 64;
 		r.phase.forEach(function (f, pi) {
 			if (!f.active)
 				return;
@@ -271,12 +272,16 @@
 			});
 			cv.addEventListener("mouseleave", hideTip);
 		}
+		box.parentNode.style.maxWidth = w + "px";
 		cv.width = Math.ceil(w * dpr);
 		cv.height = Math.ceil(h * dpr);
 		cv.style.width = w + "px";
 		cv.style.height = h + "px";
-		var g = cv.getContext("2d");
+		/* hl: a lane whose cells are outlined (the lanes' table) */
+		function paint(hl) {
+		var g = cv.getContext("2d"), y = TOP;
 		g.setTransform(dpr, 0, 0, dpr, 0, 0);
+		g.clearRect(0, 0, w, h);
 		g.font = "10px ui-monospace, monospace";
 		g.textBaseline = "middle";
 		g.fillStyle = "#1b1b1b";
@@ -286,13 +291,13 @@
 			if (row.label) {
 				g.font = "bold 10px ui-monospace, monospace";
 				g.fillStyle = "#20323f";
-				g.fillText(row.label, 2, y + 11);
+				g.fillText(row.label, 2, y + CELL / 2);
 				g.font = "10px ui-monospace, monospace";
 				y += CELL;
 				return;
 			}
 			g.fillStyle = "#1b1b1b";
-			g.fillText("wave " + row.wave, 2, y + 11);
+			g.fillText("wave " + row.wave, 2, y + CELL / 2);
 			for (var b = 0; b < r.banks; b++) {
 				var ci = row.cells[b], x = LEFT + b * CELL;
 				if (ci === undefined) {
@@ -311,10 +316,21 @@
 				while (!(c.lanes >>> low & 1) && low < 31)
 					low++;
 				g.fillStyle = "#1b1b1b";
-				g.fillText(low + (n > 1 ? "+" : ""), x + 2, y + 11);
+				/* small cells: the colour says the word is shared */
+				g.fillText(low + (n > 1 && !small ? "+" : ""), x + 2,
+					   y + CELL / 2);
+				if (hl >= 0 && c.lanes >>> hl & 1) {
+					g.lineWidth = 3;
+					g.strokeStyle = "#000";
+					g.strokeRect(x + 1.5, y + 1.5, CELL - 5, CELL - 5);
+					g.lineWidth = 1;
+				}
 			}
 			y += CELL;
 		});
+		}
+		paint(-1);
+		cv.paint = paint;
 		cv.hover = function (ev) {
 			var rc = cv.getBoundingClientRect();
 			var row = rows[Math.floor((ev.clientY - rc.top - TOP) / CELL)];
@@ -370,8 +386,18 @@
 				el("td", {}, banks.join(" ")),
 				el("td", {}, words.join(" ")),
 				el("td", {}, waves.join(" "))]);
+			tr.setAttribute("data-lane", l);
 			t.appendChild(tr);
 		}
+		/* a lane's row outlines its cells in the map */
+		function lane(ev, on) {
+			var row = ev.target.closest && ev.target.closest("tr[data-lane]");
+			var cv = $("map").querySelector("canvas");
+			if (cv && cv.paint)
+				cv.paint(on && row ? +row.getAttribute("data-lane") : -1);
+		}
+		t.addEventListener("mouseover", function (ev) { lane(ev, true); });
+		t.addEventListener("mouseleave", function (ev) { lane(ev, false); });
 		box.appendChild(t);
 	}
 
@@ -490,8 +516,8 @@
 			"not in the profile); conflict-free " + (isNaN(r.tp_rule)
 			? "not measured" : fmt(r.tp_rule) + " B/clk/SM") + ".";
 		$("cap-main").textContent = caption(r, r.name);
-		drawMap($("map"), r, "main");
 		var tb = s.textbook === "1" && arch !== 1;
+		drawMap($("map"), r, "main", tb);
 		show($("fig-textbook"), tb);
 		if (!tb)
 			clear($("map-textbook"));
@@ -501,7 +527,7 @@
 				$("cap-textbook").textContent = caption(t, "the textbook " +
 					"picture") + (t.wavefronts !== r.wavefronts ?
 					" (the measured model: " + r.wavefronts + ")" : "");
-				drawMap($("map-textbook"), t, "textbook");
+				drawMap($("map-textbook"), t, "textbook", true);
 			} else {
 				$("cap-textbook").textContent = "textbook: " + t.error;
 			}
