@@ -197,7 +197,11 @@ json_lines() {
 {
 	printf '<script>\nwindow.BS_SELFTEST = { cases: [\n'
 	json_lines "$C"
-	printf '], datasets: [%s],\nprofiles: [%s] };\n</script>\n' "$dsets" "$profiles"
+	printf '], datasets: [%s],\nprofiles: [%s],\n' "$dsets" "$profiles"
+	# timed with the textbook picture and the fix (reported only)
+	printf 'extras: ["--kind ld --width 4 --tile 32x32 --textbook 1 --fix 1",\n'
+	printf '"--kind ldsm.x4 --tile 64x64 --elem 2 --access mma --textbook 1 --fix 1",\n'
+	printf '"--kind ld --width 4 --struct 128 --textbook 1 --fix 1"] };\n</script>\n'
 } >"$T/selftest.js"
 awk -v f="$T/selftest.js" '
 /^<!--@SELFTEST@-->$/ { while ((getline l < f) > 0) print l; next }
@@ -250,6 +254,7 @@ if [ -z "$max" ]; then
 elif awk -v m="$max" -v f="$FRAME_MS" 'BEGIN { exit !(m < f) }'; then
 	ok "every redraw within one frame: $timing ms"
 	sed -n 's/^SLOWEST /  slowest: /p' "$T/page.txt"
+	sed -n 's/^EXTRA /  with the textbook picture and the fix: /p' "$T/page.txt"
 else
 	fail "a redraw took longer than $FRAME_MS ms: $timing ms"
 	grep '^SLOWEST ' "$T/page.txt"

@@ -1045,6 +1045,15 @@
 					g("wavefronts"), g("ideal"), g("conflicts")].join(",")));
 			});
 		});
+		/* with the textbook picture and the fix on (reported, not bound) */
+		(t.extras || []).forEach(function (c) {
+			var st = caseState(c, t), ms = Infinity;
+			writeForm(st);
+			for (var k = 0; k < 3; k++)
+				ms = Math.min(ms, redraw());
+			out.push("EXTRA " + ms.toFixed(2) + " ms: " + c + " (" +
+				 $("fix-summary").textContent + ")");
+		});
 		(t.datasets || []).forEach(function (d) {
 			var p = openDataset(d.name, Bankscope.base64(d.b64));
 			out.push("DATASET " + d.name + " " + (p.error ? "ERROR " +
