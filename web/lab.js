@@ -144,7 +144,9 @@
 				$("f-" + f).value = s[f] !== undefined ? s[f] : "";
 		});
 		setSwizzle(s.swizzle);
-		$("f-arch").value = s.arch === "1" || s.arch === "2" ? s.arch : "0";
+		/* a profile file is not in the URL: sm_90 until one is opened */
+		$("f-arch").value = s.arch === "1" || (s.arch === "2" &&
+			$("profile-name").textContent) ? s.arch : "0";
 		$("f-textbook").checked = s.textbook === "1";
 		$("f-fix").checked = s.fix === "1";
 		showMode();
