@@ -15,7 +15,12 @@
 
 #include "bankscope.h"
 
+/* Exported from the module; a plain function elsewhere (the tests). */
+#ifdef __wasm__
 #define EXPORT(name) __attribute__((export_name(#name)))
+#else
+#define EXPORT(name)
+#endif
 
 /* lab.c's */
 uint32_t *web_res(int slot);
@@ -30,7 +35,8 @@ typedef struct {
 	uint8_t kind, width, active, verdict, packed;
 	char probe[32];
 	char name[BS_NAME_MAX];
-	/* measured: wavefronts, conflicts; predicted: wavefronts, ideal,
+	/* (9 numbers: lab.c's web_num(3) holds WD_SIZE, 16)
+	   measured: wavefronts, conflicts; predicted: wavefronts, ideal,
 	   conflicts, latency; timing: cycles median, bytes and wavefronts
 	   per clock per SM */
 	double v[9];
@@ -53,7 +59,7 @@ EXPORT(web_data_error) const char *web_data_error(void)
 	return error;
 }
 
-static int fail(const bs_error *err)
+static int data_fail(const bs_error *err)
 {
 	bs_error_format(err, error, sizeof error);
 	return -1;
@@ -110,12 +116,12 @@ EXPORT(web_dataset) long web_dataset(int id, size_t len)
 	f = fmemopen((void *)text, len, "r");
 	if (!f) {
 		bs_error_set(&err, "dataset", 0, 0, "cannot read it");
-		return fail(&err);
+		return data_fail(&err);
 	}
 	d = bs_dataset_open(f, *name ? name : "dataset", &err);
 	if (!d) {
 		fclose(f);
-		return fail(&err);
+		return data_fail(&err);
 	}
 	meta = bs_dataset_meta(d, "profile");
 	if (meta && !strncmp(meta, "none", 4))
@@ -168,7 +174,7 @@ EXPORT(web_dataset) long web_dataset(int id, size_t len)
 	if (rc < 0) {
 		free(D->rows);
 		memset(D, 0, sizeof *D);
-		return fail(&err);
+		return data_fail(&err);
 	}
 	return (long)D->n;
 }

@@ -29,7 +29,12 @@
 
 #include "bankscope.h"
 
+/* Exported from the module; a plain function elsewhere (the tests). */
+#ifdef __wasm__
 #define EXPORT(name) __attribute__((export_name(#name)))
+#else
+#define EXPORT(name)
+#endif
 
 /* ---- the result arrays ------------------------------------------------ */
 
@@ -48,7 +53,7 @@ enum {
 					      wave, word, lanes */
 	WR_SIZE = WR_CELL + 5 * BS_MAX_CELLS,
 };
-enum { WD_LATENCY, WD_TP_RULE, WD_LAT_BASE, WD_LAT_SLOPE, WD_SIZE = 8 };
+enum { WD_LATENCY, WD_TP_RULE, WD_LAT_BASE, WD_LAT_SLOPE, WD_SIZE = 16 };
 enum {
 	WS_ERROR, WS_NAME, WS_KIND, WS_PROFILE, WS_WARNING, WS_FIX_LABEL,
 	WS_FIX_DECL, WS_FIX_INDEX, WS_FIX_NOTE, WS_FIX_WARNING, WS_FIX_SUMMARY,
