@@ -4,14 +4,19 @@
 #
 #   make              build/bankscope (the CLI), build/libbankscope.a and,
 #                     where CUPTI's headers are, build/libbankscope_inject.so
-#   make check        build and run the Check test suite, the report test
-#                     and the build test (exits non-zero on any failure);
+#   make check        build and run the Check test suite, the report test,
+#                     the browser lab's test and the build test (exits
+#                     non-zero on any failure);
 #                     SANITIZE=1 builds the suite with ASan + UBSan under
 #                     build/san/, MSAN=1 with clang's MemorySanitizer under
 #                     build/msan/.  Without the CUDA toolkit it runs every
 #                     test that needs none and says what it skipped.
 #   make check-report build the report from the committed H100 dataset and
 #                     load it in headless Chromium
+#   make web          build/web/index.html: the lab, one offline page (the
+#                     model in WebAssembly; make deps-web installs clang's)
+#   make check-web    load the lab in headless Chromium and compare it with
+#                     bankscope predict
 #   make check-build  the build's own test (tests/build_test.sh): target
 #                     choice, dependencies, stamps, install, man page
 #   make check-archs  compile the probes, the tutorial and the profile
@@ -265,7 +270,8 @@ deps-check:
 # The CUDA side is built without sanitizers (a sub-make without SANITIZE
 # or MSAN: nvcc links it).  Without either, make check also builds the report
 # from the committed H100 dataset and opens it in headless Chromium
-# (tests/report_test.sh), and runs the build test (tests/build_test.sh).
+# (tests/report_test.sh), does the same with the browser lab
+# (tests/web_test.sh), and runs the build test (tests/build_test.sh).
 check: $(B)/check_bankscope $(CLI) $(if $(SANITIZED),,$(CUDA_CHECK_BUILDS) \
 		$(MAN_PAGE))
 ifneq ($(SANITIZED),)
@@ -276,6 +282,7 @@ endif
 		BS_VERSION='$(GIT_DESCRIBE)' CK_FORK=yes $(B)/check_bankscope
 ifeq ($(SANITIZED),)
 	$(MAKE) --no-print-directory check-report
+	$(MAKE) --no-print-directory check-web
 	MAKE='$(MAKE)' $(BUILD_TEST)
 endif
 	@printf '%b' '$(subst ','\'',$(CUDA_SKIPPED))'
@@ -542,6 +549,31 @@ bench-report: $(CLI)
 profile-bench:
 	SAMPLES='$(SAMPLES)' OUT='$(or $(OUT),build/profile-bench)' \
 		bash scripts/profile-bench.sh
+
+# ---- the browser lab (WebAssembly) ------------------------------------------
+# build/web/index.html: one offline page, the model compiled to WebAssembly
+# from the library's sources (web/build.sh says which) with the committed
+# H100 and H200 runs inside it.  make check-web loads it in headless
+# Chromium (tests/web_test.sh) against build/bankscope predict.  Without
+# the toolchain (clang, lld, wasi-libc, libclang-rt-14-dev-wasm32: make
+# deps-web) make web says what is missing; nothing else needs it.
+WEB_DATA := data/h100-sxm/all-20261124-153149.csv data/h200/all-20261124-153809.csv
+WEB_PAGE := build/web/index.html
+
+.PHONY: web check-web deps-web
+web: $(WEB_PAGE)
+
+deps-web:
+	@$(DEPS) clang lld wasi-libc libclang-rt-14-dev-wasm32
+
+$(WEB_PAGE): $(wildcard web/*) $(LIB_SRC) $(wildcard analyzer/*.h) \
+		$(B)/gen/profiles.c $(WEB_DATA) build/stamp/version | deps-web
+	@mkdir -p $(@D)
+	CLANG='$(CLANG)' GIT_DESCRIBE='$(GIT_DESCRIBE)' sh web/build.sh $(@D) \
+		$(B)/gen/profiles.c $(WEB_DATA)
+
+check-web: $(WEB_PAGE) $(CLI)
+	BANKSCOPE=$(CLI) sh tests/web_test.sh
 
 # ---- the man page and install ----------------------------------------------------
 # The man page is generated from its web copy, docs/bankscope.md.

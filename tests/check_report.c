@@ -1356,8 +1356,9 @@ static const struct {
 	{ NULL, { NULL }, 2, "bankscope: report: no dataset given" },
 	{ NULL, { "--bogus", DATASET, NULL }, 2,
 	  "bankscope: report: unknown option '--bogus'" },
-	{ NULL, { DATASET, DATASET, NULL }, 2,
-	  "bankscope: report: one dataset only" },
+	{ NULL, { "--note", "x", DATASET, DATASET, NULL }, 2,
+	  "bankscope: report: options --out, --charts, --note and "
+	  "--plot-data go with one dataset" },
 	{ NULL, { DATASET, "--note", NULL }, 2,
 	  "bankscope: option --note needs a value" },
 	{ NULL, { "--plot-data", "BAD", DATASET, NULL }, 2,

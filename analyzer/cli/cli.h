@@ -227,6 +227,14 @@ void explain_verdict_text(const ex_result *r, char *buf, size_t size);
 void explain_text(FILE *out, bs_explain *e, const ex_result *r);
 int explain_loop_of(const bs_sass_insn *in, const bs_sass_insn *cas);
 
+/*
+ * compare.c: bankscope report with two or more datasets, first and the
+ * nmore of more, side by side in Markdown on stdout; options: whether
+ * one of report's one-dataset options was given (refused).
+ */
+int report_several(const char *first, int nmore, char **more, int options,
+		   const bs_profile *arch);
+
 int cmd_predict(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_archs(int argc, char **argv);

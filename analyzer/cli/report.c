@@ -4,6 +4,7 @@
  *   bankscope report [--arch NAME|FILE] [--charts DIR] [--out DIR]
  *                    [--note TEXT] DATA.csv
  *   bankscope report [--arch NAME|FILE] --plot-data FILE DATA.csv
+ *   bankscope report [--arch NAME|FILE] DATA1.csv DATA2.csv...  (compare.c)
  *
  * Reads the dataset once, streamed ('-' is stdin), and writes OUT/index.html
  * (one page, its style inline, nothing fetched from elsewhere, so it reads
@@ -113,6 +114,7 @@ static const char report_usage[] =
 	"usage: bankscope report [--arch NAME|FILE] [--charts DIR] [--out DIR]\n"
 	"                        [--note TEXT] DATA.csv\n"
 	"       bankscope report [--arch NAME|FILE] --plot-data FILE DATA.csv\n"
+	"       bankscope report [--arch NAME|FILE] DATA1.csv DATA2.csv...\n"
 	"\n"
 	"Write a report on a measured dataset: OUT/index.html (one page that\n"
 	"reads offline) and OUT/report.md (the same in Markdown).  It shows\n"
@@ -123,7 +125,10 @@ static const char report_usage[] =
 	"cp.async: agreement, the profile's rule, cycles against wavefronts,\n"
 	"conflict-free throughput, and the ranges of kinds it does not\n"
 	"model), every row where measured and predicted disagree, and the\n"
-	"charts.\n"
+	"charts.  Two or more datasets are compared instead, GPU beside GPU,\n"
+	"in Markdown on standard output: the rows whose wavefronts differ,\n"
+	"and latency and throughput per kind and width (as the browser lab,\n"
+	"make web, shows them).\n"
 	"\n"
 	"  --charts DIR   the charts drawn by make plots (stride.png, .svg,\n"
 	"                 ..., and not-drawn.txt): copied into OUT and shown\n"
@@ -2676,7 +2681,7 @@ int cmd_report(int argc, char **argv)
 {
 	const char *charts_dir = NULL, *out = DEFAULT_OUT, *note = NULL;
 	const char *file = NULL, *arch_name = NULL, *plot = NULL;
-	int out_given = 0;
+	int out_given = 0, nmore = 0;
 	const bs_profile *arch = NULL;
 	FILE *f;
 	int opts = 1, rc;
@@ -2711,10 +2716,10 @@ int cmd_report(int argc, char **argv)
 		if (opts && a[0] == '-' && a[1])
 			return usage_error("report: unknown option '%s' (try "
 					   "bankscope report --help)", a);
-		if (file)
-			return usage_error("report: one dataset only ('%s' "
-					   "and '%s')", file, a);
-		file = a;
+		if (file)       /* more datasets: gathered in argv's read part */
+			argv[nmore++] = argv[i];
+		else
+			file = a;
 	}
 	if (!file)
 		return usage_error("report: no dataset given (try bankscope "
@@ -2732,6 +2737,9 @@ int cmd_report(int argc, char **argv)
 				   : "note");
 	if (arch_name && arch_option(arch_name, &arch))
 		return EXIT_BADINPUT;
+	if (nmore)
+		return report_several(file, nmore, argv, out_given ||
+				      charts_dir || note || plot, arch);
 	if (!strcmp(file, "-"))
 		f = stdin;
 	else if (!(f = fopen(file, "r")))

@@ -1,0 +1,175 @@
+/*
+ * check_web.c - the browser lab's entry point (web/lab.c, web/data.c),
+ * built natively: what the page reads from its arrays, against the
+ * library, and that no call writes past them (make check SANITIZE=1).
+ * The page itself is tested in Chromium by tests/web_test.sh.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bankscope.h"
+#include "testutil.h"
+
+/* check.h's old fail() macro would rename lab.c's fail() */
+#undef fail
+#include "../web/lab.c"
+#include "../web/data.c"
+
+static void put(int i, const char *s)
+{
+	size_t n = strlen(s);
+
+	memcpy(web_buf(i, n), s, n);
+}
+
+/* The access in lab.c's key=value form, built: 0 or -1. */
+static int build(const char *spec)
+{
+	put(0, spec);
+	return web_build();
+}
+
+START_TEST(test_predict_arrays)
+{
+	const uint32_t *r = web_res(0);
+	const double *d = web_num(0);
+	bs_access a;
+	bs_summary s;
+	bs_error err;
+	bs_expr_spec e = { .index = "lane*2", .width = 8,
+			   .kind = BS_KIND_LD };
+
+	ck_assert_int_eq(build("expr=lane*2\nkind=ld\nwidth=8"), 0);
+	ck_assert_int_eq(web_predict(0, 0), 0);
+	ck_assert_int_eq(bs_access_from_expr(&e, &a, &err), 0);
+	ck_assert_int_eq(bs_predict(bs_profile_default(), &a, &s, &err), 0);
+	/* 8-byte loads, stride 2: two phases of 16 lanes, 2-way each */
+	ck_assert_uint_eq(r[WR_OK], 1);
+	ck_assert_uint_eq(r[WR_WAVEFRONTS], 4);
+	ck_assert_uint_eq(r[WR_WAVEFRONTS], s.wavefronts);
+	ck_assert_uint_eq(r[WR_IDEAL], 2);
+	ck_assert_uint_eq(r[WR_CONFLICTS], 2);
+	ck_assert_uint_eq(r[WR_PHASES], 2);
+	ck_assert_uint_eq(r[WR_NPHASES], 2);
+	ck_assert_uint_eq(r[WR_ADDR + 3], 48);
+	ck_assert_uint_eq(r[WR_PHASE + 7 + 0], 0xffff0000u);
+	ck_assert_uint_eq(r[WR_PIPE_CLOCKS], 4);
+	ck_assert(fabs(d[WD_LATENCY] - 40.0) < 1e-9);
+	ck_assert_str_eq(web_str(WS_PROFILE), "sm_90");
+	/* the textbook picture of the same access: one phase of 32 */
+	ck_assert_int_eq(web_predict(2, 1), 0);
+	ck_assert_uint_eq(web_res(2)[WR_PHASES], 1);
+	ck_assert_uint_eq(web_res(2)[WR_WAVEFRONTS], 4);
+}
+END_TEST
+
+START_TEST(test_errors_name_the_field)
+{
+	ck_assert_int_eq(build("expr=lane*\nkind=ld"), -1);
+	ck_assert_str_eq(web_str(WS_ERROR), "--expr: column 6: expected an "
+			 "operand (number, lane, warp, tid or '(') at the end "
+			 "of the expression");
+	/* no access is left for a prediction to show */
+	ck_assert_int_eq(web_predict(0, 0), -1);
+	ck_assert_uint_eq(web_res(0)[WR_OK], 0);
+	ck_assert_int_eq(build("addrs=0 4 8 x"), -1);
+	ck_assert_str_eq(web_str(WS_ERROR), "--addrs: column 7: lane 3: 'x' "
+			 "is not an address (decimal, 0x hex, or - for "
+			 "inactive)");
+	ck_assert_int_eq(build("width=3\nexpr=lane"), -1);
+	ck_assert_str_eq(web_str(WS_ERROR),
+			 "option --width: 3 is not 1, 2, 4, 8 or 16");
+	ck_assert_int_eq(build("expr=lane\ntile=32x32"), -1);
+	ck_assert_int_eq(build("bogus"), -1);
+	ck_assert_str_eq(web_str(WS_ERROR), "access: 'bogus' is not key=value");
+}
+END_TEST
+
+START_TEST(test_fix)
+{
+	ck_assert_int_eq(build("tile=32x32"), 0);
+	ck_assert_int_eq(web_fix(1, 0), 1);
+	ck_assert_str_eq(web_str(WS_FIX_LABEL), "pad rows by 1 float");
+	ck_assert_uint_eq(web_res(1)[WR_WAVEFRONTS], 1);
+	ck_assert_int_eq(build("expr=lane"), 0);
+	ck_assert_int_eq(web_fix(1, 0), 0);
+	ck_assert_str_eq(web_str(WS_FIX_SUMMARY),
+			 "no fix needed: 1 wavefronts = ideal");
+}
+END_TEST
+
+/* A dataset row's nine numbers fit web_num(3): nothing past it written
+   (under SANITIZE=1 an overflow of the last slot stops the test). */
+START_TEST(test_dataset_rows)
+{
+	size_t len;
+	char *text = tu_slurp("data/h200/all-20261124-153809.csv", &len);
+	const char *name;
+	const double *v = web_num(3);
+
+	ck_assert_ptr_nonnull(text);
+	put(1, "h200.csv");
+	memcpy(web_buf(0, len), text, len);
+	free(text);
+	ck_assert_int_eq(web_dataset(1, len), 3889);
+	web_data_sum(1);
+	ck_assert_uint_eq(web_res(2)[1], 3889);      /* agree */
+	ck_assert_uint_eq(web_res(2)[2], 0);         /* disagree */
+	ck_assert_str_eq(web_data_profile(1), "sm_90");
+	name = web_data_row(1, 5);
+	ck_assert_str_eq(name, "u8_ld_s5");
+	ck_assert_str_eq(web_data_probe(1, 5), "stride");
+	ck_assert_uint_eq(web_res(3)[0], 34);        /* its line */
+	ck_assert(v[0] == 2 && v[2] == 2 && v[3] == 1);
+	ck_assert_ptr_null(web_data_row(1, 3889));
+}
+END_TEST
+
+START_TEST(test_dataset_bad_line)
+{
+	const char *csv = "probe,name,width,op,addresses\n"
+			  "stride,a,4,ld,0 4 8 12 16 20 24 28 32 36 40 44 48 "
+			  "52 56 60 64 68 72 76 80 84 88 92 96 100 104 108 "
+			  "112 116 120 124\n"
+			  "stride,b,x,ld,0\n";
+
+	put(1, "bad.csv");
+	put(0, csv);
+	ck_assert_int_eq(web_dataset(0, strlen(csv)), -1);
+	ck_assert_str_eq(web_data_error(), "bad.csv:3:10: column 'width': 'x' "
+			 "is not 1, 2, 4, 8 or 16 bytes");
+	/* the slot is emptied, not left with an older dataset */
+	ck_assert_ptr_null(web_data_row(0, 0));
+}
+END_TEST
+
+START_TEST(test_profile_file)
+{
+	put(1, "p.profile");
+	put(0, "profile x\nbanks 33\n");
+	ck_assert_int_eq(web_profile(), -1);
+	ck_assert_str_eq(web_str(WS_ERROR), "p.profile:2:7: banks: 33 is not "
+			 "a power of two from 2 to 64");
+	/* a profile that failed is not used: arch 2 is sm_90 */
+	ck_assert_int_eq(build("expr=lane"), 0);
+	ck_assert_int_eq(web_predict(0, 2), 0);
+	ck_assert_str_eq(web_str(WS_PROFILE), "sm_90");
+}
+END_TEST
+
+Suite *web_suite(void)
+{
+	Suite *s = suite_create("web");
+	TCase *tc = tcase_create("web");
+
+	tcase_add_test(tc, test_predict_arrays);
+	tcase_add_test(tc, test_errors_name_the_field);
+	tcase_add_test(tc, test_fix);
+	tcase_add_test(tc, test_dataset_rows);
+	tcase_add_test(tc, test_dataset_bad_line);
+	tcase_add_test(tc, test_profile_file);
+	suite_add_tcase(s, tc);
+	return s;
+}
