@@ -16,7 +16,7 @@
  * --launch-skip and --launch-count, and BANKSCOPE_PROFILE_LAUNCH from
  * --launches (first, the default: the first selected launch of each
  * kernel is measured; all: every selected launch).  That run lists every
- * launch and measures every selected kernel (probes/inject/inject.c: the
+ * launch and measures every selected kernel (profiler/inject/inject.c: the
  * module-profiled callback makes CUPTI patch them all).  A kernel among
  * the selected launches that still has no records (a CUPTI that patched
  * one kernel per process, or a launch it missed) is named on stderr and
