@@ -115,7 +115,7 @@ SANITIZED := $(SANITIZE)$(MSAN)
 # built-in profiles (analyzer/profiles/*.profile compiled in as text).
 PROFILE_FILES := $(sort $(wildcard analyzer/profiles/*.profile))
 LIB_SRC := $(wildcard analyzer/*.c) $(wildcard probes/families/*.c)
-CLI_SRC := $(wildcard analyzer/cli/*.c)
+CLI_SRC := $(wildcard analyzer/cli/*.c analyzer/cli/profile/*.c)
 TEST_SRC := $(wildcard tests/check_*.c) tests/runner.c tests/testutil.c
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/obj/%.o) $(B)/obj/gen/profiles.o
 CLI_OBJ := $(CLI_SRC:%.c=$(B)/obj/%.o)
@@ -320,7 +320,8 @@ build/fuzz/%: fuzz/%.c $(LIB_SRC) $(B)/gen/profiles.c $(wildcard analyzer/*.h) \
 # report's rule text): the CLI without its main().
 FUZZ_CLI_SRC := $(filter-out analyzer/cli/main.c,$(CLI_SRC))
 build/fuzz/fuzz_arch: fuzz/fuzz_arch.c $(LIB_SRC) $(FUZZ_CLI_SRC) \
-		$(B)/gen/profiles.c $(wildcard analyzer/*.h analyzer/cli/*.h) \
+		$(B)/gen/profiles.c \
+		$(wildcard analyzer/*.h analyzer/cli/*.h analyzer/cli/profile/*.h) \
 		| deps-fuzz
 	@mkdir -p $(@D) build/fuzz/corpus-fuzz_arch
 	$(CLANG) $(FUZZ_FLAGS) -o $@ $< $(LIB_SRC) $(FUZZ_CLI_SRC) \
