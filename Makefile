@@ -115,7 +115,7 @@ SANITIZED := $(SANITIZE)$(MSAN)
 # built-in profiles (analyzer/profiles/*.profile compiled in as text).
 PROFILE_FILES := $(sort $(wildcard analyzer/profiles/*.profile))
 LIB_SRC := $(wildcard analyzer/*.c) $(wildcard probes/families/*.c)
-CLI_SRC := $(wildcard analyzer/cli/*.c)
+CLI_SRC := $(wildcard analyzer/cli/*.c analyzer/cli/profile/*.c)
 TEST_SRC := $(wildcard tests/check_*.c) tests/runner.c tests/testutil.c
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/obj/%.o) $(B)/obj/gen/profiles.o
 CLI_OBJ := $(CLI_SRC:%.c=$(B)/obj/%.o)
@@ -320,7 +320,8 @@ build/fuzz/%: fuzz/%.c $(LIB_SRC) $(B)/gen/profiles.c $(wildcard analyzer/*.h) \
 # report's rule text): the CLI without its main().
 FUZZ_CLI_SRC := $(filter-out analyzer/cli/main.c,$(CLI_SRC))
 build/fuzz/fuzz_arch: fuzz/fuzz_arch.c $(LIB_SRC) $(FUZZ_CLI_SRC) \
-		$(B)/gen/profiles.c $(wildcard analyzer/*.h analyzer/cli/*.h) \
+		$(B)/gen/profiles.c \
+		$(wildcard analyzer/*.h analyzer/cli/*.h analyzer/cli/profile/*.h) \
 		| deps-fuzz
 	@mkdir -p $(@D) build/fuzz/corpus-fuzz_arch
 	$(CLANG) $(FUZZ_FLAGS) -o $@ $< $(LIB_SRC) $(FUZZ_CLI_SRC) \
@@ -442,25 +443,26 @@ sass:
 
 # ---- profile: the injection library and a sample program -------------------
 # build/libbankscope_inject.so is what `bankscope profile` sets as
-# CUDA_INJECTION64_PATH (probes/inject/inject.c; gcc and the CUDA headers
-# build it, no GPU needed).  DT_RPATH (--disable-new-dtags), not RUNPATH: it
+# CUDA_INJECTION64_PATH (profiler/inject/inject.c; gcc and the CUDA headers
+# build it, no GPU needed); profiler/select.h, its choice of launches, is
+# the explain library's too.  DT_RPATH (--disable-new-dtags), not RUNPATH: it
 # lets libcupti dlopen libnvperf_host.so from the CUDA lib folder.
 # build/tests/transpose is the sample the profile was checked with.
-$(INJECT): probes/inject/inject.c probes/cupti_reason.c \
+$(INJECT): profiler/inject/inject.c profiler/select.h probes/cupti_reason.c \
 		probes/cupti_reason.h probes/check.h probes/metrics.h \
 		analyzer/bankscope.h build/stamp/cuda-cc
 	@mkdir -p $(@D)
 	$(CC) $(PROBE_CFLAGS) -fPIC -shared -fvisibility=hidden \
-		-Iprobes -Ianalyzer \
-		-o $@ probes/inject/inject.c probes/cupti_reason.c \
+		-Iprofiler -Iprobes -Ianalyzer \
+		-o $@ profiler/inject/inject.c probes/cupti_reason.c \
 		-L$(CUDA_HOME)/lib64 \
 		-Wl,--disable-new-dtags,-rpath,$(CUDA_HOME)/lib64 \
 		-lcupti -ldl -lpthread
 
 # ---- explain: the Sanitizer API library and its patch module ----------------
-# build/libbankscope_explain.so (probes/explain/explain.c, linked to
+# build/libbankscope_explain.so (profiler/explain/explain.c, linked to
 # libsanitizer-public.so) and build/bankscope_explain_patch.fatbin
-# (probes/explain/patch.cu, nvcc --fatbin --compile-as-tools-patch) are what
+# (profiler/explain/patch.cu, nvcc --fatbin --compile-as-tools-patch) are what
 # `bankscope profile --explain` loads.  They need the CUDA Sanitizer API:
 # compute-sanitizer's folder where CUDA is installed whole, else the PyPI
 # package nvidia-cuda-sanitizer-api that scripts/sanitizer-deps.sh puts
@@ -479,22 +481,22 @@ endif
 deps-sanitizer:
 	@sh scripts/sanitizer-deps.sh
 
-build/libbankscope_explain.so: probes/explain/explain.c probes/explain/explain.h \
-		analyzer/bankscope.h
+build/libbankscope_explain.so: profiler/explain/explain.c \
+		profiler/explain/explain.h profiler/select.h analyzer/bankscope.h
 	@mkdir -p $(@D)
 	$(CC) -std=c11 $(WARN) $(OPT) -g -fPIC -shared -fvisibility=hidden \
-		-Iprobes/explain -Ianalyzer -I$(SANITIZER_DIR)/include \
-		-I$(CUDA_HOME)/include -o $@ probes/explain/explain.c \
+		-Iprofiler/explain -Iprofiler -Ianalyzer -I$(SANITIZER_DIR)/include \
+		-I$(CUDA_HOME)/include -o $@ profiler/explain/explain.c \
 		-L$(SANITIZER_LIBDIR) -Wl,-rpath,$(abspath $(SANITIZER_LIBDIR)) \
 		-lsanitizer-public -ldl -lpthread
 
 # The patch module: machine code of the targets, and PTX of each for JIT.
-build/bankscope_explain_patch.fatbin: probes/explain/patch.cu \
-		probes/explain/explain.h build/stamp/cuda-cc
+build/bankscope_explain_patch.fatbin: profiler/explain/patch.cu \
+		profiler/explain/explain.h build/stamp/cuda-cc
 	@mkdir -p $(@D)
 	$(NVCC) --fatbin --compile-as-tools-patch $(NVCC_GENCODE) \
 		$(foreach t,$(filter sm_%,$(NVCC_TARGETS)),$(if $(filter compute_$(t:sm_%=%),$(NVCC_TARGETS)),,-gencode=arch=compute_$(t:sm_%=%)$(comma)code=compute_$(t:sm_%=%))) \
-		-I$(SANITIZER_DIR)/include -Iprobes/explain -o $@ -c $<
+		-I$(SANITIZER_DIR)/include -Iprofiler/explain -o $@ -c $<
 
 $(PROFILE_SAMPLE): build/obj/tests/cuda/transpose.o
 	@mkdir -p $(@D)

@@ -16,7 +16,7 @@ extern "C" {
  * What `bankscope profile` reports: the shared-memory instructions of a
  * CUDA program as it ran, each SASS instruction with its executions and
  * wavefronts counted by CUPTI's SASS Metrics API (the injection library,
- * probes/inject/inject.c, which measures one kernel per run of the
+ * profiler/inject/inject.c, which measures one kernel per run of the
  * program).  A records directory holds, from one or more runs:
  *
  *   status.txt       "ok", or why counters could not be collected; lines
@@ -59,7 +59,7 @@ extern "C" {
 	"inst_executed\twavefronts\twavefronts_ideal"
 #define BS_SASS_LAUNCH_COLUMNS "launch\tkernel\tpc_records"
 /*
- * explain.tsv, written by libbankscope_explain.so (probes/explain/explain.c)
+ * explain.tsv, written by libbankscope_explain.so (profiler/explain/explain.c)
  * for `bankscope profile --explain`: one line per sampled warp execution
  * of a shared-memory instruction, tab-separated: launch index, kernel
  * (demangled), function symbol, pc offset in the function (0x hex, as in

@@ -1,9 +1,9 @@
 /*
  * cupti_reason.h - why a CUPTI call failed, in one line a user can act on.
  * Shared by the in-process counters (counters.c) and the injection
- * library (inject/inject.c), so both name the same causes the same way:
- * missing privileges, another profiler holding the counters, a GPU the
- * profiler does not support, libnvperf_host.so not loadable.
+ * library (profiler/inject/inject.c), so both name the same causes the
+ * same way: missing privileges, another profiler holding the counters, a
+ * GPU the profiler does not support, libnvperf_host.so not loadable.
  */
 #ifndef BANKSCOPE_CUPTI_REASON_H
 #define BANKSCOPE_CUPTI_REASON_H

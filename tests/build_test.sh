@@ -170,10 +170,10 @@ deps_case() {
 		fail "$what: rebuilds '$got', expected '$want'"
 	fi
 }
-lib_c=$( (ls analyzer/*.c analyzer/cli/*.c probes/families/*.c; echo build/gen/profiles.c) | sort | tr '\n' ' ')
+lib_c=$( (ls analyzer/*.c analyzer/cli/*.c analyzer/cli/profile/*.c probes/families/*.c; echo build/gen/profiles.c) | sort | tr '\n' ' ')
 deps_case "new CFLAGS" build/bankscope "$lib_c" CFLAGS='-O1 -g'
 deps_case "a new version" build/bankscope "analyzer/version.c " GIT_DESCRIBE=build-test-version
-includers=$(grep -l '"lines.h"' analyzer/*.c analyzer/cli/*.c | sort | tr '\n' ' ')
+includers=$(grep -l '"lines.h"' analyzer/*.c analyzer/cli/*.c analyzer/cli/profile/*.c | sort | tr '\n' ' ')
 deps_case "analyzer/lines.h changed" build/bankscope "$includers" -W analyzer/lines.h
 if [ -n "$HAVE_NVCC" ] && [ -n "$HAVE_CUPTI" ]; then
 	deps_case "probes/counters.h changed" build/bankscope-probe \

@@ -253,7 +253,7 @@ void report_rule_text(char *buf, size_t size, const bs_profile *p,
 		      const bs_rule *r);
 int cmd_fix(int argc, char **argv);
 int cmd_profile(int argc, char **argv);
-/* profile.c: the architecture profile --arch or the recorded GPU chose
+/* profile/load.c: the architecture profile --arch or the recorded GPU chose
  * (sm_90 before one is chosen); explain.c and join.c predict with it. */
 const bs_profile *profile_arch(void);
 

@@ -2,7 +2,7 @@
 # program.sh - stands in for a CUDA program and the injection library
 # together, so the profile command's runs can be tested without a GPU.
 # It "launches" kernels a, b, a, c (indexes 0..3) and writes what
-# libbankscope_inject.so would (probes/inject/inject.c): the selection
+# libbankscope_inject.so would (profiler/inject/inject.c): the selection
 # (BANKSCOPE_PROFILE_KERNEL, an extended regular expression; _SKIP,
 # _COUNT) picks launches; the window opens at the first selected launch
 # (at the start without a selection) and closes after the last one.

@@ -13,7 +13,8 @@
  *                             first BLOCKS blocks, in each the first
  *                             WARPS warps, and of each instruction the
  *                             first EXECS executions by such a warp
- *   BANKSCOPE_PROFILE_KERNEL, _SKIP, _COUNT: the selection of inject.c;
+ *   BANKSCOPE_PROFILE_KERNEL, _SKIP, _COUNT: the selection of inject.c
+ *                             (../select.h);
  *                             the first selected launch of each kernel is
  *                             sampled
  *   BANKSCOPE_EXPLAIN_LOG=1   a trace, explain.log
@@ -44,7 +45,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
-#include <regex.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -56,9 +56,9 @@
 
 #include "bankscope.h"
 #include "explain.h"
+#include "select.h"
 
 #define EXPORT __attribute__((visibility("default")))
-#define NO_LIMIT ULONG_MAX
 #define MAX_FUNCS 4096
 #define MAX_MODULES 4096
 #define REC_CAP 16384
@@ -91,9 +91,8 @@ static struct {
 	FILE *out, *status, *log;
 	Sanitizer_SubscriberHandle sub;
 	unsigned blocks, warps, execs;
-	int have_re;
-	regex_t re;
-	unsigned long skip, count, matched, launch;
+	bs_select sel;               /* the launches to sample */
+	unsigned long launch;
 	CUcontext patched_ctx[64];
 	int nctx;
 	CUmodule module[MAX_MODULES];
@@ -175,25 +174,8 @@ static void kernel_name(const char *mangled, char *buf, size_t size)
 
 /* ---- selection ----------------------------------------------------------- */
 
-static int env_ulong(const char *name, unsigned long *out)
-{
-	const char *t = getenv(name);
-	char *end;
-
-	if (!t || !*t)
-		return 0;
-	errno = 0;
-	*out = strtoul(t, &end, 10);
-	if (errno || *end || *t == '-') {
-		stop("%s=%s is not a count", name, t);
-		return -1;
-	}
-	return 1;
-}
-
 static int read_choices(void)
 {
-	const char *re = getenv("BANKSCOPE_PROFILE_KERNEL");
 	const char *s = getenv("BANKSCOPE_EXPLAIN_SAMPLE");
 	const char *p = getenv("BANKSCOPE_EXPLAIN_PATCH");
 
@@ -213,30 +195,13 @@ static int read_choices(void)
 		return -1;
 	}
 	snprintf(g.patch, sizeof g.patch, "%s", p);
-	g.count = NO_LIMIT;
-	if (env_ulong("BANKSCOPE_PROFILE_SKIP", &g.skip) < 0 ||
-	    env_ulong("BANKSCOPE_PROFILE_COUNT", &g.count) < 0)
-		return -1;
-	if (re && *re) {
-		if (regcomp(&g.re, re, REG_EXTENDED | REG_NOSUB)) {
-			stop("BANKSCOPE_PROFILE_KERNEL=%s is not a regular "
-			     "expression", re);
-			return -1;
-		}
-		g.have_re = 1;
-	}
-	return 0;
+	return bs_select_read(&g.sel, 0, stop);
 }
 
-/* Is this launch one of the selected ones (inject.c's rule)? */
+/* Is this launch one of the selected ones (../select.h, inject.c's rule)? */
 static int selected(const char *kernel)
 {
-	unsigned long k;
-
-	if (g.have_re && regexec(&g.re, kernel, 0, NULL, 0))
-		return 0;
-	k = g.matched++;
-	return k >= g.skip && (g.count == NO_LIMIT || k - g.skip < g.count);
+	return bs_select_launch(&g.sel, kernel, NULL);
 }
 
 static int seen_function(CUfunction f)

@@ -17,9 +17,9 @@
  * and stays enabled until the window closes: at the exit of the last
  * selected launch, when the context is destroyed, or at exit (an atexit
  * handler registered here runs before the CUDA runtime's teardown).
- * Selection (optional): BANKSCOPE_PROFILE_KERNEL, a POSIX extended
- * regular expression matched against the demangled kernel name;
- * BANKSCOPE_PROFILE_SKIP, the matching launches to let pass first;
+ * Selection (optional, read by ../select.h): BANKSCOPE_PROFILE_KERNEL, a
+ * POSIX extended regular expression matched against the demangled kernel
+ * name; BANKSCOPE_PROFILE_SKIP, the matching launches to let pass first;
  * BANKSCOPE_PROFILE_COUNT, the matching launches to measure.  Without a
  * selection collection is enabled when the context is created; with one,
  * at the entry of the first selected launch, after cuCtxSynchronize.
@@ -106,7 +106,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
-#include <regex.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -129,12 +128,12 @@
 
 #include "bankscope.h"
 #include "cupti_reason.h"
+#include "select.h"
 
 #define EXPORT __attribute__((visibility("default")))
 #define NMETRICS 3
 #define MAX_DEVICES 64
 #define NO_METRIC UINT64_MAX
-#define NO_LIMIT ULONG_MAX
 
 static const char *const metric_name[NMETRICS] = {
 	"smsp__sass_inst_executed",
@@ -173,10 +172,7 @@ static struct {
 	int each_first;             /* BANKSCOPE_PROFILE_LAUNCH=first */
 	int selecting;              /* a kernel, skip or count given */
 	unsigned long flushes;      /* flushes made, for the kernel set */
-	int have_re;                /* BANKSCOPE_PROFILE_KERNEL given */
-	regex_t re;
-	unsigned long skip, count;  /* of the matching launches */
-	unsigned long matched;      /* matching launches entered so far */
+	bs_select sel;              /* the launches to measure */
 	unsigned long launch;       /* index of the next launch to return */
 	ctx_sync_fn ctx_sync;
 	ctx_push_fn ctx_push;
@@ -626,7 +622,7 @@ static const char *keep_as(const char *kernel, const char *only,
 		return launch;
 	}
 	if (all || (!k->named && (!k->kept || k->kept == g.flushes) &&
-		    (!g.have_re || !regexec(&g.re, kernel, 0, NULL, 0)))) {
+		    bs_select_name(&g.sel, kernel))) {
 		k->kept = g.flushes;
 		return "-";
 	}
@@ -890,7 +886,6 @@ static void launch_end(void)
 static void choose(void)
 {
 	kernel_seen *seen_as = seen_kernel(launched);
-	unsigned long k;
 
 	selected = last_selected = 0;
 	if (!seen_as) {
@@ -898,13 +893,7 @@ static void choose(void)
 		return;
 	}
 	seen_as->named = 1;
-	if (g.have_re && regexec(&g.re, launched, 0, NULL, 0))
-		return;
-	k = g.matched++;
-	if (k < g.skip || (g.count != NO_LIMIT && k - g.skip >= g.count))
-		return;
-	selected = 1;
-	last_selected = g.count != NO_LIMIT && k - g.skip + 1 == g.count;
+	selected = bs_select_launch(&g.sel, launched, &last_selected);
 }
 
 static void on_launch(const CUpti_CallbackData *cb)
@@ -951,7 +940,7 @@ static void CUPTIAPI on_callback(void *user, CUpti_CallbackDomain dom,
 		else if (cbid == CUPTI_CBID_RESOURCE_MODULE_PROFILED)
 			trace("module profiled");
 		else if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED &&
-			 !g.have_re && !g.skip && !g.on && !g.closed)
+			 !g.sel.have_re && !g.sel.skip && !g.on && !g.closed)
 			(void)start(rd->context);
 		else if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING &&
 			 rd->context == g.on)
@@ -1063,24 +1052,6 @@ static int subscribe(void)
 	return 0;
 }
 
-/* An unsigned variable: 0 when unset, 1 when set, -1 (collection stopped)
- * when it is not a count. */
-static int env_ulong(const char *name, unsigned long *out)
-{
-	const char *t = getenv(name);
-	char *end;
-
-	if (!t || !*t)
-		return 0;
-	errno = 0;
-	*out = strtoul(t, &end, 10);
-	if (errno || *end || *t == '-') {
-		stop("%s=%s is not a count", name, t);
-		return -1;
-	}
-	return 1;
-}
-
 static int env_flag(const char *name, int dflt)
 {
 	const char *t = getenv(name);
@@ -1091,26 +1062,10 @@ static int env_flag(const char *name, int dflt)
 /* The environment's choices; 0, or -1 (collection stopped). */
 static int read_choices(void)
 {
-	const char *re = getenv("BANKSCOPE_PROFILE_KERNEL"), *each;
-	int rc;
+	const char *each;
 
-	if (env_ulong("BANKSCOPE_PROFILE_SKIP", &g.skip) < 0)
+	if (bs_select_read(&g.sel, 1, stop) < 0)
 		return -1;
-	g.count = NO_LIMIT;
-	if ((rc = env_ulong("BANKSCOPE_PROFILE_COUNT", &g.count)) < 0)
-		return -1;
-	if (rc && !g.count) {
-		stop("BANKSCOPE_PROFILE_COUNT=0 measures nothing");
-		return -1;
-	}
-	if (re && *re) {
-		if (regcomp(&g.re, re, REG_EXTENDED | REG_NOSUB)) {
-			stop("BANKSCOPE_PROFILE_KERNEL=%s is not a regular "
-			     "expression", re);
-			return -1;
-		}
-		g.have_re = 1;
-	}
 	g.lazy = env_flag("BANKSCOPE_INJECT_LAZY", 1);
 	g.profiled_cb = env_flag("BANKSCOPE_INJECT_MODULE_PROFILED", 1);
 	g.sass = env_flag("BANKSCOPE_INJECT_SASS", 1);
@@ -1127,7 +1082,7 @@ static int read_choices(void)
 		}
 		g.each_first = 1;
 	}
-	g.selecting = g.have_re || g.skip || g.count != NO_LIMIT;
+	g.selecting = bs_select_any(&g.sel);
 	return 0;
 }
 

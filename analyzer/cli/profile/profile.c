@@ -1,0 +1,403 @@
+/*
+ * profile.c - bankscope profile: the shared-memory instructions of a CUDA
+ * program as it ran, each with its executions, wavefronts, ideal
+ * wavefronts and excess, worst first; with --explain, the model's
+ * prediction from the lanes' real addresses beside each.
+ *
+ * `profile [OPTIONS] -- PROGRAM [ARGS]` starts PROGRAM (posix_spawnp: a
+ * name without '/' is looked up in PATH) with its stdin, stdout and stderr
+ * untouched and these variables added: CUDA_INJECTION64_PATH, the
+ * injection library (--inject, else $BANKSCOPE_INJECT, else
+ * libbankscope_inject.so beside this executable, else in
+ * ../lib/bankscope/ from it as make install puts it, found through
+ * /proc/self/exe); BANKSCOPE_PROFILE_DIR, an empty directory (--keep DIR,
+ * else a mkdtemp one under $TMPDIR, removed afterwards); and the
+ * selection, BANKSCOPE_PROFILE_KERNEL/_SKIP/_COUNT from --kernel,
+ * --launch-skip and --launch-count, and BANKSCOPE_PROFILE_LAUNCH from
+ * --launches (first, the default: the first selected launch of each
+ * kernel is measured; all: every selected launch).  That run lists every
+ * launch and measures every selected kernel (profiler/inject/inject.c: the
+ * module-profiled callback makes CUPTI patch them all).  A kernel among
+ * the selected launches that still has no records (a CUPTI that patched
+ * one kernel per process, or a launch it missed) is named on stderr and
+ * gets a run of its own, selected by its exact name (an anchored, escaped
+ * regular expression) with the skip and count that give the same
+ * launches; these runs go --jobs at a time, their output to /dev/null, up
+ * to --max-runs runs in all.  With --explain, libbankscope_explain.so
+ * (beside this executable, or $BANKSCOPE_EXPLAIN_LIB) with its patch
+ * module (bankscope_explain_patch.fatbin, or $BANKSCOPE_EXPLAIN_PATCH)
+ * records the lanes' addresses in explain.tsv: in a run of its own beside
+ * the first, as CUDA_INJECTION64_PATH, or with
+ * BANKSCOPE_PROFILE_EXPLAIN_RUN=same loaded by the injection library
+ * into the first run (BANKSCOPE_EXPLAIN_LIB)
+ * (explain_same_run() says which is the default, and why).  The
+ * predictions use the architecture profile of the GPU that ran the
+ * program (device.txt, written by the injection library), or --arch.
+ * SIGINT and SIGQUIT are
+ * ignored while runs go on (the programs get them; what was measured is
+ * still shown).  Then each cubin the records name is disassembled
+ * (nvdisasm -c -g, else cuobjdump -sass; PATH, then $CUDA_HOME/bin, then
+ * /usr/local/cuda/bin; --jobs at a time) into cubin-CRC.sass beside it,
+ * the directory is read (bs_sassprof) and the table printed on stdout.
+ * `profile --replay DIR` reports an existing directory; a disassembly
+ * missing there goes to a temporary file, DIR is never written.  Every
+ * file read from the directory is opened without blocking and must be a
+ * regular file (open_kept); status.txt is read in one bounded read; a
+ * cubin is opened only to be disassembled, and mapped, never read whole,
+ * for nvdisasm -fun's symbol indexes.  --kernel selects kernels of a
+ * replay; --launch-skip and --launch-count are refused, since a run's
+ * records are summed over the launches of its window.
+ *
+ * The report keeps the instructions of kernels --kernel matches, the
+ * first --top N of them; instructions that use shared memory where
+ * CUPTI's metrics do not count (TMA, warpgroup MMA) follow the table.
+ *
+ * Messages, one line each on stderr: the program not found (exit 127) or
+ * not executable (126); its exit status when not 0, or the signal that
+ * killed it; no CUDA at all (no status.txt: CUDA never initialized, or the
+ * injection library did not load); counters not collected (status.txt's
+ * reason, and failures of later runs); no kernel launched, or none
+ * selected; kernels measured that gave no records; records of kernels no
+ * launch named; later runs that ended differently or launched other
+ * kernels; kernels left unmeasured by --max-runs.
+ *
+ * Exit status: a program run passes the first run's status through
+ * (128+N for signal N), or 1 when the program launched no kernel; 2 for
+ * bad usage or an unreadable records directory.  A replay: 0 a profile
+ * was shown, 1 the directory holds none (counters not collected, or
+ * nothing launched), 2 bad input.
+ *
+ * This file: the usage, the options and the command, and a replay; the
+ * other jobs are in run.c, load.c and show.c beside it (profile.h).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "profile.h"
+
+#define MAX_RUNS_DEFAULT 64
+#define JOBS_MAX 64
+
+static const char profile_usage[] =
+	"usage: bankscope profile [--format text|csv|json] [--kernel REGEX]\n"
+	"                         [--launch-skip N] [--launch-count N]\n"
+	"                         [--launches first|all]\n"
+	"                         [--top N] [--full-names] [--verbose]\n"
+	"                         [--explain [--sample BxWxE]] [--keep DIR]\n"
+	"                         [--jobs N] [--max-runs N] [--inject PATH]\n"
+	"                         [--arch NAME|FILE] -- PROGRAM [ARGS]\n"
+	"       bankscope profile [--format FMT] [--kernel REGEX] [--top N]\n"
+	"                         [--full-names] [--explain] [--arch NAME|FILE]\n"
+	"                         --replay DIR\n"
+	"                         [--patterns FILE [--dataset OUT.csv]]\n"
+	"\n"
+	"Run a CUDA program unchanged and report its shared-memory\n"
+	"instructions (LDS, STS, LDSM, STSM, ATOMS and any other that moved\n"
+	"shared-memory wavefronts), per kernel and SASS instruction, worst\n"
+	"first: pc, SASS, source line (programs built with -lineinfo),\n"
+	"executions (warp instructions), wavefronts, ideal wavefronts and\n"
+	"their excess (wavefronts - ideal), summed over the measured\n"
+	"launches.  Counts come from CUPTI's SASS metrics through an\n"
+	"injection library, every kernel in one run of the program; a kernel\n"
+	"CUPTI gave no records for gets a run of its own (output discarded,\n"
+	"--jobs runs at a time), and a message names it.  Predictions use\n"
+	"the architecture profile of the GPU that ran it.\n"
+	"\n"
+	"  --format FMT       text (default), csv, json\n"
+	"  -k, --kernel REGEX only kernels whose demangled name matches (POSIX\n"
+	"                     extended regular expression)\n"
+	"  -s, --launch-skip N  let the first N matching launches pass\n"
+	"  -c, --launch-count N select N matching launches (default: all)\n"
+	"  --launches WHICH   first (default): the first selected launch of\n"
+	"                     each kernel; all: every selected launch\n"
+	"  --top N            show the N worst instructions\n"
+	"  --full-names       whole kernel names in the text table\n"
+	"  --verbose          each phase's wall-clock time on stderr\n"
+	"  --explain          also record the lanes' shared addresses of sampled\n"
+	"                     warps (CUDA Sanitizer API) and set the model's\n"
+	"                     prediction, a verdict, the bank map and a fix\n"
+	"                     beside each instruction\n"
+	"  --sample BxWxE     explain: the first B blocks, W warps of each, E\n"
+	"                     executions of each instruction (default 2x8x4)\n"
+	"  --keep DIR         collect into DIR (new or empty) and keep it\n"
+	"  --jobs N           runs at a time after the first (default: the\n"
+	"                     processors, at most 16)\n"
+	"  --arch NAME|FILE   the architecture profile of the predictions\n"
+	"                     (default: the one of the GPU that ran it)\n"
+	"  --max-runs N       run the program at most N times (64)\n"
+	"  --inject PATH      the injection library (default:\n"
+	"                     $BANKSCOPE_INJECT, else " INJECT_NAME "\n"
+	"                     beside bankscope or in ../lib/bankscope/)\n"
+	"  --replay DIR       report a directory kept earlier (--kernel\n"
+	"                     selects its kernels; its records sum each\n"
+	"                     run's launches, so launches cannot be\n"
+	"                     selected again)\n"
+	"  --patterns FILE    join each instruction to the access named\n"
+	"                     KERNEL:OP:RANK in FILE (bankscope-tutorial\n"
+	"                     --patterns) and show its predicted wavefronts\n"
+	"  --dataset OUT      with --patterns: write the joined instructions as\n"
+	"                     a dataset for bankscope check (a new file)\n"
+	"\n"
+	"Exit status: the program's own in its first run (128+N when signal N\n"
+	"killed it), 1 when it launched no kernel, 127 when it is not found,\n"
+	"126 when it cannot be run, 2 bad usage.  With --replay: 0 a profile\n"
+	"was shown, 1 none was collected, 2 bad input.\n";
+
+/* --dataset: a new file, never one that is there (or a directory). */
+static int dataset_target(const char *path)
+{
+	struct stat st;
+
+	if (!*path)
+		return usage_error("option --dataset: an empty path");
+	if (!stat(path, &st))
+		return usage_error("option --dataset: %s %s; not "
+				   "overwritten", path, S_ISDIR(st.st_mode) ?
+				   "is a directory" : "exists");
+	if (path[strlen(path) - 1] == '/')
+		return usage_error("option --dataset: %s names a directory",
+				   path);
+	return 0;
+}
+
+static int profile_replay(const options *o)
+{
+	char final[4096];
+	struct stat st;
+	profile p;
+	bs_error err;
+	join *j = NULL;
+	int none;
+
+	memset(&p, 0, sizeof p);
+	p.dir = o->replay;
+	p.jobs = o->jobs;
+	if (stat(o->replay, &st) < 0)
+		return usage_error("%s: cannot open: %s", o->replay,
+				   strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return usage_error("%s: not a directory", o->replay);
+	if ((o->dataset && dataset_target(o->dataset)) )
+		return EXIT_BADINPUT;
+	if ((o->patterns && !(j = join_open(o->patterns, &err))) ||
+	    profile_load(&p, 0, &err) < 0 ||
+	    (profile_choose_arch(&p, o), 0) ||
+	    (o->explain && p.state != ST_NONE && !p.no_model &&
+	     profile_load_explain(&p, &err) < 0) ||
+	    profile_select_shown(&p, o, &err) < 0) {
+		report_error(&err);
+		bs_sassprof_free(p.sp);
+		bs_explain_free(p.ex);
+		free(p.shown);
+		join_free(j);
+		return EXIT_BADINPUT;
+	}
+	if (p.no_model) {
+		join_free(j);
+		j = NULL;
+	}
+	if (o->skip || o->count) {
+		if (p.tot.drained)
+			usage_error("profile: --replay cannot select launches "
+				    "again (--launch-skip, --launch-count): "
+				    "%s/records.tsv holds %lu record%s summed "
+				    "over the launches of a run's window "
+				    "(launch \"-\"), not one per launch; "
+				    "--kernel selects kernels of it, a new run "
+				    "selects launches", o->replay,
+				    p.tot.drained, p.tot.drained == 1 ? ""
+								      : "s");
+		else
+			usage_error("profile: --replay does not select "
+				    "launches again (--launch-skip, "
+				    "--launch-count); --kernel selects kernels "
+				    "of %s, a new run selects launches",
+				    o->replay);
+		bs_sassprof_free(p.sp);
+		bs_explain_free(p.ex);
+		free(p.shown);
+		join_free(j);
+		return EXIT_BADINPUT;
+	}
+	p.join = j;
+	none = profile_tell(&p, o->replay, NULL);
+	if (p.state != ST_NONE)
+		profile_show(&p, o, NULL);
+	if (o->dataset && p.state != ST_NONE && j) {
+		if (join_write_dataset(j, p.sp, p.n, o->dataset, o->replay,
+				       final, sizeof final, &err) < 0) {
+			report_error(&err);
+			none = EXIT_BADINPUT;
+		} else {
+			fprintf(stderr, "bankscope: dataset written to %s\n",
+				final);
+		}
+	}
+	bs_sassprof_free(p.sp);
+	bs_explain_free(p.ex);
+	free(p.shown);
+	join_free(j);
+	return none == EXIT_BADINPUT ? EXIT_BADINPUT : none ? 1 : 0;
+}
+
+static int parse_count(const char *name, const char *value, uint64_t max,
+		       int zero_ok, unsigned long *out)
+{
+	uint64_t v;
+
+	if (!value)
+		return 0;
+	if (opt_u64(name, value, max, &v))
+		return EXIT_BADINPUT;
+	if (!v && !zero_ok)
+		return usage_error("option %s: must be at least 1", name);
+	*out = (unsigned long)v;
+	return 0;
+}
+
+static unsigned long default_jobs(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n < 1 ? 1 : n > 16 ? 16 : (unsigned long)n;
+}
+
+int cmd_profile(int argc, char **argv)
+{
+	options o;
+	const char *fmt = NULL, *runs = NULL, *jobs = NULL, *skip = NULL;
+	const char *count = NULL, *top = NULL, *which = NULL, *arch = NULL;
+	unsigned b, w, e;
+	char tail;
+	int i, rc;
+
+	memset(&o, 0, sizeof o);
+	o.max_runs = MAX_RUNS_DEFAULT;
+	o.jobs = default_jobs();
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--")) {
+			i++;
+			break;
+		}
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			fputs(profile_usage, stdout);
+			return 0;
+		}
+		if (!strcmp(a, "--full-names")) {
+			o.full_names = 1;
+			continue;
+		}
+		if (!strcmp(a, "--explain")) {
+			o.explain = 1;
+			continue;
+		}
+		if (!strcmp(a, "--verbose")) {
+			o.verbose = 1;
+			continue;
+		}
+		if ((rc = opt_value(argc, argv, &i, "--format", &fmt)) ||
+		    (rc = opt_value(argc, argv, &i, "--keep", &o.keep)) ||
+		    (rc = opt_value(argc, argv, &i, "--kernel", &o.kernel)) ||
+		    (rc = opt_value(argc, argv, &i, "-k", &o.kernel)) ||
+		    (rc = opt_value(argc, argv, &i, "--launch-skip", &skip)) ||
+		    (rc = opt_value(argc, argv, &i, "-s", &skip)) ||
+		    (rc = opt_value(argc, argv, &i, "--launch-count",
+				    &count)) ||
+		    (rc = opt_value(argc, argv, &i, "-c", &count)) ||
+		    (rc = opt_value(argc, argv, &i, "--top", &top)) ||
+		    (rc = opt_value(argc, argv, &i, "--launches", &which)) ||
+		    (rc = opt_value(argc, argv, &i, "--sample", &o.sample)) ||
+		    (rc = opt_value(argc, argv, &i, "--jobs", &jobs)) ||
+		    (rc = opt_value(argc, argv, &i, "--max-runs", &runs)) ||
+		    (rc = opt_value(argc, argv, &i, "--inject", &o.inject)) ||
+		    (rc = opt_value(argc, argv, &i, "--replay", &o.replay)) ||
+		    (rc = opt_value(argc, argv, &i, "--patterns", &o.patterns)) ||
+		    (rc = opt_value(argc, argv, &i, "--dataset", &o.dataset)) ||
+		    (rc = opt_value(argc, argv, &i, "--arch", &arch))) {
+			if (rc < 0)
+				return EXIT_BADINPUT;
+			continue;
+		}
+		if (a[0] == '-')
+			return usage_error("profile: unknown option '%s' (try "
+					   "bankscope profile --help)", a);
+		break;
+	}
+	o.prog = argv + i;
+	o.nprog = argc - i;
+	if (!fmt || !strcmp(fmt, "text"))
+		o.fmt = FMT_TEXT;
+	else if (!strcmp(fmt, "csv"))
+		o.fmt = FMT_CSV;
+	else if (!strcmp(fmt, "json"))
+		o.fmt = FMT_JSON;
+	else
+		return usage_error("option --format: '%s' is not text, csv or "
+				   "json", fmt);
+	if (which && strcmp(which, "first") && strcmp(which, "all"))
+		return usage_error("option --launches: '%s' is not first or "
+				   "all", which);
+	o.all_launches = which && !strcmp(which, "all");
+	if (runs && !strcmp(runs, "0"))
+		return usage_error("option --max-runs: 0 runs measure "
+				   "nothing");
+	if (parse_count("--max-runs", runs, 1000000, 0, &o.max_runs) ||
+	    parse_count("--jobs", jobs, JOBS_MAX, 0, &o.jobs) ||
+	    parse_count("--launch-skip", skip, UINT32_MAX, 1, &o.skip) ||
+	    parse_count("--launch-count", count, UINT32_MAX, 0, &o.count) ||
+	    parse_count("--top", top, UINT32_MAX, 0, &o.top))
+		return EXIT_BADINPUT;
+	if (o.sample && (sscanf(o.sample, "%ux%ux%u%c", &b, &w, &e, &tail) != 3 ||
+			 !b || !w || !e || w > 32 || e > 1024 ||
+			 strspn(o.sample, "0123456789x") != strlen(o.sample)))
+		return usage_error("option --sample: '%s' is not BLOCKSxWARPSx"
+				   "EXECS (each at least 1, at most 32 warps, "
+				   "1024 executions)", o.sample);
+	if (o.sample && !o.explain)
+		return usage_error("profile: --sample goes with --explain");
+	if (arch && arch_option(arch, &o.arch))
+		return EXIT_BADINPUT;
+	if (o.kernel) {
+		int e2 = regcomp(&o.re, o.kernel, REG_EXTENDED | REG_NOSUB);
+
+		if (e2) {
+			char why[256];
+
+			regerror(e2, &o.re, why, sizeof why);
+			return usage_error("option --kernel: '%s' is not a "
+					   "regular expression: %s", o.kernel,
+					   why);
+		}
+	}
+	if (o.replay) {
+		const char *with = o.keep ? "--keep" : o.inject ? "--inject"
+				 : runs ? "--max-runs" : jobs ? "--jobs"
+				 : which ? "--launches"
+				 : o.sample ? "--sample" : NULL;
+
+		rc = o.nprog ? usage_error("profile: --replay takes no "
+					   "program")
+		   : o.dataset && !o.patterns
+			? usage_error("profile: --dataset needs --patterns")
+		   : with ? usage_error("profile: --replay does not go with "
+					"%s", with)
+			  : profile_replay(&o);
+	} else if (o.patterns || o.dataset) {
+		rc = usage_error("profile: --patterns and --dataset go with "
+				 "--replay");
+	} else if (!o.nprog) {
+		rc = usage_error("profile: no program (bankscope profile "
+				 "[OPTIONS] -- PROGRAM [ARGS])");
+	} else {
+		rc = profile_run(&o);
+	}
+	if (o.kernel)
+		regfree(&o.re);
+	return rc;
+}

@@ -1,0 +1,531 @@
+/*
+ * show.c - bankscope profile's report: the instructions shown (--kernel,
+ * --top), the text table with its notes and the --explain section, the
+ * CSV and JSON tables, and the messages about the records on stderr
+ * (profile_tell; profile.c's head lists them).
+ */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profile.h"
+
+/* ---- output -------------------------------------------------------------- */
+
+/* The instructions the report shows: of kernels --kernel matches, the
+ * first --top counted ones, then the ones CUPTI does not count. */
+int profile_select_shown(profile *p, const options *o, bs_error *err)
+{
+	free(p->shown);
+	p->nshown = p->ncounted = p->more = 0;
+	if (!(p->shown = malloc((p->n ? p->n : 1) * sizeof *p->shown)))
+		return bs_error_set(err, p->dir, 0, 0, "out of memory");
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < p->n; i++) {
+			const bs_sass_insn *in = bs_sassprof_get(p->sp, i);
+
+			if (!in->not_counted != !pass)
+				continue;
+			if (o->kernel && regexec(&o->re, in->kernel, 0, NULL, 0))
+				continue;
+			if (!pass && o->top && p->ncounted == o->top) {
+				p->more++;
+				continue;
+			}
+			p->shown[p->nshown++] = i;
+			p->ncounted += !pass;
+		}
+	return 0;
+}
+
+/* Up to 4 decimals, trailing zeros dropped; "" when executions are 0. */
+static void per_exec(char *buf, size_t size, const bs_sass_insn *in)
+{
+	if (!in->executions)
+		buf[0] = '\0';
+	else
+		verdict_num(buf, size, (double)in->wavefronts / in->executions);
+}
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+static void source(char *buf, size_t size, const bs_sass_insn *in, int full)
+{
+	if (!in->source_file)
+		buf[0] = '\0';
+	else
+		snprintf(buf, size, "%s:%lu",
+			 full ? in->source_file : base_name(in->source_file),
+			 in->source_line);
+}
+
+/* The pc as every format writes it. */
+static void pc_text(char *buf, size_t size, uint32_t pc)
+{
+	snprintf(buf, size, "0x%04x", pc);
+}
+
+static size_t max_size(size_t a, size_t b)
+{
+	return a > b ? a : b;
+}
+
+/* The joined prediction in wavefronts per execution, or "-". */
+static void predicted(char *buf, size_t size, const profile *p, size_t i)
+{
+	bs_access a;
+	bs_summary s;
+
+	if (p->join && join_find(p->join, p->sp, p->n, i, &a) &&
+	    bs_predict(profile_arch(), &a, &s, NULL) == 0)
+		snprintf(buf, size, "%u", s.wavefronts);
+	else
+		snprintf(buf, size, "-");
+}
+
+static void plural(unsigned long n, const char *one, const char *many)
+{
+	printf("%lu %s", n, n == 1 ? one : many);
+}
+
+static void print_head(const profile *p, const char *program)
+{
+	if (program)
+		printf("program: %s\n", program);
+	if (p->runs == 1)
+		printf("runs: 1\n");
+	else if (p->runs)
+		printf("runs: %lu (the first, then one for each kernel it "
+		       "gave no records for; %lu at a time)\n", p->runs,
+		       p->jobs);
+	plural(p->tot.launches, "launch", "launches");
+	printf(" of ");
+	plural(p->tot.kernels, "kernel", "kernels");
+	printf(", %lu measured; %lu of %lu instructions use shared memory\n",
+	       p->tot.measured, (unsigned long)(p->n - p->tot.not_counted),
+	       p->tot.instructions);
+	printf("executions in warp instructions; wavefronts, ideal and excess "
+	       "in wavefronts; all summed over the measured launches\n\n");
+}
+
+/*
+ * CUPTI's ideal of an LDGSTS is not the hardware's minimum (docs/model.md,
+ * "cp.async"): said once under a table that lists one, so that nobody
+ * chases conflicts that are the phases' cost.
+ */
+static void ldgsts_note(const profile *p)
+{
+	int ca = 0, cg = 0;
+	bs_kind kca, kcg;
+
+	bs_kind_find("cp.async.ca", &kca);
+	bs_kind_find("cp.async.cg", &kcg);
+	for (size_t r = 0; r < p->ncounted; r++) {
+		const bs_sass_insn *in = bs_sassprof_get(p->sp, p->shown[r]);
+		bs_kind k;
+
+		if (in->sass && bs_sass_kind(in->sass, &k, NULL) == 1) {
+			ca |= k == kca;
+			cg |= k == kcg;
+		}
+	}
+	if (ca)
+		printf("\nnote: LDGSTS (cp.async.ca): CUPTI's ideal is the bytes "
+		       "copied over 128, over the whole warp, but the hardware "
+		       "serves a copy in a store's phases (8 lanes at 16 bytes, "
+		       "16 at 8, 32 at 4) and lanes on one word one by one: part "
+		       "of the excess can be that cost, not bank conflicts; "
+		       "--explain predicts the per-phase minimum (docs/model.md, "
+		       "\"cp.async\")\n");
+	if (cg)
+		printf("%snote: LDGSTS.E.BYPASS (cp.async.cg): CUPTI's ideal is "
+		       "the distinct bytes over 128, but the hardware copies "
+		       "by 128-byte lines, at least a wavefront for each "
+		       "source line, and its wavefronts depend on the lanes' "
+		       "order and sources: --explain predicts them from the "
+		       "recorded destinations and sources (docs/model.md, "
+		       "\"cp.async\")\n", ca ? "" : "\n");
+}
+
+#define NCOLS 10
+
+static void print_text_table(const profile *p, const options *o,
+			     const char *program)
+{
+	static const char *const head[NCOLS] = {
+		"kernel", "pc", "sass", "source", "executions", "wavefronts",
+		"ideal", "excess", "wavefronts_per_exec", "predicted"
+	};
+	int nc = p->join ? NCOLS : NCOLS - 1;
+	size_t w[NCOLS];
+	char cell[NCOLS][512];
+
+	print_head(p, program);
+	for (int c = 0; c < nc; c++)
+		w[c] = strlen(head[c]);
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass)
+			for (int c = 0; c < nc; c++)
+				printf(c < 4 ? "%-*s%s" : "%*s%s", (int)w[c],
+				       head[c], c < nc - 1 ? "  " : "\n");
+		for (size_t r = 0; r < p->ncounted; r++) {
+			const bs_sass_insn *in =
+				bs_sassprof_get(p->sp, p->shown[r]);
+			const char *k = in->kernel;
+			size_t kl = strlen(k);
+
+			if (!o->full_names && kl > KERNEL_TEXT_MAX)
+				kl = KERNEL_TEXT_MAX;
+			pc_text(cell[1], sizeof cell[1], in->pc);
+			snprintf(cell[2], sizeof cell[2], "%s",
+				 in->sass ? in->sass : "-");
+			source(cell[3], sizeof cell[3], in, 0);
+			if (!cell[3][0])
+				strcpy(cell[3], "-");
+			snprintf(cell[4], sizeof cell[4], "%llu",
+				 (unsigned long long)in->executions);
+			snprintf(cell[5], sizeof cell[5], "%llu",
+				 (unsigned long long)in->wavefronts);
+			snprintf(cell[6], sizeof cell[6], "%llu",
+				 (unsigned long long)in->ideal);
+			snprintf(cell[7], sizeof cell[7], "%lld",
+				 (long long)in->excess);
+			per_exec(cell[8], sizeof cell[8], in);
+			if (!cell[8][0])
+				strcpy(cell[8], "-");
+			predicted(cell[9], sizeof cell[9], p, p->shown[r]);
+			if (!pass) {
+				w[0] = max_size(w[0], kl);
+				for (int c = 1; c < nc; c++)
+					w[c] = max_size(w[c], strlen(cell[c]));
+				continue;
+			}
+			if (kl < strlen(k))
+				printf("%.*s...%*s  ", (int)kl - 3, k,
+				       (int)(w[0] - kl), "");
+			else
+				printf("%-*s  ", (int)w[0], k);
+			for (int c = 1; c < nc; c++)
+				printf(c < 4 ? "%-*s%s" : "%*s%s", (int)w[c],
+				       cell[c], c < nc - 1 ? "  " : "\n");
+		}
+	}
+	if (p->more)
+		printf("(%zu more instruction%s; --top %lu shows the worst "
+		       "%lu)\n", p->more, p->more == 1 ? "" : "s", o->top,
+		       o->top);
+	ldgsts_note(p);
+	if (p->nshown > p->ncounted) {
+		printf("\nshared memory outside the LSU pipe: present, not "
+		       "counted by CUPTI's shared-memory metrics\n");
+		for (size_t r = p->ncounted; r < p->nshown; r++) {
+			const bs_sass_insn *in =
+				bs_sassprof_get(p->sp, p->shown[r]);
+			char pc[16], src[512];
+
+			pc_text(pc, sizeof pc, in->pc);
+			source(src, sizeof src, in, 0);
+			printf("%.*s%s  %s  %s  %s  %llu executions: %s\n",
+			       o->full_names ? (int)strlen(in->kernel)
+					     : KERNEL_TEXT_MAX,
+			       in->kernel, !o->full_names &&
+			       strlen(in->kernel) > KERNEL_TEXT_MAX ? "..." : "",
+			       pc, in->sass, src[0] ? src : "-",
+			       (unsigned long long)in->executions,
+			       in->not_counted);
+		}
+	}
+}
+
+/* The ATOMS.CAST.SPIN of the retry loop in is part of, or NULL. */
+static const bs_sass_insn *loop_of(const profile *p, const bs_sass_insn *in)
+{
+	if (!in->sass || (strncmp(in->sass, "LDS", 3) &&
+			  strncmp(in->sass, "ATOMS.CAST.SPIN", 15)))
+		return NULL;
+	for (size_t i = 0; i < p->n; i++) {
+		const bs_sass_insn *c = bs_sassprof_get(p->sp, i);
+
+		if (explain_loop_of(in, c))
+			return c;
+	}
+	return NULL;
+}
+
+/* The explain report: one block per shown instruction with samples. */
+static void print_text_explain(const profile *p, const options *o)
+{
+	size_t with = 0;
+
+	printf("\nexplain: the %s model on the lanes' recorded addresses of "
+	       "sampled warp executions (explain.tsv)\n\n",
+	       profile_arch()->name);
+	for (size_t r = 0; r < p->ncounted; r++) {
+		const bs_sass_insn *in = bs_sassprof_get(p->sp, p->shown[r]);
+		ex_result x;
+		char pc[16], src[512];
+
+		explain_instruction(p->ex, in, loop_of(p, in), &x);
+		with += x.verdict != EX_NONE;
+		pc_text(pc, sizeof pc, in->pc);
+		source(src, sizeof src, in, 0);
+		printf("%.*s%s  %s  %s  %s\n", o->full_names ?
+		       (int)strlen(in->kernel) : KERNEL_TEXT_MAX, in->kernel,
+		       !o->full_names && strlen(in->kernel) > KERNEL_TEXT_MAX
+		       ? "..." : "", pc, in->sass ? in->sass : "-",
+		       src[0] ? src : "-");
+		explain_text(stdout, p->ex, &x);
+	}
+	if (!with)
+		printf("no instruction of the table ran in a sampled warp\n");
+}
+
+static void explain_csv(const profile *p, const bs_sass_insn *in)
+{
+	ex_result x;
+	char mean[32];
+
+	explain_instruction(p->ex, in, loop_of(p, in), &x);
+	if (x.verdict == EX_NONE || x.verdict == EX_NOT_MODELED ||
+	    x.verdict == EX_BAD_SAMPLES) {
+		printf(",%zu,,,,%s", x.samples,
+		       explain_verdict_name(x.verdict));
+		return;
+	}
+	verdict_num(mean, sizeof mean, x.mean_wf);
+	printf(",%zu,%u,%u,%s,%s", x.predicted, x.min_wf, x.max_wf, mean,
+	       explain_verdict_name(x.verdict));
+}
+
+static void print_csv_table(const profile *p, const char *program)
+{
+	char buf[4096];
+
+	if (program) {
+		fputs("# program: ", stdout);
+		fputs(program, stdout);
+		putchar('\n');
+	}
+	if (p->runs)
+		printf("# runs: %lu\n", p->runs);
+	printf("# launches: %lu\n# measured_launches: %lu\n# kernels: %lu\n"
+	       "# instructions: %lu\n", p->tot.launches, p->tot.measured,
+	       p->tot.kernels, p->tot.instructions);
+	printf("# units: executions in warp instructions; wavefronts, ideal "
+	       "and excess in wavefronts; all summed over the measured "
+	       "launches\n");
+	printf("kernel,function,cubin_crc,pc,sass,source,executions,"
+	       "wavefronts,ideal,excess,wavefronts_per_exec%s%s%s\n",
+	       p->join ? ",pattern,predicted_wavefronts_per_exec" : "",
+	       p->ex ? ",explain_samples,model_wavefronts_min,"
+		       "model_wavefronts_max,model_wavefronts_mean,verdict"
+		     : "", p->tot.not_counted ? ",not_counted" : "");
+	for (size_t r = 0; r < p->nshown; r++) {
+		const bs_sass_insn *in = bs_sassprof_get(p->sp, p->shown[r]);
+		char pc[16];
+
+		csv_field(stdout, in->kernel);
+		putchar(',');
+		csv_field(stdout, in->function);
+		pc_text(pc, sizeof pc, in->pc);
+		printf(",%u,%s,", in->cubin_crc, pc);
+		csv_field(stdout, in->sass ? in->sass : "");
+		putchar(',');
+		source(buf, sizeof buf, in, 1);
+		csv_field(stdout, buf);
+		per_exec(buf, sizeof buf, in);
+		printf(",%llu,%llu,%llu,%lld,%s",
+		       (unsigned long long)in->executions,
+		       (unsigned long long)in->wavefronts,
+		       (unsigned long long)in->ideal, (long long)in->excess,
+		       buf);
+		if (p->join) {
+			bs_access a;
+
+			putchar(',');
+			if (join_find(p->join, p->sp, p->n, p->shown[r], &a))
+				csv_field(stdout, a.name);
+			predicted(buf, sizeof buf, p, p->shown[r]);
+			printf(",%s", strcmp(buf, "-") ? buf : "");
+		}
+		if (p->ex)
+			explain_csv(p, in);
+		if (p->tot.not_counted) {
+			putchar(',');
+			csv_field(stdout, in->not_counted ? in->not_counted
+							  : "");
+		}
+		putchar('\n');
+	}
+}
+
+static void json_or_null(const char *s)
+{
+	if (s)
+		json_string(stdout, s);
+	else
+		fputs("null", stdout);
+}
+
+static void explain_json(const profile *p, const bs_sass_insn *in)
+{
+	ex_result x;
+	char mean[32], m[32], text[512];
+
+	explain_instruction(p->ex, in, loop_of(p, in), &x);
+	explain_verdict_text(&x, text, sizeof text);
+	printf(", \"explain\": {\"samples\": %zu, \"verdict\": ", x.samples);
+	json_string(stdout, explain_verdict_name(x.verdict));
+	fputs(", \"text\": ", stdout);
+	json_string(stdout, text);
+	if (x.invalid)
+		printf(", \"invalid_samples\": %zu", x.invalid);
+	if (x.verdict != EX_NONE && x.verdict != EX_NOT_MODELED &&
+	    x.verdict != EX_BAD_SAMPLES) {
+		verdict_num(mean, sizeof mean, x.mean_wf);
+		if (isnan(x.measured_wf))
+			snprintf(m, sizeof m, "null");
+		else
+			verdict_num(m, sizeof m, x.measured_wf);
+		printf(", \"model_wavefronts_min\": %u, "
+		       "\"model_wavefronts_max\": %u, "
+		       "\"model_wavefronts_mean\": %s, "
+		       "\"model_wavefronts_sum\": %lu, \"model_ideal_sum\": "
+		       "%lu, \"model_conflicts_sum\": %lu, "
+		       "\"counters_wavefronts_per_exec\": %s", x.min_wf,
+		       x.max_wf, mean, x.sum_wf, x.sum_ideal, x.sum_conflicts,
+		       m);
+	}
+	putchar('}');
+}
+
+static void print_json_table(const profile *p, const char *program)
+{
+	char buf[64], pc[16];
+
+	fputs("{\"program\": ", stdout);
+	json_or_null(program);
+	fputs(", \"status\": ", stdout);
+	json_or_null(p->state == ST_NONE ? NULL : p->reason);
+	printf(", \"runs\": %lu, \"launches\": %lu, \"measured_launches\": "
+	       "%lu, \"kernels\": %lu, \"instructions\": %lu,\n "
+	       "\"shared_instructions\": [", p->runs, p->tot.launches,
+	       p->tot.measured, p->tot.kernels, p->tot.instructions);
+	for (size_t r = 0; r < p->nshown; r++) {
+		const bs_sass_insn *in = bs_sassprof_get(p->sp, p->shown[r]);
+
+		fputs(r ? ",\n  {" : "\n  {", stdout);
+		fputs("\"kernel\": ", stdout);
+		json_string(stdout, in->kernel);
+		fputs(", \"function\": ", stdout);
+		json_string(stdout, in->function);
+		pc_text(pc, sizeof pc, in->pc);
+		printf(", \"cubin_crc\": %u, \"pc\": \"%s\", \"sass\": ",
+		       in->cubin_crc, pc);
+		json_or_null(in->sass);
+		fputs(", \"source_file\": ", stdout);
+		json_or_null(in->source_file);
+		if (in->source_file)
+			printf(", \"source_line\": %lu", in->source_line);
+		else
+			fputs(", \"source_line\": null", stdout);
+		per_exec(buf, sizeof buf, in);
+		printf(", \"launches\": %lu, \"executions\": %llu, "
+		       "\"wavefronts\": %llu, \"ideal\": %llu, "
+		       "\"excess\": %lld, \"wavefronts_per_exec\": %s, "
+		       "\"not_counted\": ",
+		       in->launches, (unsigned long long)in->executions,
+		       (unsigned long long)in->wavefronts,
+		       (unsigned long long)in->ideal, (long long)in->excess,
+		       buf[0] ? buf : "null");
+		json_or_null(in->not_counted);
+		if (p->ex && !in->not_counted)
+			explain_json(p, in);
+		putchar('}');
+	}
+	fputs(p->nshown ? "\n ]}\n" : "]}\n", stdout);
+}
+
+/* The messages about the records; 1 when there is no profile to show. */
+int profile_tell(const profile *p, const char *who, const char *inject)
+{
+	const bs_sassprof_totals *t = &p->tot;
+
+	if (p->state == ST_NONE) {
+		if (inject)
+			usage_error("%s launched no CUDA kernel (CUDA was not "
+				    "initialized, or %s did not load)", who,
+				    inject);
+		else
+			usage_error("%s: no status.txt: the program launched "
+				    "no CUDA kernel", who);
+		return 1;
+	}
+	if (p->state == ST_FAILED)
+		usage_error("counters could not be collected: %s", p->reason);
+	for (int i = 0; i < p->nlater; i++)
+		usage_error("a later run: %s", p->later[i]);
+	if (!t->launches && !t->records) {
+		if (p->state == ST_OK)
+			usage_error("%s launched no CUDA kernel", who);
+		return 1;
+	}
+	if (!t->records && !t->empty_launches) {
+		if (!inject)
+			usage_error("%s: no launch was measured", who);
+		return 1;
+	}
+	if (!t->records)
+		usage_error("%lu kernel launch%s selected but no SASS records "
+			    "from CUPTI", t->empty_launches,
+			    t->empty_launches == 1 ? "" : "es");
+	else if (t->empty_launches)
+		usage_error("%lu selected launch%s gave no SASS records (%lu of "
+			    "%lu kernels measured); the table covers the "
+			    "others", t->empty_launches,
+			    t->empty_launches == 1 ? "" : "es",
+			    t->kernels_measured, t->kernels);
+	if (t->kernels_unlaunched)
+		usage_error("records name %lu kernel%s no launch line names "
+			    "(launched where the injection library saw no "
+			    "launch call): counted in the table, not in the "
+			    "launches", t->kernels_unlaunched,
+			    t->kernels_unlaunched == 1 ? "" : "s");
+	if (t->mismatched)
+		usage_error("%lu launch%s named different kernels in different "
+			    "runs: the program does not launch the same way "
+			    "each time", t->mismatched,
+			    t->mismatched == 1 ? "" : "es");
+	if (p->no_cubin)
+		usage_error("%lu cubin%s the records name %s missing: no "
+			    "SASS text or source lines for %s", p->no_cubin,
+			    p->no_cubin == 1 ? "" : "s",
+			    p->no_cubin == 1 ? "is" : "are",
+			    p->no_cubin == 1 ? "it" : "them");
+	if (p->no_disasm > p->no_cubin)
+		usage_error("%lu cubin%s not disassembled (no nvdisasm or "
+			    "cuobjdump that could): no SASS text or source "
+			    "lines", p->no_disasm - p->no_cubin,
+			    p->no_disasm - p->no_cubin == 1 ? "" : "s");
+	return !t->records || p->state == ST_FAILED;
+}
+
+void profile_show(const profile *p, const options *o, const char *program)
+{
+	if (o->fmt == FMT_CSV)
+		print_csv_table(p, program);
+	else if (o->fmt == FMT_JSON)
+		print_json_table(p, program);
+	else if (p->tot.records) {
+		print_text_table(p, o, program);
+		if (p->ex)
+			print_text_explain(p, o);
+	}
+	fflush(stdout);
+}
