@@ -25,6 +25,7 @@ int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * reason even when stdio has dropped what it could not write.
  */
 void stdout_failed(void);
+int stdout_errno(void);
 
 /*
  * A command: its name, what it does (one line for `bankscope --help`),

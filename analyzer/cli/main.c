@@ -96,14 +96,6 @@ static void usage(FILE *out)
 	fprintf(out, "See %s.\n", manual());
 }
 
-static int stdout_errno;
-
-void stdout_failed(void)
-{
-	if (!stdout_errno)
-		stdout_errno = errno;
-}
-
 /*
  * Flush and close standard output, once, after the command: a full disk,
  * /dev/full, a file-size limit or a closed descriptor must not look like
@@ -134,7 +126,7 @@ static int close_stdout(int rc)
 	if (!bad)
 		return 0;
 	if (!e)
-		e = stdout_errno;
+		e = stdout_errno();
 	if (rc != EXIT_BADINPUT)
 		fprintf(stderr, "bankscope: cannot write to standard "
 			"output%s%s\n", e ? ": " : "", e ? strerror(e) : "");

@@ -23,6 +23,22 @@ static void message(const char *text)
 	fprintf(stderr, "bankscope: %s\n", safe);
 }
 
+/* The errno of the first write to standard output that a command saw
+ * fail (one large fwrite loses it by the time stdout is closed); 0 when
+ * none.  Here rather than in main.c, which the fuzz targets leave out. */
+static int stdout_err;
+
+void stdout_failed(void)
+{
+	if (!stdout_err)
+		stdout_err = errno;
+}
+
+int stdout_errno(void)
+{
+	return stdout_err;
+}
+
 int report_error(const bs_error *err)
 {
 	char buf[1024];
