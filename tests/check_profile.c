@@ -299,24 +299,6 @@ START_TEST(test_bad_records)
 }
 END_TEST
 
-START_TEST(test_truncated_launches)
-{
-	static const char text[] = "launch\tkernel\tpc_records\n0\tk()\t*\n"
-				   "1\tk()\t*";
-	char buf[512];
-	bs_sassprof *p = bs_sassprof_new();
-	FILE *f = fmemopen((void *)text, strlen(text), "r");
-	bs_error err;
-
-	ck_assert_int_eq(bs_sassprof_read_launches(p, f, "l.tsv", &err), -1);
-	bs_error_format(&err, buf, sizeof buf);
-	ck_assert_str_eq(buf, "l.tsv:3: the last line has no newline: the "
-			      "file is truncated");
-	fclose(f);
-	bs_sassprof_free(p);
-}
-END_TEST
-
 /* The largest counts pass, and excess is exact at both ends. */
 START_TEST(test_count_limits)
 {
@@ -342,10 +324,19 @@ START_TEST(test_count_limits)
 }
 END_TEST
 
+/* launches.tsv that the reader refuses, and its one message. */
+static const struct {
+	const char *text, *want;
+} bad_launches[] = {
+	{ "launch\tkernel\tpc_records\n0\tk()\t-\n1\tk()\tmany\n",
+	  "l.tsv:3:7: pc_records: 'many' is not a non-negative integer" },
+	{ "launch\tkernel\tpc_records\n0\tk()\t*\n1\tk()\t*",
+	  "l.tsv:3: the last line has no newline: the file is truncated" },
+};
+
 START_TEST(test_bad_launches)
 {
-	static const char text[] = "launch\tkernel\tpc_records\n0\tk()\t-\n"
-				   "1\tk()\tmany\n";
+	const char *text = bad_launches[_i].text;
 	char buf[512];
 	bs_sassprof *p = bs_sassprof_new();
 	FILE *f = fmemopen((void *)text, strlen(text), "r");
@@ -353,8 +344,7 @@ START_TEST(test_bad_launches)
 
 	ck_assert_int_eq(bs_sassprof_read_launches(p, f, "l.tsv", &err), -1);
 	bs_error_format(&err, buf, sizeof buf);
-	ck_assert_str_eq(buf, "l.tsv:3:7: pc_records: 'many' is not a "
-			      "non-negative integer");
+	ck_assert_str_eq(buf, bad_launches[_i].want);
 	fclose(f);
 	bs_sassprof_free(p);
 }
@@ -1699,8 +1689,8 @@ Suite *profile_suite(void)
 			    sizeof opcodes / sizeof *opcodes);
 	tcase_add_loop_test(lib, test_bad_records, 0,
 			    sizeof bad_records / sizeof *bad_records);
-	tcase_add_test(lib, test_bad_launches);
-	tcase_add_test(lib, test_truncated_launches);
+	tcase_add_loop_test(lib, test_bad_launches, 0,
+			    sizeof bad_launches / sizeof *bad_launches);
 	tcase_add_test(lib, test_count_limits);
 	tcase_add_test(lib, test_sums_and_order);
 	tcase_add_loop_test(lib, test_not_counted, 0,
