@@ -1176,6 +1176,39 @@ START_TEST(test_concurrent)
 END_TEST
 
 /*
+ * A child that writes 300,000 dataset rows of one 4-byte stride-1 load,
+ * each claiming `wavefronts` measured, into a pipe: a dataset that
+ * streams in while the command works.  fds[0] is left for the command;
+ * returns the child's pid.
+ */
+static pid_t feed_rows(int wavefronts, int fds[2])
+{
+	pid_t writer;
+
+	ck_assert_int_eq(pipe(fds), 0);
+	writer = fork();
+	ck_assert_int_ge(writer, 0);
+	if (writer == 0) {
+		FILE *f;
+
+		signal(SIGPIPE, SIG_DFL);
+		close(fds[0]);
+		f = fdopen(fds[1], "w");
+		fputs("probe,name,width,op,wavefronts_measured,addresses\n", f);
+		for (int i = 0; i < 300000; i++) {
+			fprintf(f, "stride,r%d,4,ld,%d,0", i, wavefronts);
+			for (int l = 1; l < 32; l++)
+				fprintf(f, " %d", 4 * l);
+			fputc('\n', f);
+		}
+		fclose(f);
+		_exit(0);
+	}
+	close(fds[1]);
+	return writer;
+}
+
+/*
  * A report interrupted by SIGINT, SIGTERM or SIGHUP while it works: the
  * signal is sent as soon as anything new appears in --out or beside it
  * (a temporary), while the dataset still streams in through a pipe, many
@@ -1207,26 +1240,7 @@ START_TEST(test_interrupted)
 	ck_assert_int_eq(run(old_args, NULL), 0);
 	listing(dir, top, sizeof top);
 	listing(out, inside, sizeof inside);
-	ck_assert_int_eq(pipe(fds), 0);
-	writer = fork();
-	ck_assert_int_ge(writer, 0);
-	if (writer == 0) {
-		FILE *f;
-
-		signal(SIGPIPE, SIG_DFL);
-		close(fds[0]);
-		f = fdopen(fds[1], "w");
-		fputs("probe,name,width,op,wavefronts_measured,addresses\n", f);
-		for (int i = 0; i < 300000; i++) {
-			fprintf(f, "stride,r%d,4,ld,5,0", i);
-			for (int l = 1; l < 32; l++)
-				fprintf(f, " %d", 4 * l);
-			fputc('\n', f);
-		}
-		fclose(f);
-		_exit(0);
-	}
-	close(fds[1]);
+	writer = feed_rows(5, fds);
 	pid = start(new_args, fds[0], -1);
 	close(fds[0]);
 	ck_assert_int_gt(pid, 0);
@@ -1285,26 +1299,7 @@ START_TEST(test_plot_data_interrupted)
 	path_in(plot, sizeof plot, dir, "kinds.csv");
 	spit(plot, "old\n");
 	listing(dir, top, sizeof top);
-	ck_assert_int_eq(pipe(fds), 0);
-	writer = fork();
-	ck_assert_int_ge(writer, 0);
-	if (writer == 0) {
-		FILE *f;
-
-		signal(SIGPIPE, SIG_DFL);
-		close(fds[0]);
-		f = fdopen(fds[1], "w");
-		fputs("probe,name,width,op,wavefronts_measured,addresses\n", f);
-		for (int i = 0; i < 300000; i++) {
-			fprintf(f, "stride,r%d,4,ld,1,0", i);
-			for (int l = 1; l < 32; l++)
-				fprintf(f, " %d", 4 * l);
-			fputc('\n', f);
-		}
-		fclose(f);
-		_exit(0);
-	}
-	close(fds[1]);
+	writer = feed_rows(1, fds);
 	pid = start(args, fds[0], -1);
 	close(fds[0]);
 	ck_assert_int_gt(pid, 0);
