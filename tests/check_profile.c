@@ -1139,6 +1139,30 @@ START_TEST(test_run_not_executable)
 }
 END_TEST
 
+/* The table of the stand-in program's three kernels, as one run and the
+ * one-kernel fallback both show it. */
+#define FAKE_TABLE \
+	"kernel  pc      sass  source  executions  wavefronts  ideal  " \
+	"excess  wavefronts_per_exec\n" \
+	"c()     0x0010  -     -                1          13     10  " \
+	"     3                   13\n" \
+	"b()     0x0010  -     -                1          11     10  " \
+	"     1                   11\n" \
+	"a()     0x0010  -     -                1          10     10  " \
+	"     0                   10\n"
+
+/* The file name of the kept directory keep holds exactly want. */
+static void kept_is(const char *keep, const char *name, const char *want)
+{
+	char path[512], *text;
+
+	snprintf(path, sizeof path, "%s/%s", keep, name);
+	text = tu_slurp(path, NULL);
+	ck_assert_ptr_nonnull(text);
+	ck_assert_str_eq(text, want);
+	free(text);
+}
+
 /* Stand-in program: launches a, b, a, c; one run measures the first
  * launch of each kernel, each flushed alone: its records carry its index,
  * its launch line their count, the second launch of a is not measured. */
@@ -1148,7 +1172,6 @@ START_TEST(test_run_one)
 	char keep[] = "/tmp/bankscope-profile-keep-XXXXXX";
 	const char *args[] = { "profile", "--keep", keep, "--inject",
 			       "/dev/null", "--", prog, NULL };
-	char *text;
 
 	ck_assert_ptr_nonnull(mkdtemp(keep));
 	snprintf(want, sizeof want,
@@ -1160,29 +1183,16 @@ START_TEST(test_run_one)
 		 "executions in warp instructions; wavefronts, ideal and "
 		 "excess in wavefronts; all summed over the measured "
 		 "launches\n\n"
-		 "kernel  pc      sass  source  executions  wavefronts  ideal  "
-		 "excess  wavefronts_per_exec\n"
-		 "c()     0x0010  -     -                1          13     10  "
-		 "     3                   13\n"
-		 "b()     0x0010  -     -                1          11     10  "
-		 "     1                   11\n"
-		 "a()     0x0010  -     -                1          10     10  "
-		 "     0                   10\n", prog);
+		 "%s", prog, FAKE_TABLE);
 	expect(run(args), 0, want,
 	       "bankscope: 1 cubin the records name is missing: no SASS text "
 	       "or source lines for it\n");
-	snprintf(path, sizeof path, "%s/launches.tsv", keep);
-	text = tu_slurp(path, NULL);
-	ck_assert_str_eq(text, "launch\tkernel\tpc_records\n"
+	kept_is(keep, "launches.tsv", "launch\tkernel\tpc_records\n"
 		"0\ta()\t1\n1\tb()\t1\n2\ta()\t-\n3\tc()\t1\n");
-	free(text);
-	snprintf(path, sizeof path, "%s/records.tsv", keep);
-	text = tu_slurp(path, NULL);
-	ck_assert_str_eq(text, BS_SASS_RECORD_COLUMNS "\n"
+	kept_is(keep, "records.tsv", BS_SASS_RECORD_COLUMNS "\n"
 		"a()\t0\t7\t0\t_Z1av\t0x10\t1\t10\t10\n"
 		"b()\t1\t7\t0\t_Z1bv\t0x10\t1\t11\t10\n"
 		"c()\t3\t7\t0\t_Z1cv\t0x10\t1\t13\t10\n");
-	free(text);
 	snprintf(path, sizeof path, "rm -r '%s'", keep);
 	ck_assert_int_eq(system(path), 0);
 	free(prog);
@@ -1200,7 +1210,6 @@ START_TEST(test_run_reruns)
 	char keep[] = "/tmp/bankscope-profile-keep-XXXXXX";
 	const char *args[] = { "profile", "--keep", keep, "--jobs", "1",
 			       "--inject", "/dev/null", "--", prog, NULL };
-	char *launches;
 
 	ck_assert_ptr_nonnull(mkdtemp(keep));
 	setenv("FAKE_ONE_KERNEL", "1", 1);
@@ -1214,14 +1223,7 @@ START_TEST(test_run_reruns)
 		 "executions in warp instructions; wavefronts, ideal and "
 		 "excess in wavefronts; all summed over the measured "
 		 "launches\n\n"
-		 "kernel  pc      sass  source  executions  wavefronts  ideal  "
-		 "excess  wavefronts_per_exec\n"
-		 "c()     0x0010  -     -                1          13     10  "
-		 "     3                   13\n"
-		 "b()     0x0010  -     -                1          11     10  "
-		 "     1                   11\n"
-		 "a()     0x0010  -     -                1          10     10  "
-		 "     0                   10\n", prog);
+		 "%s", prog, FAKE_TABLE);
 	expect(run(args), 0, want,
 	       "bankscope: the first run gave no SASS records for 2 kernels "
 	       "(b(), c()): CUPTI did not patch them in that run; running the "
@@ -1229,13 +1231,10 @@ START_TEST(test_run_reruns)
 	       "bankscope: 1 cubin the records name is missing: no SASS text "
 	       "or source lines for it\n");
 	unsetenv("FAKE_ONE_KERNEL");
-	snprintf(path, sizeof path, "%s/launches.tsv", keep);
-	launches = tu_slurp(path, NULL);
-	ck_assert_str_eq(launches, "launch\tkernel\tpc_records\n"
+	kept_is(keep, "launches.tsv", "launch\tkernel\tpc_records\n"
 		"0\ta()\t1\n1\tb()\t0\n2\ta()\t-\n3\tc()\t0\n"
 		"0\ta()\t-\n1\tb()\t1\n2\ta()\t-\n3\tc()\t-\n"
 		"0\ta()\t-\n1\tb()\t-\n2\ta()\t-\n3\tc()\t1\n");
-	free(launches);
 	snprintf(path, sizeof path, "rm -r '%s'", keep);
 	ck_assert_int_eq(system(path), 0);
 	free(prog);
