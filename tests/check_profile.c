@@ -1501,6 +1501,7 @@ static void remove_copy(const char *dir)
 static const char *const fifo_files[] = {
 	"status.txt", "records.tsv", "launches.tsv", "cubin-1656416357.sass",
 	"cubin-1656416357.cubin", "explain.tsv", "explain-status.txt",
+	"device.txt",
 };
 
 START_TEST(test_replay_fifo)

@@ -577,14 +577,18 @@ int profile_load(profile *p, int save, bs_error *err)
  * library), else, for a directory without device.txt (recorded before
  * bankscope wrote one, on an H100), sm_90.  A GPU no profile describes
  * leaves the predictions out (p->no_model) and says how to make one.
+ * device.txt is opened as every file of the directory is (open_kept): 0,
+ * or -1 (err) when it is there and not a regular file or unreadable.
  */
-void profile_choose_arch(profile *p, const options *o)
+int profile_choose_arch(profile *p, const options *o, bs_error *err)
 {
 	char path[4096], line[320], *tab;
 	FILE *f;
 
 	path_join(path, sizeof path, p->dir, "device.txt");
-	if ((f = fopen(path, "r"))) {
+	if (!(f = open_kept(path, err)) && errno != ENOENT)
+		return -1;
+	if (f) {
 		if (fgets(line, sizeof line, f) && (tab = strchr(line, '\t'))) {
 			*tab = '\0';
 			tab[strcspn(tab + 1, "\r\n") + 1] = '\0';
@@ -595,7 +599,7 @@ void profile_choose_arch(profile *p, const options *o)
 	}
 	arch_in_use = o->arch;
 	if (arch_in_use || !p->cc[0])
-		return;
+		return 0;
 	if (!(arch_in_use = bs_profile_for_cc(p->cc))) {
 		p->no_model = (o->explain || o->patterns) != 0;
 		if (p->no_model)
@@ -607,6 +611,7 @@ void profile_choose_arch(profile *p, const options *o)
 				    "with --arch FILE", p->gpu[0] ? p->gpu
 				    : "the GPU", p->cc);
 	}
+	return 0;
 }
 
 /* explain.tsv and its status, when --explain: 0, -1 bad input (err). */

@@ -185,7 +185,7 @@ static int profile_replay(const options *o)
 		return EXIT_BADINPUT;
 	if ((o->patterns && !(j = join_open(o->patterns, &err))) ||
 	    profile_load(&p, 0, &err) < 0 ||
-	    (profile_choose_arch(&p, o), 0) ||
+	    profile_choose_arch(&p, o, &err) < 0 ||
 	    (o->explain && p.state != ST_NONE && !p.no_model &&
 	     profile_load_explain(&p, &err) < 0) ||
 	    profile_select_shown(&p, o, &err) < 0) {

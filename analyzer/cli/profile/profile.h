@@ -91,7 +91,7 @@ int profile_load_tables(profile *p, bs_error *err);
  * (err). */
 int profile_load_explain(profile *p, bs_error *err);
 /* load.c: the architecture profile of the predictions (profile_arch()). */
-void profile_choose_arch(profile *p, const options *o);
+int profile_choose_arch(profile *p, const options *o, bs_error *err);
 
 /* show.c: the instructions the report shows; 0, or -1 (err). */
 int profile_select_shown(profile *p, const options *o, bs_error *err);

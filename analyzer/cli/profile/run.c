@@ -636,8 +636,8 @@ int profile_run(const options *o)
 		      bs_sassprof_cubins(p.sp, NULL, 0) == 1 ? "" : "s");
 	else
 		rc = -1;
-	if (rc == 0)
-		profile_choose_arch(&p, o);
+	if (rc == 0 && profile_choose_arch(&p, o, &err) < 0)
+		rc = -1;
 	if (rc < 0 || (o->explain && !p.no_model &&
 		       profile_load_explain(&p, &err) < 0) ||
 	    profile_select_shown(&p, o, &err) < 0) {
