@@ -589,13 +589,17 @@ int profile_choose_arch(profile *p, const options *o, bs_error *err)
 	if (!(f = open_kept(path, err)) && errno != ENOENT)
 		return -1;
 	if (f) {
-		if (fgets(line, sizeof line, f) && (tab = strchr(line, '\t'))) {
-			*tab = '\0';
-			tab[strcspn(tab + 1, "\r\n") + 1] = '\0';
-			snprintf(p->cc, sizeof p->cc, "%.15s", line);
-			snprintf(p->gpu, sizeof p->gpu, "%.255s", tab + 1);
-		}
+		tab = fgets(line, sizeof line, f) ? strchr(line, '\t') : NULL;
 		fclose(f);
+		if (!tab || tab == line)
+			return bs_error_set(err, path, 1, 0, "not a compute "
+					    "capability, a tab and the GPU's "
+					    "name (as the injection library "
+					    "writes it)");
+		*tab = '\0';
+		tab[strcspn(tab + 1, "\r\n") + 1] = '\0';
+		snprintf(p->cc, sizeof p->cc, "%.15s", line);
+		snprintf(p->gpu, sizeof p->gpu, "%.255s", tab + 1);
 	}
 	arch_in_use = o->arch;
 	if (arch_in_use || !p->cc[0])
