@@ -65,7 +65,7 @@
 # and on a stamp of the flags that built it (build/stamp/, as git's
 # GIT-CFLAGS): changing CFLAGS, NVCC_ARCH or a header rebuilds what it
 # touches.  The version (git describe, GIT_DESCRIBE overrides) has its own
-# stamp, so a new commit rebuilds analyzer/version.c alone.
+# stamp, so a new commit rebuilds analyzer/base/version.c alone.
 
 -include config.mk
 
@@ -78,6 +78,10 @@ endif
 OPT ?= -O2
 CFLAGS ?= $(OPT) -g
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+# The library's files see only their own wing's header (analyzer/WING/
+# bs_WING.h, which includes the wings below it): they are built without
+# -Ianalyzer, so a library file that includes bankscope.h fails to build.
+LIB_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CFLAGS)
 ALL_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) -Ianalyzer $(CFLAGS)
 LDLIBS := -lm
 FUZZ_SECONDS ?= 60
@@ -114,8 +118,9 @@ SANITIZED := $(SANITIZE)$(MSAN)
 # The library: the analyzer, the probe families' point lists, and the
 # built-in profiles (analyzer/profiles/*.profile compiled in as text).
 PROFILE_FILES := $(sort $(wildcard analyzer/profiles/*.profile))
-LIB_SRC := $(wildcard analyzer/*.c) $(wildcard probes/families/*.c)
-CLI_SRC := $(wildcard analyzer/cli/*.c analyzer/cli/profile/*.c)
+LIB_SRC := $(wildcard analyzer/*/*.c)
+LIB_H := $(wildcard analyzer/*.h analyzer/*/*.h)
+CLI_SRC := $(wildcard cli/*.c cli/*/*.c)
 TEST_SRC := $(wildcard tests/check_*.c) tests/runner.c tests/testutil.c
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/obj/%.o) $(B)/obj/gen/profiles.o
 CLI_OBJ := $(CLI_SRC:%.c=$(B)/obj/%.o)
@@ -218,6 +223,10 @@ $(B)/obj/%.o: %.c $(B)/stamp/cflags
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
 
+$(B)/obj/analyzer/%.o: analyzer/%.c $(B)/stamp/cflags
+	@mkdir -p $(@D)
+	$(CC) $(LIB_CFLAGS) -MMD -MP -c $< -o $@
+
 $(B)/gen/profiles.c: $(PROFILE_FILES) scripts/embed-profiles.sh
 	@mkdir -p $(@D)
 	sh scripts/embed-profiles.sh $(PROFILE_FILES) > $@.tmp$$$$ && \
@@ -228,10 +237,10 @@ $(B)/obj/gen/profiles.o: $(B)/gen/profiles.c $(B)/stamp/cflags
 	$(CC) $(ALL_CFLAGS) -Wno-missing-prototypes -c $< -o $@
 
 # The one object that holds the version: rebuilt when it changes.
-$(B)/obj/analyzer/version.o: analyzer/version.c build/stamp/version \
+$(B)/obj/analyzer/base/version.o: analyzer/base/version.c build/stamp/version \
 		$(B)/stamp/cflags
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -DBS_VERSION='"$(GIT_DESCRIBE)"' -MMD -MP -c $< -o $@
+	$(CC) $(LIB_CFLAGS) -DBS_VERSION='"$(GIT_DESCRIBE)"' -MMD -MP -c $< -o $@
 
 $(LIB): $(LIB_OBJ)
 	@mkdir -p $(@D)
@@ -312,16 +321,16 @@ bench: $(B)/bench_predict $(CLI)
 # ---- fuzzing (clang's libFuzzer) --------------------------------------------
 FUZZ_FLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -Ianalyzer -O1 -g \
 	      -fsanitize=fuzzer,address,undefined
-build/fuzz/%: fuzz/%.c $(LIB_SRC) $(B)/gen/profiles.c $(wildcard analyzer/*.h) \
+build/fuzz/%: fuzz/%.c $(LIB_SRC) $(B)/gen/profiles.c $(LIB_H) \
 		| deps-fuzz
 	@mkdir -p $(@D) build/fuzz/corpus-$*
 	$(CLANG) $(FUZZ_FLAGS) -o $@ $< $(LIB_SRC) $(B)/gen/profiles.c -lm
 # fuzz_arch drives the CLI's printers of a profile too (archs, the
 # report's rule text): the CLI without its main().
-FUZZ_CLI_SRC := $(filter-out analyzer/cli/main.c,$(CLI_SRC))
+FUZZ_CLI_SRC := $(filter-out cli/main.c,$(CLI_SRC))
 build/fuzz/fuzz_arch: fuzz/fuzz_arch.c $(LIB_SRC) $(FUZZ_CLI_SRC) \
 		$(B)/gen/profiles.c \
-		$(wildcard analyzer/*.h analyzer/cli/*.h analyzer/cli/profile/*.h) \
+		$(LIB_H) $(wildcard cli/*.h cli/*/*.h) \
 		| deps-fuzz
 	@mkdir -p $(@D) build/fuzz/corpus-fuzz_arch
 	$(CLANG) $(FUZZ_FLAGS) -o $@ $< $(LIB_SRC) $(FUZZ_CLI_SRC) \
@@ -374,7 +383,7 @@ build/obj/%.o: %.cu build/stamp/nvcc
 	$(NVCC) $(NVCC_FLAGS) $(NVCC_EXTRA) -MMD -MP -MF $(@:.o=.d) -c $< -o $@
 
 # The tutorial and the profile sample name their source lines (-lineinfo).
-build/obj/probes/tutorial/tutorial.o build/obj/tests/cuda/transpose.o \
+build/obj/examples/tutorial/tutorial.o build/obj/tests/cuda/transpose.o \
 build/obj/tests/cuda/atomics.o: \
 	NVCC_EXTRA := -lineinfo
 
@@ -393,7 +402,7 @@ $(PROBE): $(PROBE_OBJ) build/libbankscope.a
 probes: $(PROBE) $(TUTORIAL)
 
 # The tutorial kernels: a program for bankscope profile.
-$(TUTORIAL): build/obj/probes/tutorial/tutorial.o
+$(TUTORIAL): build/obj/examples/tutorial/tutorial.o
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCC_GENCODE) -o $@ $<
 
@@ -413,13 +422,13 @@ build/arch/$(1)/%.o: %.cu build/stamp/nvcc
 endef
 $(foreach a,$(sort $(ARCHS) $(CHECK_NVCC_ARCH)),$(eval $(call arch_rule,$(a))))
 
-ARCH_SRC := $(PROBE_SRC) probes/tutorial/tutorial.cu tests/cuda/transpose.cu \
+ARCH_SRC := $(PROBE_SRC) examples/tutorial/tutorial.cu tests/cuda/transpose.cu \
 	tests/cuda/atomics.cu
 check-archs: $(foreach a,$(ARCHS),$(ARCH_SRC:%.cu=build/arch/$(a)/%.o)) \
 		$(if $(HAVE_CUPTI),$(INJECT))
 	@echo 'check-archs: $(words $(ARCH_SRC)) .cu files compiled for each of $(ARCHS); the injection library is host code, the same for all'
 
-# make probe-NAME: any family of the table in probes/families/families.c
+# make probe-NAME: any family of the table in analyzer/families/families.c
 # (bankscope-probe --list), or all.  Measure, write
 # data/<gpu>/<probe>-<time>.csv, then check it.  Without a GPU, one line
 # says so before anything is compiled.
@@ -450,7 +459,7 @@ sass:
 # build/tests/transpose is the sample the profile was checked with.
 $(INJECT): profiler/inject/inject.c profiler/select.h probes/cupti_reason.c \
 		probes/cupti_reason.h probes/check.h probes/metrics.h \
-		analyzer/bankscope.h build/stamp/cuda-cc
+		$(LIB_H) build/stamp/cuda-cc
 	@mkdir -p $(@D)
 	$(CC) $(PROBE_CFLAGS) -fPIC -shared -fvisibility=hidden \
 		-Iprofiler -Iprobes -Ianalyzer \
@@ -482,7 +491,7 @@ deps-sanitizer:
 	@sh scripts/sanitizer-deps.sh
 
 build/libbankscope_explain.so: profiler/explain/explain.c \
-		profiler/explain/explain.h profiler/select.h analyzer/bankscope.h
+		profiler/explain/explain.h profiler/select.h $(LIB_H)
 	@mkdir -p $(@D)
 	$(CC) -std=c11 $(WARN) $(OPT) -g -fPIC -shared -fvisibility=hidden \
 		-Iprofiler/explain -Iprofiler -Ianalyzer -I$(SANITIZER_DIR)/include \
@@ -568,7 +577,7 @@ web: $(WEB_PAGE)
 deps-web:
 	@$(DEPS) clang lld wasi-libc libclang-rt-14-dev-wasm32
 
-$(WEB_PAGE): $(wildcard web/*) $(LIB_SRC) $(wildcard analyzer/*.h) \
+$(WEB_PAGE): $(wildcard web/*) $(LIB_SRC) $(LIB_H) \
 		$(B)/gen/profiles.c $(WEB_DATA) build/stamp/version | deps-web
 	@mkdir -p $(@D)
 	CLANG='$(CLANG)' GIT_DESCRIBE='$(GIT_DESCRIBE)' sh web/build.sh $(@D) \

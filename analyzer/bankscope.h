@@ -17,11 +17,11 @@
 #ifndef BANKSCOPE_H
 #define BANKSCOPE_H
 
-#include "bs_model.h"
-#include "bs_input.h"
-#include "bs_families.h"
-#include "bs_calibrate.h"
-#include "bs_sass.h"
-#include "bs_fix.h"
+#include "model/bs_model.h"
+#include "input/bs_input.h"
+#include "families/bs_families.h"
+#include "calibrate/bs_calibrate.h"
+#include "sass/bs_sass.h"
+#include "fix/bs_fix.h"
 
 #endif

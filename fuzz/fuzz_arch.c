@@ -24,7 +24,7 @@
 #include <string.h>
 
 #include "bankscope.h"
-#include "cli/cli.h"
+#include "../cli/cli.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

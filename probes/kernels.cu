@@ -17,7 +17,7 @@
  * narrows a wide load whose other words go unused.  The other kinds are
  * the PTX of their row of the kinds table (ldmatrix, stmatrix, atom/red,
  * cp.async; atomicAdd(p, 1) for red.add1.u32), ported from
- * probes/explore/kinds.cu, which measured them on the H100
+ * research/explore/kinds.cu, which measured them on the H100
  * (docs/notes/kinds-h100.md).  Instructions an older target lacks are
  * compiled out there (probes/target.h) and the runner does not launch
  * them.  Addresses are the pattern's byte offsets from the start of
@@ -155,7 +155,7 @@ extern __shared__ __align__(16) unsigned char dyn_smem[];
  * SPLIT (the throughput loop gives each of its PROBE_TP_UNROLL accesses an
  * address ptxas cannot prove equal to the others: it merges repeated
  * ldmatrix of one address, which the asm's volatile does not stop; seen
- * by probes/explore on sm_90 with CUDA 13.0).  ld and st keep the code
+ * by research/explore on sm_90 with CUDA 13.0).  ld and st keep the code
  * they had before the other kinds came (their datasets are reproducible):
  * ASYNC and SPLIT are 0 for them, and the kernels' `if constexpr` leaves
  * their instructions as they were.
@@ -280,7 +280,7 @@ template <int K> struct Atom {
 				     : : "r"(a), "r"(v) : "memory");
 		} else if constexpr (K == A_CAS_B32) {
 			/*
-			 * Compare with 1, swap in 2, as probes/explore did:
+			 * Compare with 1, swap in 2, as research/explore did:
 			 * ATOMS.CAS takes the two in a register pair, and
 			 * values made from v need a MOV or an add in the
 			 * chain (4.2 to 4.9 cycles more on every row).

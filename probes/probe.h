@@ -2,7 +2,7 @@
  * probe.h - what the probe runner and the kernels share.
  *
  * The points a probe run measures come from the probe families
- * (probes/families/, one file each, listed in its family table; see
+ * (analyzer/families/, one file each, listed in its family table; see
  * bs_families.h) or from pattern files.  The runner measures every point
  * the same way (kernels.cu): latency (one warp, a chain of CHAIN accesses
  * between two clock reads), throughput (one 1024-thread block per SM,

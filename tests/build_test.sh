@@ -8,7 +8,7 @@
 #   - dependencies and stamps (make -n, with -W to pretend a header
 #     changed): a header rebuilds what includes it and nothing else, a new
 #     NVCC_ARCH every CUDA object, new CFLAGS every C object, a new
-#     version analyzer/version.c alone; afterwards make -q finds the tree
+#     version analyzer/base/version.c alone; afterwards make -q finds the tree
 #     up to date;
 #   - probes/check.h (tests/cuda/check_macros.c): each macro's line
 #     names what failed, then file, line, call and the error's name; the
@@ -170,11 +170,32 @@ deps_case() {
 		fail "$what: rebuilds '$got', expected '$want'"
 	fi
 }
-lib_c=$( (ls analyzer/*.c analyzer/cli/*.c analyzer/cli/profile/*.c probes/families/*.c; echo build/gen/profiles.c) | sort | tr '\n' ' ')
+lib_c=$( (ls analyzer/*/*.c cli/*.c cli/*/*.c; echo build/gen/profiles.c) | sort | tr '\n' ' ')
 deps_case "new CFLAGS" build/bankscope "$lib_c" CFLAGS='-O1 -g'
-deps_case "a new version" build/bankscope "analyzer/version.c " GIT_DESCRIBE=build-test-version
-includers=$(grep -l '"lines.h"' analyzer/*.c analyzer/cli/*.c analyzer/cli/profile/*.c | sort | tr '\n' ' ')
-deps_case "analyzer/lines.h changed" build/bankscope "$includers" -W analyzer/lines.h
+deps_case "a new version" build/bankscope "analyzer/base/version.c " GIT_DESCRIBE=build-test-version
+# A wing's header rebuilds its own files and the CLI (which includes
+# bankscope.h), and no file of another library wing.
+includers=$(ls analyzer/fix/*.c cli/*.c cli/*/*.c | sort | tr '\n' ' ')
+deps_case "analyzer/fix/bs_fix.h changed" build/bankscope "$includers" -W analyzer/fix/bs_fix.h
+
+# The wings' bounds: a library file includes one header of the project,
+# its own wing's (the families' files may go through families.h), never
+# the umbrella bankscope.h nor another wing's header.
+bad_inc=""
+for f in analyzer/*/*.c; do
+	wing=$(basename "$(dirname "$f")")
+	for h in $(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f"); do
+		case "$wing/$h" in
+		"$wing/bs_$wing.h" | families/families.h) ;;
+		*) bad_inc="$bad_inc $f:$h" ;;
+		esac
+	done
+done
+if [ -z "$bad_inc" ]; then
+	ok "every library file includes its own wing's header only"
+else
+	fail "library files reaching outside their wing:$bad_inc"
+fi
 if [ -n "$HAVE_NVCC" ] && [ -n "$HAVE_CUPTI" ]; then
 	deps_case "probes/counters.h changed" build/bankscope-probe \
 		"probes/counters.c probes/runner.cu " -W probes/counters.h

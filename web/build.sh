@@ -18,8 +18,9 @@ PROFILES_C=$2
 shift 2
 CLANG=${CLANG:-clang}
 MAX=${WEB_MAX_BYTES:-1000000}
-WEB_LIB="util kinds lines profile pattern expr shapes swizzle predict fix
-version stats dataset"
+WEB_LIB="base/util model/kinds base/lines model/profile input/pattern input/expr
+input/shapes input/swizzle model/predict fix/fix base/version input/stats
+input/dataset"
 
 # What is missing, said once, in the words of the packages to install.
 missing=""

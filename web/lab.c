@@ -15,7 +15,7 @@
  * CLI's option names without the dashes: expr, active, warp, tile, pad,
  * access, index, swizzle, elem, column, struct, field, width, kind, base,
  * name, and addrs (32 lane fields of the pattern format) for an access
- * given by its addresses.  The messages are the CLI's (analyzer/cli/
+ * given by its addresses.  The messages are the CLI's (cli/
  * shape.c), so that a student sees the same words in both.
  *
  * Datasets (two slots, for a side-by-side) are read with the library's

@@ -1,0 +1,403 @@
+/*
+ * bs_model.h - the model: what one warp's shared-memory access costs.
+ *
+ * This is the contract of the bankscope library's core; bankscope.h
+ * includes it with the other wings (inputs and datasets, SASS profiles,
+ * the fix advisor, calibration).
+ *
+ * An access (bs_access) is one warp instruction: 32 lanes, each either
+ * inactive or holding a byte address in shared memory, a width in bytes
+ * and a kind.  A kind (bs_kind_info) is one row of the table of access
+ * kinds: ld and st (LDS, STS), ldmatrix and stmatrix (LDSM, STSM), the
+ * shared atomics (ATOMS) and cp.async (LDGSTS), each with its name as
+ * written in pattern files and datasets, its SASS and PTX, the widths it
+ * allows and which lanes supply addresses.
+ *
+ * An architecture profile (bs_profile) is data: a bank count and width,
+ * and one rule (bs_rule) per (kind, width) it models, each saying how the
+ * warp splits into phases, when requests pack into wider phases, whether
+ * lanes that want one word share it, what counts as ideal, the latency
+ * line and where the rule comes from (a measured dataset, or "assumed from
+ * the documentation, not measured").  Profiles are text files
+ * (docs/model.md, "Profile files"); the built-in ones are compiled in from
+ * the files in analyzer/profiles/.
+ *
+ * bs_predict() turns an access into wavefronts, ideal wavefronts, bank
+ * conflicts (wavefronts - ideal, the definition Nsight Compute's
+ * l1tex__data_bank_conflicts_pipe_lsu_mem_shared counter follows), the
+ * worst n-way degree and the latency the profile models;
+ * bs_predict_detail() adds the phases and, for every bank, the distinct
+ * words it delivers and the lanes that want each of them.
+ *
+ * Errors: every function that can fail returns a negative value (or NULL)
+ * and fills a bs_error with the source (file name or option), the line
+ * and column (1-based, 0 when they do not apply) and one sentence.  The
+ * library never prints and never exits.
+ */
+#ifndef BS_MODEL_H
+#define BS_MODEL_H
+
+#include "../base/bs_base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define BS_LANES 32
+#define BS_NAME_MAX 64       /* bytes of an access name, NUL included */
+#define BS_MAX_BANKS 64
+#define BS_MAX_PHASES 32
+/*
+ * Distinct bank words one access can touch: 32 lanes x 16 bytes, in banks
+ * of 1 byte (a profile file may declare bank_bytes 1).
+ */
+#define BS_MAX_CELLS (BS_LANES * 16)
+
+/* ---- widths -------------------------------------------------------------
+ * Bytes per lane address: 1, 2, 4, 8 or 16, indexed 0..4.
+ */
+#define BS_NWIDTHS 5
+extern const unsigned bs_widths[BS_NWIDTHS];
+int bs_width_index(unsigned width);   /* -1 when not a valid width */
+
+/* ---- access kinds ---------------------------------------------------------
+ * The table of kinds, in a fixed order: a kind's id is its row.  ld and
+ * st are rows 0 and 1, so every file written before kinds existed reads
+ * the same.  load and store are accepted as other names for them.
+ */
+typedef uint8_t bs_kind;
+#define BS_KIND_LD ((bs_kind)0)
+#define BS_KIND_ST ((bs_kind)1)
+#define BS_KIND_NONE ((bs_kind)0xff)
+#define BS_MAX_KINDS 32
+
+/* What the access does to the shared words it addresses. */
+typedef enum {
+	BS_READS = 1,            /* ld, ldmatrix */
+	BS_WRITES = 2,           /* st, stmatrix, cp.async (its destination) */
+	BS_UPDATES = 3,          /* atomics: read, modify, write */
+} bs_direction;
+
+typedef struct {
+	const char *name;        /* in pattern files and datasets: "ldsm.x4" */
+	const char *alias;       /* another accepted name, or NULL */
+	const char *sass;        /* SASS opcode and the modifiers that select
+				    it: "LDS", "LDSM.16.M88.4", "ATOMS.ADD" */
+	const char *ptx;         /* "ldmatrix.sync.aligned.m8n8.x4.shared.b16" */
+	uint8_t widths;          /* bit i: bs_widths[i] is allowed */
+	uint32_t addr_lanes;     /* lanes that supply an address */
+	uint8_t direction;       /* bs_direction */
+	uint8_t returns;         /* 1: a value comes back (a dependent chain
+				    can time it) */
+	uint8_t multicast;       /* 1: by its semantics, lanes that want one
+				    word may be served together (not so for an
+				    atomic, whose every update must apply) */
+	uint8_t min_sm;          /* first compute capability x 10 with it */
+	const char *what;        /* one line for listings */
+} bs_kind_info;
+
+unsigned bs_kind_count(void);
+/* The row of kind k, or NULL past the table. */
+const bs_kind_info *bs_kind_get(bs_kind k);
+/* "ld" for BS_KIND_LD; "?" for an unknown id. */
+const char *bs_kind_name(bs_kind k);
+/* By name or alias: 0 and *out, or -1. */
+int bs_kind_find(const char *name, bs_kind *out);
+int bs_kind_allows_width(bs_kind k, unsigned width);
+/* "1, 2, 4, 8 or 16" / "16": the widths kind k allows, for messages. */
+void bs_kind_widths_text(bs_kind k, char *buf, size_t size);
+/*
+ * 0 when kind k is known and allows width; else -1 with err naming
+ * source: "width 3 is not 1, 2, 4, 8 or 16 bytes", "ldsm.x4 takes a width
+ * of 16 bytes, not 4".
+ */
+int bs_kind_check_width(bs_kind k, unsigned width, const char *source,
+			bs_error *err);
+
+/*
+ * A SASS instruction's kind and width, from its text ("@!P0 LDS.U16 R3,
+ * [R2+0x10]"; an opcode alone is fine): 1 when its opcode belongs to a
+ * shared-memory family of the table (LDS, STS, LDSM, STSM, ATOMS,
+ * LDGSTS), with *kind the most specific row whose modifiers it carries
+ * (BS_KIND_NONE when none does, as for ATOMS.POPC.INC) and *width from
+ * its modifiers; 0 when it is not a shared-memory instruction.  kind and
+ * width may be NULL.
+ */
+int bs_sass_kind(const char *sass, bs_kind *kind, unsigned *width);
+
+/* ---- the access ------------------------------------------------------------ */
+
+typedef struct {
+	char name[BS_NAME_MAX];
+	unsigned width;          /* bytes per lane: 1, 2, 4, 8 or 16 */
+	bs_kind kind;
+	uint32_t active;         /* bit l set: lane l takes part */
+	uint32_t addr[BS_LANES]; /* byte address of each active lane */
+	/*
+	 * A copy from global memory (copy=lines): each lane's global
+	 * source address, its low 32 bits, where known (profile --explain
+	 * records them; the array is the caller's and must outlive the
+	 * prediction); NULL: the source is taken to be base + 16 lane,
+	 * 128-byte aligned.
+	 */
+	const uint32_t *src;
+} bs_access;
+
+/*
+ * Validate an access: kind known, width allowed for it, active lanes
+ * among the kind's address lanes, addresses aligned to the width and
+ * within 32 bits.  0 or -1 with err.
+ */
+int bs_access_check(const bs_access *a, bs_error *err);
+
+/* ---- architecture profiles ----------------------------------------------- */
+
+typedef enum {
+	BS_SAME_WORD_SHARE = 0,  /* lanes that want one word cost one (multicast) */
+	BS_SAME_WORD_SERIAL = 1, /* every lane's word is served on its own */
+} bs_same_word;
+
+/*
+ * How the source operation reaches the banks.  BS_LOOP_CAS: not one
+ * instruction but the retry loop ptxas makes of an atomic the hardware
+ * lacks (atomicAdd on float or on 64-bit integers in shared memory on
+ * sm_90): every pass, the pending lanes load their words (LDS, under the
+ * profile's ld rule of the same width), then in each phase the lowest
+ * pending lane of every bank group tries a compare-and-store
+ * (ATOMS.CAST.SPIN), which costs slot_waves wavefronts for the phase; a
+ * lane fails when a lane of a lower phase stored to its word in the same
+ * pass, and the lanes that succeed leave the loop.
+ */
+typedef enum {
+	BS_LOOP_NONE = 0,
+	BS_LOOP_CAS = 1,
+} bs_loop;
+
+/*
+ * How a copy from global memory lands in the banks.  BS_COPY_LINES
+ * (cp.async.cg, 16 bytes, on sm_90): not by bank slots but by lines.  A
+ * lane whose destination an earlier lane already has is dropped; each
+ * other lane copies the 16-byte chunk cs of source line G to chunk cd of
+ * shared line L, where lane l's source is taken to be base + 16 l with
+ * base 128-byte aligned (G = l / 8, cs = l % 8: a coalesced copy, the
+ * only kind measured).  One wavefront copies one source line into one
+ * shared line under one XOR of chunk bits 0-1 (k = (cs ^ cd) & 3),
+ * choosing for each 32-byte destination sector which source sector it
+ * takes and writing one 16-byte half mask: the wavefronts are the
+ * distinct (G, L, k, mask), mask being the halves of a (destination
+ * sector, source sector) pair the lanes of (G, L, k) write.  Phases are
+ * the source lines (8 lanes each); the ideal is one wavefront for each
+ * with a lane.  Needs 16-byte accesses and 128-byte lines.
+ */
+typedef enum {
+	BS_COPY_NONE = 0,
+	BS_COPY_LINES = 1,
+} bs_copy;
+
+typedef enum {
+	/* per phase: ceil(distinct words / banks) */
+	BS_IDEAL_WORDS = 0,
+	/* per phase: ceil(active lanes x words per lane / banks), as if
+	   no two lanes shared a word */
+	BS_IDEAL_LANES = 1,
+} bs_ideal;
+
+#define BS_MAX_RULES 128
+#define BS_MAX_SOURCES 8
+#define BS_PROFILE_NAME_MAX 32
+
+typedef struct {
+	char tag[16];            /* what rules name it by: "h100" */
+	char text[240];          /* "measured on ...: data/h100-sxm/all-....csv" */
+} bs_source;
+
+typedef struct {
+	bs_kind kind;
+	uint8_t width;           /* bytes */
+	uint8_t phase_lanes;     /* lanes served together: 1, 2, 4, 8, 16, 32 */
+	/*
+	 * A request that is pairwise uniform under one of the partners
+	 * (every active lane l has the address of lane l ^ m, where that lane
+	 * is active, for an m whose bit is set in pack_partners) is served in
+	 * phases of packed_lanes lanes; 0: this rule never packs.
+	 */
+	uint8_t packed_lanes;
+	uint32_t pack_partners;  /* bit m: partner l ^ m (m = 1..31) */
+	uint8_t same_word;       /* bs_same_word */
+	uint8_t ideal;           /* bs_ideal */
+	/*
+	 * Wavefronts one bank slot costs (0 or 1: one; ATOMS.CAS: 2, a
+	 * read and a write): wavefronts and the ideal are slots times this,
+	 * and bank conflicts count the slots beyond the ideal, as the
+	 * hardware's conflict counter does.
+	 */
+	uint8_t slot_waves;
+	uint8_t loop;            /* bs_loop */
+	uint8_t copy;            /* bs_copy */
+	/*
+	 * Latency in cycles, base + slope * wavefronts (lat_packed instead
+	 * of lat_base when the request packed); NaN: not modeled.
+	 */
+	double lat_base, lat_packed, lat_slope;
+	/* Conflict-free throughput, bytes per clock per SM; NaN: not measured. */
+	double tp_bytes_per_clk;
+	uint8_t source;          /* index into bs_profile.source */
+} bs_rule;
+
+typedef struct {
+	char name[BS_PROFILE_NAME_MAX];   /* "sm_90" */
+	char description[240];
+	/* The compute capabilities it is for, space-separated: "9.0". */
+	char compute_capability[64];
+	unsigned banks;          /* number of banks (power of two, <= 64) */
+	unsigned bank_bytes;     /* bytes a bank delivers per wavefront */
+	unsigned nsources;
+	bs_source source[BS_MAX_SOURCES];
+	unsigned nrules;
+	bs_rule rule[BS_MAX_RULES];
+	/* rule_of[kind][width index]: index into rule, -1 when not modeled */
+	int16_t rule_of[BS_MAX_KINDS][BS_NWIDTHS];
+} bs_profile;
+
+/* The built-in profiles: NULL-terminated list, lookup by name. */
+const bs_profile *const *bs_profiles(void);
+const bs_profile *bs_profile_find(const char *name);
+const bs_profile *bs_profile_default(void);   /* sm_90 */
+/* The built-in profile for a compute capability ("9.0"), or NULL. */
+const bs_profile *bs_profile_for_cc(const char *cc);
+
+/* The rule for (kind, width), or NULL when the profile does not model it. */
+const bs_rule *bs_profile_rule(const bs_profile *p, bs_kind kind,
+			       unsigned width);
+
+/* An empty profile: no sources, no rules. */
+void bs_profile_init(bs_profile *p);
+/* Add a rule (replacing one for the same kind and width); 0 or -1. */
+int bs_profile_set_rule(bs_profile *p, const bs_rule *r, bs_error *err);
+
+/*
+ * Profile files.  bs_profile_read() parses one (f is not closed; name is
+ * used in errors, which give file:line:column) and checks it whole.
+ * bs_profile_write() writes the text form bs_profile_read() takes back:
+ * 0, or -1 on a write error (errno set).
+ */
+int bs_profile_read(FILE *f, const char *name, bs_profile *out,
+		    bs_error *err);
+int bs_profile_parse(const char *text, const char *name, bs_profile *out,
+		     bs_error *err);
+int bs_profile_write(FILE *f, const bs_profile *p);
+/* "share" / "serial", "words" / "lanes", "none" / "cas". */
+const char *bs_same_word_name(unsigned v);
+const char *bs_ideal_name(unsigned v);
+const char *bs_loop_name(unsigned v);
+/* "none" / "lines". */
+const char *bs_copy_name(unsigned v);
+/*
+ * A rule's lane partners (bit m: partner m, 1..31) as profile files write
+ * them, "1,2,16"; "-" when there is none.  BS_PARTNERS_TEXT_MAX holds all
+ * 31: nine of one digit, 22 of two, 30 commas and the NUL.  Returns buf.
+ */
+#define BS_PARTNERS_TEXT_MAX 84
+const char *bs_partners_text(uint32_t partners,
+			     char buf[BS_PARTNERS_TEXT_MAX]);
+
+/* ---- prediction ------------------------------------------------------ */
+
+typedef struct {
+	unsigned active_lanes;
+	unsigned wavefronts;
+	unsigned ideal_wavefronts;  /* by the rule's ideal */
+	unsigned bank_conflicts;    /* wavefronts - ideal_wavefronts (over
+				       slot_waves), or 0 when the ideal is
+				       the larger */
+	unsigned max_way;           /* largest distinct-word count of any bank in any phase */
+	unsigned phases;            /* phases with at least one active lane */
+	int packed;                 /* 1 when the request's phases were packed
+				       (a loop: its first load) */
+	/*
+	 * A loop rule (BS_LOOP_CAS): the passes, and the wavefronts of the
+	 * loads and of the compare-and-stores, which add up to wavefronts;
+	 * the ideal is one pass without a conflict (the load's ideal and
+	 * slot_waves for each phase with an active lane), max_way the
+	 * largest of any pass's load.  0 for every other rule.
+	 */
+	unsigned passes;
+	unsigned load_wavefronts, cas_wavefronts;
+	double latency_cycles;      /* NaN when the profile does not model it */
+} bs_summary;
+
+/* One distinct word a bank delivers in one phase. */
+typedef struct {
+	uint8_t phase;      /* index into bs_detail.phase */
+	uint8_t bank;
+	uint8_t wave;       /* wavefront of its phase that serves it, 0-based */
+	uint32_t word;      /* address / bank_bytes */
+	uint32_t lanes;     /* lanes that want it (one lane when serial) */
+} bs_cell;
+
+typedef struct {
+	uint32_t lanes;         /* lanes of the phase (active or not) */
+	uint32_t active;        /* its active lanes */
+	unsigned slots;         /* = max_way of the phase: the rows of its map */
+	unsigned wavefronts;    /* slots x the rule's slot_waves */
+	unsigned words;         /* distinct words */
+	unsigned first_cell;    /* its cells: cell[first_cell .. first_cell+ncells) */
+	unsigned ncells;
+} bs_phase;
+
+/* One pass of a loop rule. */
+typedef struct {
+	uint32_t pending;       /* the lanes that load and try in this pass */
+	uint32_t done;          /* those whose compare-and-store succeeded */
+	unsigned load_wavefronts;
+	unsigned cas_phases;    /* phases where a lane tried */
+	unsigned cas_wavefronts;
+} bs_pass;
+
+typedef struct {
+	bs_summary sum;
+	/* A loop rule: its passes; phase and cell hold the first pass's load. */
+	unsigned npasses;
+	bs_pass pass[BS_LANES];
+	int copy;               /* a copy=lines rule: each phase is a source
+				   line, each wave one of its wavefronts */
+	int serial;             /* the rule serves every lane's word on its own:
+				   a phase's words count lanes, not distinct
+				   words */
+	unsigned nphases;       /* all phases of the access, active or not */
+	bs_phase phase[BS_MAX_PHASES];
+	unsigned ncells;
+	bs_cell cell[BS_MAX_CELLS];  /* sorted by phase, wave, bank */
+} bs_detail;
+
+/*
+ * The fast path: counts only.  0, or -1 with err for an invalid access or
+ * a (kind, width) the profile does not model.
+ */
+int bs_predict(const bs_profile *p, const bs_access *a, bs_summary *out,
+	       bs_error *err);
+/* Everything the text and JSON formats show. */
+int bs_predict_detail(const bs_profile *p, const bs_access *a, bs_detail *out,
+		      bs_error *err);
+
+/*
+ * Which measured counters disagree with a prediction, as check, report
+ * and calibrate all judge them: BS_DIFFER_WAVEFRONTS when the wavefronts
+ * differ by more than BS_COUNT_TOL, BS_DIFFER_CONFLICTS when the bank
+ * conflicts do (NaN conflicts, not measured, never differ); 0 when they
+ * agree.
+ */
+#define BS_COUNT_TOL 1e-6
+#define BS_DIFFER_WAVEFRONTS 1u
+#define BS_DIFFER_CONFLICTS 2u
+unsigned bs_counters_differ(double wavefronts, double conflicts,
+			    const bs_summary *s);
+
+/* Is the request pairwise uniform under lane partner l^m? */
+int bs_pairwise_uniform(const bs_access *a, unsigned m);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

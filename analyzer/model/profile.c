@@ -1,0 +1,855 @@
+/*
+ * profile.c - architecture profiles: rule tables read from text.
+ *
+ * A profile file, one statement a line (docs/model.md, "Profile files"):
+ *
+ *   # a comment (a line whose first non-blank is '#')
+ *   profile NAME                 letters, digits, '_', '-', '.'
+ *   description TEXT             the rest of the line
+ *   compute_capability CC...     the GPUs it is for: 9.0, 8.9, ...
+ *   banks N                      a power of two, at most 64
+ *   bank_bytes N                 1, 2, 4, 8 or 16
+ *   source TAG TEXT              where rules come from
+ *   rule KIND WIDTH KEY=VALUE... one (kind, width); '#' ends it early
+ *
+ * Rule keys: phase=LANES (required), packed=LANES and partners=M,M...
+ * (together), same_word=share|serial, ideal=words|lanes, slot_waves=N
+ * (wavefronts a bank slot costs, 1 to 4), loop=none|cas (an atomic
+ * that runs as a retry loop of loads and compare-and-stores: it needs
+ * the profile's ld rule of the same width), copy=none|lines (a 16-byte
+ * copy from global memory counted by 128-byte lines, bs_model.h:
+ * cp.async.cg), lat_base=,
+ * lat_packed=, lat_slope= (cycles), tp=BYTES (per clock per SM) and
+ * source=TAG (required, a declared source).  Every error names the file,
+ * the line and the column of the token; checks that need the whole file
+ * (a missing banks line, an undeclared source) name the line that needs
+ * it.
+ *
+ * The built-in profiles are the files in analyzer/profiles/, compiled in
+ * as text (the build's gen/profiles.c) and parsed on first use.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bs_model.h"
+
+/* From the build: the text of each analyzer/profiles/ *.profile file. */
+extern const char *const bs_builtin_profile_text[];
+extern const char *const bs_builtin_profile_file[];
+
+#define MAX_BUILTIN 16
+
+/* ---- lookup ------------------------------------------------------------ */
+
+void bs_profile_init(bs_profile *p)
+{
+	memset(p, 0, sizeof *p);
+	memset(p->rule_of, 0xff, sizeof p->rule_of);
+}
+
+const bs_rule *bs_profile_rule(const bs_profile *p, bs_kind kind,
+			       unsigned width)
+{
+	int wi = bs_width_index(width);
+	int r;
+
+	if (kind >= BS_MAX_KINDS || wi < 0)
+		return NULL;
+	r = p->rule_of[kind][wi];
+	return r < 0 ? NULL : &p->rule[r];
+}
+
+int bs_profile_set_rule(bs_profile *p, const bs_rule *r, bs_error *err)
+{
+	int wi = bs_width_index(r->width);
+	int16_t *slot;
+
+	if (!bs_kind_allows_width(r->kind, r->width) || wi < 0)
+		return bs_error_set(err, p->name, 0, 0, "a rule for an unknown "
+				    "kind or a width it does not allow");
+	slot = &p->rule_of[r->kind][wi];
+	if (*slot < 0) {
+		if (p->nrules == BS_MAX_RULES)
+			return bs_error_set(err, p->name, 0, 0, "more than %d "
+					    "rules", BS_MAX_RULES);
+		*slot = (int16_t)p->nrules++;
+	}
+	p->rule[*slot] = *r;
+	return 0;
+}
+
+const char *bs_same_word_name(unsigned v)
+{
+	return v == BS_SAME_WORD_SERIAL ? "serial" : "share";
+}
+
+const char *bs_ideal_name(unsigned v)
+{
+	return v == BS_IDEAL_LANES ? "lanes" : "words";
+}
+
+const char *bs_loop_name(unsigned v)
+{
+	return v == BS_LOOP_CAS ? "cas" : "none";
+}
+
+const char *bs_copy_name(unsigned v)
+{
+	return v == BS_COPY_LINES ? "lines" : "none";
+}
+
+const char *bs_partners_text(uint32_t partners,
+			     char buf[BS_PARTNERS_TEXT_MAX])
+{
+	size_t n = 0;
+
+	for (unsigned m = 1; m < 32; m++)
+		if (partners >> m & 1)
+			n += (size_t)snprintf(buf + n, BS_PARTNERS_TEXT_MAX - n,
+					      "%s%u", n ? "," : "", m);
+	if (!n)
+		snprintf(buf, BS_PARTNERS_TEXT_MAX, "-");
+	return buf;
+}
+
+/* ---- reading ------------------------------------------------------------ */
+
+typedef struct {
+	const char *name;
+	long line;
+	const char *text;        /* the line */
+	bs_error *err;
+	bs_profile *p;
+	long line_of[6];         /* where each header statement was seen */
+	/* per rule: the line and column of its source tag, resolved last */
+	long rule_line[BS_MAX_RULES], rule_col[BS_MAX_RULES];
+	char rule_tag[BS_MAX_RULES][16];
+} reader;
+
+enum { SEEN_PROFILE, SEEN_DESCRIPTION, SEEN_CC, SEEN_BANKS, SEEN_BANK_BYTES,
+       SEEN_ANY_RULE };
+
+#define FAIL(at, ...) bs_error_set(rd->err, rd->name, rd->line, \
+				   (long)((at) - rd->text) + 1, __VA_ARGS__)
+
+static const char *skip_blanks(const char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	return s;
+}
+
+/* The token at s: its length (up to a blank, '#' or the end). */
+static size_t token_len(const char *s)
+{
+	size_t n = 0;
+
+	while (s[n] && s[n] != ' ' && s[n] != '\t' && s[n] != '#')
+		n++;
+	return n;
+}
+
+/* Up to size - 1 bytes of a token, for messages and lookups. */
+static void copy_tok(char *dst, size_t size, const char *s, size_t n)
+{
+	if (n > size - 1)
+		n = size - 1;
+	memcpy(dst, s, n);
+	dst[n] = '\0';
+}
+
+/* A whole decimal number from min to max (no hex: bs_parse_decimal's
+ * grammar, datasets' too). */
+static int parse_uint(reader *rd, const char *at, size_t n, unsigned min,
+		      unsigned max, unsigned *out, const char *what)
+{
+	char word[24];
+	uint64_t v;
+
+	copy_tok(word, sizeof word, at, n);
+	if (n >= sizeof word || !n || strspn(word, "0123456789") != n ||
+	    bs_parse_u64(word, max, &v) < 0 || v < min)
+		return FAIL(at, "%s: '%s' is not a whole number from %u to %u",
+			    what, word, min, max);
+	*out = (unsigned)v;
+	return 0;
+}
+
+static int is_pow2(unsigned x)
+{
+	return x && !(x & (x - 1));
+}
+
+/* Cycles and throughput: a decimal (bs_parse_decimal) from 0 to
+ * CYCLES_MAX; a sign, "-0" too, is refused. */
+#define CYCLES_MAX 1e9
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+static int parse_cycles(reader *rd, const char *at, size_t n, double *out,
+			const char *what)
+{
+	double v;
+
+	if (bs_parse_decimal(at, n, &v) < 0 || signbit(v) || v > CYCLES_MAX)
+		return FAIL(at, "%s: '%.*s' is not a number from 0 to "
+			    STR(CYCLES_MAX), what, n > 40 ? 40 : (int)n, at);
+	*out = v;
+	return 0;
+}
+
+/* The rest of the line after a keyword, trailing blanks cut. */
+static int rest_of_line(reader *rd, const char *at, char *dst, size_t size,
+			const char *what)
+{
+	size_t n = strlen(at);
+
+	while (n && (at[n - 1] == ' ' || at[n - 1] == '\t'))
+		n--;
+	if (!n)
+		return FAIL(at, "%s needs a value", what);
+	if (n >= size)
+		return FAIL(at, "%s is longer than %zu bytes", what, size - 1);
+	memcpy(dst, at, n);
+	dst[n] = '\0';
+	return 0;
+}
+
+static int parse_name(reader *rd, const char *at)
+{
+	size_t n = token_len(at);
+
+	if (!n)
+		return FAIL(at, "profile needs a name");
+	if (n >= BS_PROFILE_NAME_MAX)
+		return FAIL(at, "profile name longer than %d bytes",
+			    BS_PROFILE_NAME_MAX - 1);
+	for (size_t i = 0; i < n; i++)
+		if (!isalnum((unsigned char)at[i]) && !strchr("_-.", at[i]))
+			return FAIL(at + i, "a profile name takes letters, "
+				    "digits, '_', '-' and '.'");
+	if (*skip_blanks(at + n) && *skip_blanks(at + n) != '#')
+		return FAIL(skip_blanks(at + n), "one name after 'profile'");
+	copy_tok(rd->p->name, sizeof rd->p->name, at, n);
+	return 0;
+}
+
+/* compute_capability 9.0 [8.9 ...]: MAJOR.MINOR each. */
+static int parse_cc(reader *rd, const char *at)
+{
+	char *dst = rd->p->compute_capability;
+	size_t len = 0;
+
+	if (!*at || *at == '#')
+		return FAIL(at, "compute_capability needs at least one value "
+			    "such as 9.0");
+	while (*at && *at != '#') {
+		size_t n = token_len(at);
+		size_t i = 0;
+
+		while (i < n && isdigit((unsigned char)at[i]))
+			i++;
+		if (!i || i > 2 || i + 2 > n || at[i] != '.' ||
+		    !isdigit((unsigned char)at[i + 1]) ||
+		    (i + 2 < n && !(i + 3 == n && at[i + 2] == 'a')))
+			return FAIL(at, "'%.*s' is not a compute capability "
+				    "such as 9.0", (int)(n > 16 ? 16 : n), at);
+		if (len + n + 2 > sizeof rd->p->compute_capability)
+			return FAIL(at, "too many compute capabilities");
+		if (len)
+			dst[len++] = ' ';
+		memcpy(dst + len, at, n);
+		len += n;
+		dst[len] = '\0';
+		at = skip_blanks(at + n);
+	}
+	return 0;
+}
+
+static int parse_source(reader *rd, const char *at)
+{
+	size_t n = token_len(at);
+	bs_source *s;
+
+	if (!n)
+		return FAIL(at, "source needs a tag and a text");
+	if (n >= sizeof s->tag)
+		return FAIL(at, "source tag longer than %zu bytes",
+			    sizeof s->tag - 1);
+	for (unsigned i = 0; i < rd->p->nsources; i++)
+		if (strlen(rd->p->source[i].tag) == n &&
+		    !memcmp(rd->p->source[i].tag, at, n))
+			return FAIL(at, "source '%.*s' declared twice", (int)n,
+				    at);
+	if (rd->p->nsources == BS_MAX_SOURCES)
+		return FAIL(at, "more than %d sources", BS_MAX_SOURCES);
+	s = &rd->p->source[rd->p->nsources];
+	copy_tok(s->tag, sizeof s->tag, at, n);
+	if (rest_of_line(rd, skip_blanks(at + n), s->text, sizeof s->text,
+			 "source") < 0)
+		return -1;
+	rd->p->nsources++;
+	return 0;
+}
+
+/* partners=1,2: each 1..31, no repeats. */
+static int parse_partners(reader *rd, const char *at, size_t n,
+			  uint32_t *out)
+{
+	const char *end = at + n;
+
+	*out = 0;
+	while (at < end) {
+		const char *comma = memchr(at, ',', (size_t)(end - at));
+		size_t k = comma ? (size_t)(comma - at) : (size_t)(end - at);
+		unsigned m;
+
+		if (parse_uint(rd, at, k, 1, 31, &m, "partners") < 0)
+			return -1;
+		if (*out >> m & 1)
+			return FAIL(at, "partners: %u given twice", m);
+		*out |= 1u << m;
+		at += k + (comma ? 1 : 0);
+		if (comma && at == end)
+			return FAIL(at, "partners: a number after ','");
+	}
+	if (!*out)
+		return FAIL(at, "partners needs at least one lane partner");
+	return 0;
+}
+
+typedef struct {
+	const char *at;          /* where the key was, for later checks */
+} key_seen;
+
+enum { K_PHASE, K_PACKED, K_PARTNERS, K_SAME, K_IDEAL, K_SLOT, K_LOOP,
+       K_COPY, K_LAT_BASE, K_LAT_PACKED, K_LAT_SLOPE, K_TP, K_SOURCE,
+       NKEYS };
+
+static const char *const key_names[NKEYS] = {
+	"phase", "packed", "partners", "same_word", "ideal", "slot_waves",
+	"loop", "copy", "lat_base", "lat_packed", "lat_slope", "tp", "source",
+};
+
+static int parse_rule(reader *rd, const char *at)
+{
+	bs_rule r;
+	key_seen seen[NKEYS] = { { NULL } };
+	char word[32];
+	size_t n = token_len(at);
+	unsigned v, ri;
+	const char *kind_at = at, *width_at;
+
+	memset(&r, 0, sizeof r);
+	r.slot_waves = 1;
+	r.lat_base = r.lat_packed = r.lat_slope = r.tp_bytes_per_clk = NAN;
+	if (!n)
+		return FAIL(at, "rule needs KIND WIDTH and its keys");
+	copy_tok(word, sizeof word, at, n);
+	if (n >= sizeof word || bs_kind_find(word, &r.kind) < 0)
+		return FAIL(at, "unknown kind '%s' (bankscope archs --kinds "
+			    "lists them)", word);
+	at = skip_blanks(at + n);
+	width_at = at;
+	n = token_len(at);
+	if (!n)
+		return FAIL(at, "rule needs a width after the kind");
+	if (parse_uint(rd, at, n, 1, 16, &v, "width") < 0)
+		return -1;
+	if (!bs_kind_allows_width(r.kind, v)) {
+		char allowed[32];
+
+		bs_kind_widths_text(r.kind, allowed, sizeof allowed);
+		return FAIL(at, "%s takes a width of %s bytes, not %u",
+			    bs_kind_name(r.kind), allowed, v);
+	}
+	r.width = (uint8_t)v;
+	if (bs_profile_rule(rd->p, r.kind, r.width))
+		return FAIL(kind_at, "a second rule for %s %u",
+			    bs_kind_name(r.kind), v);
+	for (at = skip_blanks(at + n); *at && *at != '#';
+	     at = skip_blanks(at + n)) {
+		const char *eq, *val;
+		size_t vn;
+		int k;
+
+		n = token_len(at);
+		eq = memchr(at, '=', n);
+		if (!eq)
+			return FAIL(at, "expected KEY=VALUE, not '%.*s'",
+				    (int)(n > 24 ? 24 : n), at);
+		for (k = 0; k < NKEYS; k++)
+			if (strlen(key_names[k]) == (size_t)(eq - at) &&
+			    !memcmp(key_names[k], at, (size_t)(eq - at)))
+				break;
+		if (k == NKEYS) {
+			char keys[160];
+			size_t kn = 0;
+
+			for (int i = 0; i < NKEYS; i++)
+				kn += (size_t)snprintf(keys + kn,
+						       sizeof keys - kn, "%s%s",
+						       i ? ", " : "",
+						       key_names[i]);
+			return FAIL(at, "unknown key '%.*s' (%s)",
+				    (int)(eq - at > 24 ? 24 : eq - at), at,
+				    keys);
+		}
+		if (seen[k].at)
+			return FAIL(at, "%s given twice", key_names[k]);
+		seen[k].at = at;
+		val = eq + 1;
+		vn = n - (size_t)(val - at);
+		if (!vn)
+			return FAIL(val, "%s needs a value", key_names[k]);
+		switch (k) {
+		case K_PHASE:
+		case K_PACKED:
+			if (parse_uint(rd, val, vn, 1, 32, &v,
+				       key_names[k]) < 0)
+				return -1;
+			if (!is_pow2(v))
+				return FAIL(val, "%s: %u is not 1, 2, 4, 8, 16 "
+					    "or 32 lanes", key_names[k], v);
+			if (k == K_PHASE)
+				r.phase_lanes = (uint8_t)v;
+			else
+				r.packed_lanes = (uint8_t)v;
+			break;
+		case K_PARTNERS:
+			if (parse_partners(rd, val, vn, &r.pack_partners) < 0)
+				return -1;
+			break;
+		case K_SAME:
+			if (vn == 5 && !memcmp(val, "share", 5))
+				r.same_word = BS_SAME_WORD_SHARE;
+			else if (vn == 6 && !memcmp(val, "serial", 6))
+				r.same_word = BS_SAME_WORD_SERIAL;
+			else
+				return FAIL(val, "same_word is share or serial");
+			break;
+		case K_IDEAL:
+			if (vn == 5 && !memcmp(val, "words", 5))
+				r.ideal = BS_IDEAL_WORDS;
+			else if (vn == 5 && !memcmp(val, "lanes", 5))
+				r.ideal = BS_IDEAL_LANES;
+			else
+				return FAIL(val, "ideal is words or lanes");
+			break;
+		case K_SLOT:
+			if (parse_uint(rd, val, vn, 1, 4, &v,
+				       "slot_waves") < 0)
+				return -1;
+			r.slot_waves = (uint8_t)v;
+			break;
+		case K_LOOP:
+			if (vn == 4 && !memcmp(val, "none", 4))
+				r.loop = BS_LOOP_NONE;
+			else if (vn == 3 && !memcmp(val, "cas", 3))
+				r.loop = BS_LOOP_CAS;
+			else
+				return FAIL(val, "loop is none or cas");
+			if (r.loop && bs_kind_get(r.kind)->direction !=
+				      BS_UPDATES)
+				return FAIL(val, "loop=cas is for atomics: %s "
+					    "is not one", bs_kind_name(r.kind));
+			break;
+		case K_COPY:
+			if (vn == 4 && !memcmp(val, "none", 4))
+				r.copy = BS_COPY_NONE;
+			else if (vn == 5 && !memcmp(val, "lines", 5))
+				r.copy = BS_COPY_LINES;
+			else
+				return FAIL(val, "copy is none or lines");
+			if (r.copy && (bs_kind_get(r.kind)->direction !=
+				       BS_WRITES || r.width != 16))
+				return FAIL(val, "copy=lines is for 16-byte "
+					    "writes (cp.async.cg): %s %u is "
+					    "not one", bs_kind_name(r.kind),
+					    r.width);
+			break;
+		case K_LAT_BASE:
+			if (parse_cycles(rd, val, vn, &r.lat_base, "lat_base") < 0)
+				return -1;
+			break;
+		case K_LAT_PACKED:
+			if (parse_cycles(rd, val, vn, &r.lat_packed,
+					 "lat_packed") < 0)
+				return -1;
+			break;
+		case K_LAT_SLOPE:
+			if (parse_cycles(rd, val, vn, &r.lat_slope,
+					 "lat_slope") < 0)
+				return -1;
+			break;
+		case K_TP:
+			if (parse_cycles(rd, val, vn, &r.tp_bytes_per_clk,
+					 "tp") < 0)
+				return -1;
+			break;
+		case K_SOURCE:
+			if (vn >= sizeof rd->rule_tag[0])
+				return FAIL(val, "source tag longer than %zu "
+					    "bytes", sizeof rd->rule_tag[0] - 1);
+			break;
+		}
+	}
+	if (!seen[K_PHASE].at)
+		return FAIL(width_at, "rule %s %u needs phase=LANES",
+			    bs_kind_name(r.kind), r.width);
+	if (!seen[K_SOURCE].at)
+		return FAIL(width_at, "rule %s %u needs source=TAG",
+			    bs_kind_name(r.kind), r.width);
+	if (!!seen[K_PACKED].at != !!seen[K_PARTNERS].at)
+		return FAIL(seen[K_PACKED].at ? seen[K_PACKED].at
+					      : seen[K_PARTNERS].at,
+			    "packed= and partners= go together");
+	if (r.packed_lanes && r.packed_lanes <= r.phase_lanes)
+		return FAIL(seen[K_PACKED].at, "packed=%u is not wider than "
+			    "phase=%u", r.packed_lanes, r.phase_lanes);
+	if (!!seen[K_LAT_BASE].at != !!seen[K_LAT_SLOPE].at)
+		return FAIL(seen[K_LAT_BASE].at ? seen[K_LAT_BASE].at
+						: seen[K_LAT_SLOPE].at,
+			    "lat_base= and lat_slope= go together");
+	if (seen[K_LAT_PACKED].at && (!r.packed_lanes || !seen[K_LAT_BASE].at))
+		return FAIL(seen[K_LAT_PACKED].at, "lat_packed= needs packed= "
+			    "and lat_base=");
+	if (r.loop && r.packed_lanes)
+		return FAIL(seen[K_PACKED].at, "packed= does not apply with "
+			    "loop=cas: the loop's loads pack by the ld rule");
+	if (r.copy && (r.packed_lanes || r.loop || r.same_word ||
+		       r.slot_waves > 1 || r.ideal))
+		return FAIL(seen[K_COPY].at, "copy=lines counts lines: "
+			    "packed=, loop=, same_word=, slot_waves= and "
+			    "ideal= do not apply with it");
+	ri = rd->p->nrules;
+	if (bs_profile_set_rule(rd->p, &r, rd->err) < 0)
+		return FAIL(kind_at, "more than %d rules", BS_MAX_RULES);
+	{
+		const char *val = strchr(seen[K_SOURCE].at, '=') + 1;
+
+		copy_tok(rd->rule_tag[ri], sizeof rd->rule_tag[ri], val,
+			 token_len(val));
+		rd->rule_line[ri] = rd->line;
+		rd->rule_col[ri] = (long)(val - rd->text) + 1;
+	}
+	return 0;
+}
+
+/* One statement; 0 or -1. */
+static int parse_statement(reader *rd, const char *s)
+{
+	static const char *const header[] = { "profile", "description",
+					      "compute_capability", "banks",
+					      "bank_bytes" };
+	size_t n = token_len(s);
+	const char *at = skip_blanks(s + n);
+	unsigned v;
+	int h;
+
+	if (n == 4 && !memcmp(s, "rule", 4)) {
+		rd->line_of[SEEN_ANY_RULE] = rd->line;
+		return parse_rule(rd, at);
+	}
+	if (n == 6 && !memcmp(s, "source", 6))
+		return parse_source(rd, at);
+	for (h = 0; h < 5; h++)
+		if (strlen(header[h]) == n && !memcmp(header[h], s, n))
+			break;
+	if (h == 5)
+		return FAIL(s, "unknown statement '%.*s' (profile, "
+			    "description, compute_capability, banks, "
+			    "bank_bytes, source, rule)",
+			    (int)(n > 24 ? 24 : n), s);
+	if (rd->line_of[h])
+		return FAIL(s, "%s given twice (first on line %ld)", header[h],
+			    rd->line_of[h]);
+	rd->line_of[h] = rd->line;
+	switch (h) {
+	case SEEN_PROFILE:
+		return parse_name(rd, at);
+	case SEEN_DESCRIPTION:
+		return rest_of_line(rd, at, rd->p->description,
+				    sizeof rd->p->description, "description");
+	case SEEN_CC:
+		return parse_cc(rd, at);
+	case SEEN_BANKS:
+		if (parse_uint(rd, at, token_len(at), 2, BS_MAX_BANKS, &v,
+			       "banks") < 0)
+			return -1;
+		if (!is_pow2(v))
+			return FAIL(at, "banks: %u is not a power of two from "
+				    "2 to %d", v, BS_MAX_BANKS);
+		rd->p->banks = v;
+		break;
+	case SEEN_BANK_BYTES:
+		if (parse_uint(rd, at, token_len(at), 1, 16, &v,
+			       "bank_bytes") < 0)
+			return -1;
+		if (bs_width_index(v) < 0)
+			return FAIL(at, "bank_bytes: %u is not 1, 2, 4, 8 or "
+				    "16", v);
+		rd->p->bank_bytes = v;
+		break;
+	}
+	at = skip_blanks(at + token_len(at));
+	if (h >= SEEN_BANKS && *at && *at != '#')
+		return FAIL(at, "one value after '%s'", header[h]);
+	return 0;
+}
+
+/* The checks that need the whole file. */
+static int finish(reader *rd)
+{
+	static const char *const need[] = { "profile NAME", NULL, NULL,
+					    "banks N", "bank_bytes N" };
+	bs_profile *p = rd->p;
+
+	for (int h = 0; h < 5; h++)
+		if (need[h] && !rd->line_of[h])
+			return bs_error_set(rd->err, rd->name, 0, 0,
+					    "no '%s' line", need[h]);
+	for (unsigned i = 0; i < p->nrules; i++) {
+		unsigned s;
+
+		for (s = 0; s < p->nsources; s++)
+			if (!strcmp(p->source[s].tag, rd->rule_tag[i]))
+				break;
+		if (s == p->nsources)
+			return bs_error_set(rd->err, rd->name, rd->rule_line[i],
+					    rd->rule_col[i], "source '%s' is "
+					    "not declared by a 'source %s ...' "
+					    "line", rd->rule_tag[i],
+					    rd->rule_tag[i]);
+		p->rule[i].source = (uint8_t)s;
+		if (p->rule[i].loop &&
+		    !bs_profile_rule(p, BS_KIND_LD, p->rule[i].width))
+			return bs_error_set(rd->err, rd->name, rd->rule_line[i],
+					    0, "rule %s %u has loop=cas, whose "
+					    "loads need a rule for ld %u",
+					    bs_kind_name(p->rule[i].kind),
+					    p->rule[i].width, p->rule[i].width);
+		if (p->rule[i].copy &&
+		    p->bank_bytes * p->banks != 128)
+			return bs_error_set(rd->err, rd->name, rd->rule_line[i],
+					    0, "rule %s %u has copy=lines, "
+					    "which needs 128-byte lines (banks "
+					    "x bank_bytes), not %u",
+					    bs_kind_name(p->rule[i].kind),
+					    p->rule[i].width,
+					    p->bank_bytes * p->banks);
+		if (p->rule[i].width > p->bank_bytes * p->banks)
+			return bs_error_set(rd->err, rd->name, rd->rule_line[i],
+					    0, "a %u-byte access is wider than "
+					    "the %u bytes all banks deliver "
+					    "together",
+					    p->rule[i].width,
+					    p->banks * p->bank_bytes);
+	}
+	return 0;
+}
+
+static void reader_init(reader *rd, const char *name, bs_profile *out,
+			bs_error *err)
+{
+	memset(rd, 0, sizeof *rd);
+	rd->name = name ? name : "<profile>";
+	rd->err = err;
+	rd->p = out;
+	bs_profile_init(out);
+}
+
+static int one_line(reader *rd, const char *line)
+{
+	const char *s = skip_blanks(line);
+
+	rd->text = line;
+	if (!*s || *s == '#')
+		return 0;
+	return parse_statement(rd, s);
+}
+
+int bs_profile_read(FILE *f, const char *name, bs_profile *out, bs_error *err)
+{
+	reader rd;
+	size_t cap = 256, len;
+	char *buf = malloc(cap);
+	int rc, skip = 0;
+
+	reader_init(&rd, name, out, err);
+	if (!buf)
+		return bs_error_set(err, rd.name, 0, 0, "out of memory");
+	/* a hand-written file may lack its final newline (rc 2) */
+	while ((rc = bs_read_line(f, rd.name, &rd.line, &skip, &buf, &cap,
+				  &len, err)) > 0)
+		if (one_line(&rd, buf) < 0) {
+			rc = -1;
+			break;
+		}
+	free(buf);
+	if (rc < 0)
+		return -1;
+	return finish(&rd);
+}
+
+int bs_profile_parse(const char *text, const char *name, bs_profile *out,
+		     bs_error *err)
+{
+	reader rd;
+	char line[1024];
+
+	reader_init(&rd, name, out, err);
+	while (*text) {
+		size_t n = strcspn(text, "\n");
+
+		rd.line++;
+		if (n >= sizeof line)
+			return bs_error_set(err, rd.name, rd.line, 0, "line "
+					    "longer than %zu bytes",
+					    sizeof line - 1);
+		memcpy(line, text, n);
+		line[n] = '\0';
+		if (n && line[n - 1] == '\r')
+			line[n - 1] = '\0';
+		if (one_line(&rd, line) < 0)
+			return -1;
+		text += n + (text[n] == '\n');
+	}
+	return finish(&rd);
+}
+
+/* ---- writing ----------------------------------------------------------- */
+
+/* The shortest decimal that reads back as v. */
+static void shortest(char *buf, size_t size, double v)
+{
+	for (int prec = 1; prec <= 17; prec++) {
+		snprintf(buf, size, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			return;
+	}
+}
+
+int bs_profile_write(FILE *f, const bs_profile *p)
+{
+	char num[32], pt[BS_PARTNERS_TEXT_MAX];
+
+	fprintf(f, "# bankscope architecture profile (format: docs/model.md, "
+		"\"Profile files\")\nprofile %s\n", p->name);
+	if (p->description[0])
+		fprintf(f, "description %s\n", p->description);
+	if (p->compute_capability[0])
+		fprintf(f, "compute_capability %s\n", p->compute_capability);
+	fprintf(f, "banks %u\nbank_bytes %u\n", p->banks, p->bank_bytes);
+	for (unsigned s = 0; s < p->nsources; s++)
+		fprintf(f, "source %s %s\n", p->source[s].tag,
+			p->source[s].text);
+	for (unsigned k = 0; k < BS_MAX_KINDS; k++)
+		for (int w = 0; w < BS_NWIDTHS; w++) {
+			const bs_rule *r = bs_profile_rule(p, (bs_kind)k,
+							   bs_widths[w]);
+
+			if (!r)
+				continue;
+			fprintf(f, "rule %s %u phase=%u", bs_kind_name(r->kind),
+				r->width, r->phase_lanes);
+			if (r->packed_lanes) {
+				fprintf(f, " packed=%u partners=%s", r->packed_lanes,
+					bs_partners_text(r->pack_partners, pt));
+			}
+			if (r->same_word != BS_SAME_WORD_SHARE)
+				fprintf(f, " same_word=%s",
+					bs_same_word_name(r->same_word));
+			if (r->ideal != BS_IDEAL_WORDS)
+				fprintf(f, " ideal=%s", bs_ideal_name(r->ideal));
+			if (r->slot_waves > 1)
+				fprintf(f, " slot_waves=%u", r->slot_waves);
+			if (r->loop)
+				fprintf(f, " loop=%s", bs_loop_name(r->loop));
+			if (r->copy)
+				fprintf(f, " copy=%s", bs_copy_name(r->copy));
+			if (!isnan(r->lat_base)) {
+				shortest(num, sizeof num, r->lat_base);
+				fprintf(f, " lat_base=%s", num);
+			}
+			if (!isnan(r->lat_packed)) {
+				shortest(num, sizeof num, r->lat_packed);
+				fprintf(f, " lat_packed=%s", num);
+			}
+			if (!isnan(r->lat_slope)) {
+				shortest(num, sizeof num, r->lat_slope);
+				fprintf(f, " lat_slope=%s", num);
+			}
+			if (!isnan(r->tp_bytes_per_clk)) {
+				shortest(num, sizeof num, r->tp_bytes_per_clk);
+				fprintf(f, " tp=%s", num);
+			}
+			fprintf(f, " source=%s\n", r->source < p->nsources
+				? p->source[r->source].tag : "?");
+		}
+	return ferror(f) ? -1 : 0;
+}
+
+/* ---- the built-in profiles --------------------------------------------- */
+
+static bs_profile builtin[MAX_BUILTIN];
+static const bs_profile *builtin_list[MAX_BUILTIN + 1];
+
+/*
+ * Parsed on first use (not thread-safe before that).  A built-in that
+ * does not parse is left out; tests/check_profile_file.c holds every file
+ * in analyzer/profiles/ to parsing.
+ */
+const bs_profile *const *bs_profiles(void)
+{
+	static int done;
+	unsigned n = 0;
+
+	if (done)
+		return builtin_list;
+	done = 1;
+	for (unsigned i = 0; bs_builtin_profile_text[i] && n < MAX_BUILTIN;
+	     i++)
+		if (bs_profile_parse(bs_builtin_profile_text[i],
+				     bs_builtin_profile_file[i], &builtin[n],
+				     NULL) == 0) {
+			builtin_list[n] = &builtin[n];
+			n++;
+		}
+	builtin_list[n] = NULL;
+	return builtin_list;
+}
+
+const bs_profile *bs_profile_find(const char *name)
+{
+	for (const bs_profile *const *p = bs_profiles(); *p; p++)
+		if (strcmp((*p)->name, name) == 0)
+			return *p;
+	return NULL;
+}
+
+const bs_profile *bs_profile_default(void)
+{
+	return bs_profile_find("sm_90");
+}
+
+const bs_profile *bs_profile_for_cc(const char *cc)
+{
+	size_t n = strlen(cc);
+
+	for (const bs_profile *const *p = bs_profiles(); *p; p++) {
+		const char *s = (*p)->compute_capability;
+
+		while (*s) {
+			size_t k = strcspn(s, " ");
+
+			if (k == n && !memcmp(s, cc, n))
+				return *p;
+			s += k + (s[k] == ' ');
+		}
+	}
+	return NULL;
+}

@@ -1,0 +1,1139 @@
+/*
+ * sassprof.c - per-instruction profiles: the records the injection library
+ * writes, summed per instruction, named from a disassembly, filtered to
+ * shared memory and sorted (see bs_sass.h).
+ *
+ * Reading.  records.tsv and launches.tsv: the header line exactly as
+ * BS_SASS_RECORD_COLUMNS / BS_SASS_LAUNCH_COLUMNS, then lines of exactly
+ * that many tab-separated fields; empty lines are skipped, a CR before the
+ * newline is dropped.  The injection library writes whole lines, so a
+ * last line without its newline is a file cut short: an error, in the
+ * disassembly too.  Counts are unsigned decimal (or 0x hex), the CRC,
+ * function index and pc at most 32 bits, names non-empty; pc_records of
+ * launches.tsv is a count or "-" (the run did not measure that launch).
+ * Counts and their sums per instruction are at most INT64_MAX, so that
+ * excess (wavefronts - ideal) is always exact; more is refused, not
+ * clamped.  A record's key is (cubin, function, pc, launch): a drain
+ * sums each instruction into one line, a process drains once (launch
+ * "-") or once per launch (its index), and each kernel's records come
+ * from one run, so a second record with the same key is a duplicated
+ * line, an error naming both lines.  A launch index may appear in
+ * several runs: it counts once, measured when any run measured it, its
+ * kernel named by the first line (another name later is a mismatch).
+ * Every error names the file, line and the 1-based column of the field.
+ *
+ * Storage.  Names are interned (one copy of each kernel and function
+ * name); instructions live in an open-addressing hash on (crc, function,
+ * pc), whose slots are indexes into one array; finish() drops the hash and
+ * sorts the array in place.  A second hash, on (instruction, launch),
+ * keeps the line of each record for the duplicate check.
+ *
+ * Disassembly.  Lines are taken as they come: a function header sets the
+ * function and clears the source position, a File line sets the position,
+ * an instruction line looks up (crc, function, offset) and, where recorded,
+ * stores its text and position.  Unknown lines are skipped, so nvdisasm's
+ * directives and labels and the -hex encoding comments do no harm.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bs_sass.h"
+
+#define LINE_MAX_BYTES (1024 * 1024)
+#define RECORD_FIELDS 9
+#define LAUNCH_FIELDS 3
+#define COUNT_MAX ((uint64_t)INT64_MAX)   /* a count, or a sum of them */
+#define DRAINED ULONG_MAX                 /* the launch of a "-" record */
+
+typedef struct {
+	char **slot;
+	size_t n, cap;
+} strtab;
+
+/* A record's key and line, for the duplicate check. */
+typedef struct {
+	size_t entry;                /* index + 1; 0 = empty slot */
+	unsigned long launch;        /* DRAINED for "-" */
+	long line;
+} seen;
+
+typedef struct {
+	bs_sass_insn in;
+	unsigned long last_launch;   /* for counting launches per insn */
+	int drained;                 /* has records not tied to a launch */
+} entry;
+
+struct bs_sassprof {
+	strtab names;
+	entry *e;
+	size_t n, cap;
+	size_t *hash;                /* index + 1; 0 = empty */
+	size_t hcap;
+	uint32_t *crcs;              /* distinct, ascending */
+	size_t ncrc, crccap;
+	bs_sass_launch *launch;      /* sorted by index after each read */
+	size_t nl, lcap;
+	size_t *lhash;               /* launch index -> position + 1 */
+	size_t lhcap;
+	int lsorted;                 /* launch[] is in index order */
+	seen *seen;                  /* every record's key and line */
+	size_t nseen, seencap;
+	bs_sassprof_totals tot;
+	size_t kept;
+	int finished;
+	char *line;
+	size_t linecap;
+};
+
+static uint64_t hash_bytes(const char *s, uint64_t h)
+{
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+	return h;
+}
+
+/* The interned copy of s; NULL when out of memory (intern) or absent. */
+static char *str_find(const strtab *t, const char *s, size_t *at)
+{
+	size_t i;
+
+	if (!t->cap)
+		return NULL;
+	i = (size_t)hash_bytes(s, 0xcbf29ce484222325ull) & (t->cap - 1);
+	for (; t->slot[i]; i = (i + 1) & (t->cap - 1))
+		if (!strcmp(t->slot[i], s))
+			return t->slot[i];
+	if (at)
+		*at = i;
+	return NULL;
+}
+
+static char *intern(strtab *t, const char *s)
+{
+	size_t at = 0, len;
+	char *c = str_find(t, s, &at);
+
+	if (c)
+		return c;
+	if (2 * (t->n + 1) > t->cap) {
+		size_t cap = t->cap ? 2 * t->cap : 256;
+		char **slot = calloc(cap, sizeof *slot);
+
+		if (!slot)
+			return NULL;
+		for (size_t i = 0; i < t->cap; i++) {
+			size_t j;
+
+			if (!t->slot[i])
+				continue;
+			j = (size_t)hash_bytes(t->slot[i],
+					       0xcbf29ce484222325ull) &
+			    (cap - 1);
+			while (slot[j])
+				j = (j + 1) & (cap - 1);
+			slot[j] = t->slot[i];
+		}
+		free(t->slot);
+		t->slot = slot;
+		t->cap = cap;
+		str_find(t, s, &at);
+	}
+	len = strlen(s) + 1;
+	if (!(c = malloc(len)))
+		return NULL;
+	memcpy(c, s, len);
+	t->slot[at] = c;
+	t->n++;
+	return c;
+}
+
+static size_t key_hash(uint32_t crc, const char *fn, uint32_t pc)
+{
+	uint64_t h = (uint64_t)(uintptr_t)fn * 0x9e3779b97f4a7c15ull;
+
+	h ^= ((uint64_t)crc << 32 | pc) * 0xc2b2ae3d27d4eb4full;
+	return (size_t)(h ^ h >> 29);
+}
+
+/* Slot of (crc, fn, pc): its entry, or the empty slot where it belongs. */
+static size_t *lookup(const bs_sassprof *p, uint32_t crc, const char *fn,
+		      uint32_t pc)
+{
+	size_t i = key_hash(crc, fn, pc) & (p->hcap - 1);
+
+	for (; p->hash[i]; i = (i + 1) & (p->hcap - 1)) {
+		const bs_sass_insn *in = &p->e[p->hash[i] - 1].in;
+
+		if (in->cubin_crc == crc && in->function == fn && in->pc == pc)
+			break;
+	}
+	return &p->hash[i];
+}
+
+static int grow_hash(bs_sassprof *p)
+{
+	size_t cap = p->hcap ? 2 * p->hcap : 1024, *old = p->hash;
+	size_t oldcap = p->hcap;
+
+	if (!(p->hash = calloc(cap, sizeof *p->hash))) {
+		p->hash = old;
+		return -1;
+	}
+	p->hcap = cap;
+	for (size_t i = 0; i < oldcap; i++)
+		if (old[i]) {
+			const bs_sass_insn *in = &p->e[old[i] - 1].in;
+
+			*lookup(p, in->cubin_crc, in->function, in->pc) =
+				old[i];
+		}
+	free(old);
+	return 0;
+}
+
+static int note_crc(bs_sassprof *p, uint32_t crc)
+{
+	size_t lo = 0, hi = p->ncrc;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (p->crcs[mid] < crc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < p->ncrc && p->crcs[lo] == crc)
+		return 0;
+	if (p->ncrc == p->crccap) {
+		size_t cap = p->crccap ? 2 * p->crccap : 8;
+		uint32_t *c = realloc(p->crcs, cap * sizeof *c);
+
+		if (!c)
+			return -1;
+		p->crcs = c;
+		p->crccap = cap;
+	}
+	memmove(p->crcs + lo + 1, p->crcs + lo,
+		(p->ncrc - lo) * sizeof *p->crcs);
+	p->crcs[lo] = crc;
+	p->ncrc++;
+	return 0;
+}
+
+static size_t launch_slot(const bs_sassprof *p, unsigned long l)
+{
+	uint64_t h = (uint64_t)l * 0x9e3779b97f4a7c15ull;
+	size_t i = (size_t)(h ^ h >> 31) & (p->lhcap - 1);
+
+	while (p->lhash[i] && p->launch[p->lhash[i] - 1].index != l)
+		i = (i + 1) & (p->lhcap - 1);
+	return i;
+}
+
+/* The hash of launch indexes, rebuilt for launch[] as it is. */
+static int rehash_launches(bs_sassprof *p, size_t cap)
+{
+	size_t *h = calloc(cap, sizeof *h);
+
+	if (!h)
+		return -1;
+	free(p->lhash);
+	p->lhash = h;
+	p->lhcap = cap;
+	for (size_t k = 0; k < p->nl; k++)
+		p->lhash[launch_slot(p, p->launch[k].index)] = k + 1;
+	return 0;
+}
+
+/*
+ * The launch with index l, added when new (at the end: the array is
+ * sorted again after the read, sort_launches); NULL when out of memory.
+ * Records and launches may come in any order: a hash finds them, so
+ * reading n of them is linear, not quadratic.
+ */
+static bs_sass_launch *note_launch(bs_sassprof *p, unsigned long l)
+{
+	size_t i;
+
+	if (2 * (p->nl + 1) > p->lhcap &&
+	    rehash_launches(p, p->lhcap ? 2 * p->lhcap : 256) < 0)
+		return NULL;
+	i = launch_slot(p, l);
+	if (p->lhash[i])
+		return &p->launch[p->lhash[i] - 1];
+	if (p->nl == p->lcap) {
+		size_t cap = p->lcap ? 2 * p->lcap : 64;
+		bs_sass_launch *n = realloc(p->launch, cap * sizeof *n);
+
+		if (!n)
+			return NULL;
+		p->launch = n;
+		p->lcap = cap;
+	}
+	if (p->nl && p->launch[p->nl - 1].index > l)
+		p->lsorted = 0;
+	memset(&p->launch[p->nl], 0, sizeof p->launch[p->nl]);
+	p->launch[p->nl].index = l;
+	p->lhash[i] = ++p->nl;
+	return &p->launch[p->nl - 1];
+}
+
+static int by_launch_index(const void *a, const void *b)
+{
+	const bs_sass_launch *x = a, *y = b;
+
+	return (x->index > y->index) - (x->index < y->index);
+}
+
+/* launch[] in index order again, after a read that added out of order. */
+static int sort_launches(bs_sassprof *p)
+{
+	if (p->lsorted)
+		return 0;
+	qsort(p->launch, p->nl, sizeof *p->launch, by_launch_index);
+	p->lsorted = 1;
+	return rehash_launches(p, p->lhcap);
+}
+
+/* A kernel name for launch l: the first one given; a different one later
+ * counts as a mismatch (the program launched differently between runs). */
+static void name_launch(bs_sassprof *p, bs_sass_launch *l, const char *kernel)
+{
+	if (!l->kernel)
+		l->kernel = kernel;
+	else if (l->kernel != kernel && !l->mismatch) {
+		l->mismatch = 1;
+		p->tot.mismatched++;
+	}
+}
+
+bs_sassprof *bs_sassprof_new(void)
+{
+	bs_sassprof *p = calloc(1, sizeof *p);
+
+	if (!p)
+		return NULL;
+	p->lsorted = 1;
+	if (grow_hash(p) < 0 || !(p->line = malloc(p->linecap = 1024))) {
+		bs_sassprof_free(p);
+		return NULL;
+	}
+	return p;
+}
+
+void bs_sassprof_free(bs_sassprof *p)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; i < p->names.cap; i++)
+		free(p->names.slot[i]);
+	free(p->names.slot);
+	free(p->e);
+	free(p->hash);
+	free(p->crcs);
+	free(p->launch);
+	free(p->lhash);
+	free(p->seen);
+	free(p->line);
+	free(p);
+}
+
+/* ---- reading ------------------------------------------------------------ */
+
+typedef struct {
+	bs_sassprof *p;
+	FILE *f;
+	const char *name;
+	long line;
+} src;
+
+/* One line into p->line without its newline (and CR); 1, 2 the last
+ * line, ended by the end of the file and not a newline, 0 at end, -1. */
+static int read_line(src *s, bs_error *err)
+{
+	bs_sassprof *p = s->p;
+	size_t n = 0;
+	int c = getc(s->f);
+
+	if (c == EOF)
+		return ferror(s->f) ? bs_error_set(err, s->name, s->line + 1, 0,
+						   "read error: %s",
+						   strerror(errno ? errno : EIO))
+				    : 0;
+	s->line++;
+	for (; c != EOF && c != '\n'; c = getc(s->f)) {
+		if (c == '\0')
+			return bs_error_set(err, s->name, s->line, (long)n + 1,
+					    "NUL byte in a text line");
+		if (n + 1 >= LINE_MAX_BYTES)
+			return bs_error_set(err, s->name, s->line, 0,
+					    "line longer than %d bytes",
+					    LINE_MAX_BYTES);
+		if (n + 1 >= p->linecap) {
+			size_t cap = 2 * p->linecap;
+			char *b = realloc(p->line, cap);
+
+			if (!b)
+				return bs_error_set(err, s->name, s->line, 0,
+						    "out of memory");
+			p->line = b;
+			p->linecap = cap;
+		}
+		p->line[n++] = (char)c;
+	}
+	if (ferror(s->f))
+		return bs_error_set(err, s->name, s->line, 0, "read error: %s",
+				    strerror(errno ? errno : EIO));
+	if (n && p->line[n - 1] == '\r')
+		n--;
+	p->line[n] = '\0';
+	return c == EOF ? 2 : 1;
+}
+
+/* A line read_line gave 2 for: every file here is written in whole
+ * lines, so its end is missing. */
+static int truncated(const src *s, bs_error *err)
+{
+	return bs_error_set(err, s->name, s->line, 0, "the last line has no "
+			    "newline: the file is truncated");
+}
+
+typedef struct {
+	char *text;
+	long col;
+} field;
+
+/* Split p->line at tabs into exactly want fields. */
+static int split(src *s, field *fld, int want, const char *what,
+		 bs_error *err)
+{
+	char *q = s->p->line;
+	int n = 0;
+
+	for (;;) {
+		char *tab = strchr(q, '\t');
+
+		if (n == want)
+			return bs_error_set(err, s->name, s->line,
+					    (long)(q - s->p->line) + 1,
+					    "more than %d tab-separated fields "
+					    "(%s)", want, what);
+		fld[n].text = q;
+		fld[n].col = (long)(q - s->p->line) + 1;
+		n++;
+		if (!tab)
+			break;
+		*tab = '\0';
+		q = tab + 1;
+	}
+	if (n < want)
+		return bs_error_set(err, s->name, s->line,
+				    (long)strlen(fld[n - 1].text) +
+					    fld[n - 1].col,
+				    "%d tab-separated fields, expected %d (%s)",
+				    n, want, what);
+	return 0;
+}
+
+static int get_u64(src *s, const field *f, const char *what, uint64_t max,
+		   uint64_t *out, bs_error *err)
+{
+	int rc = bs_parse_u64(f->text, max, out);
+
+	if (rc == -1)
+		return bs_error_set(err, s->name, s->line, f->col,
+				    "%s: '%.40s' is not a non-negative integer",
+				    what, f->text);
+	if (rc == -2)
+		return bs_error_set(err, s->name, s->line, f->col,
+				    "%s: %.40s is larger than %llu", what,
+				    f->text, (unsigned long long)max);
+	return 0;
+}
+
+static int get_name(src *s, const field *f, const char *what, char **out,
+		    bs_error *err)
+{
+	if (!f->text[0])
+		return bs_error_set(err, s->name, s->line, f->col,
+				    "%s is empty", what);
+	if (!(*out = intern(&s->p->names, f->text)))
+		return bs_error_set(err, s->name, s->line, f->col,
+				    "out of memory");
+	return 0;
+}
+
+/* Read up to the header; it must be exactly `header`. */
+static int expect_header(src *s, const char *header, bs_error *err)
+{
+	int rc;
+
+	while ((rc = read_line(s, err)) > 0 && !s->p->line[0])
+		;
+	if (rc < 0)
+		return -1;
+	if (rc == 0)
+		return bs_error_set(err, s->name, 0, 0, "empty file: expected "
+				    "the header line");
+	if (rc == 2)
+		return truncated(s, err);
+	if (strcmp(s->p->line, header)) {
+		const char *a = s->p->line, *b = header;
+
+		while (*a && *a == *b)
+			a++, b++;
+		return bs_error_set(err, s->name, s->line,
+				    (long)(a - s->p->line) + 1,
+				    "not the expected header line");
+	}
+	return 0;
+}
+
+static int refuse_finished(const bs_sassprof *p, const char *name,
+			   bs_error *err)
+{
+	if (p->finished)
+		return bs_error_set(err, name, 0, 0,
+				    "profile already finished");
+	return 0;
+}
+
+static size_t seen_slot(const bs_sassprof *p, size_t ei,
+			unsigned long launch)
+{
+	uint64_t h = ((uint64_t)ei * 0x9e3779b97f4a7c15ull) ^
+		     ((uint64_t)launch * 0xc2b2ae3d27d4eb4full);
+	size_t i = (size_t)(h ^ h >> 29) & (p->seencap - 1);
+
+	while (p->seen[i].entry && (p->seen[i].entry != ei ||
+				    p->seen[i].launch != launch))
+		i = (i + 1) & (p->seencap - 1);
+	return i;
+}
+
+/*
+ * The record of instruction ei (index + 1) and launch on line: 0 when
+ * its key is new; -1 out of memory; else the line that had it first.
+ */
+static long note_seen(bs_sassprof *p, size_t ei, unsigned long launch,
+		      long line)
+{
+	size_t i;
+
+	if (2 * (p->nseen + 1) > p->seencap) {
+		size_t cap = p->seencap ? 2 * p->seencap : 1024;
+		size_t oldcap = p->seencap;
+		seen *old = p->seen, *v = calloc(cap, sizeof *v);
+
+		if (!v)
+			return -1;
+		p->seen = v;
+		p->seencap = cap;
+		for (size_t k = 0; k < oldcap; k++)
+			if (old[k].entry)
+				p->seen[seen_slot(p, old[k].entry,
+						  old[k].launch)] = old[k];
+		free(old);
+	}
+	i = seen_slot(p, ei, launch);
+	if (p->seen[i].entry)
+		return p->seen[i].line;
+	p->seen[i] = (seen){ ei, launch, line };
+	p->nseen++;
+	return 0;
+}
+
+static int add_record(bs_sassprof *p, src *s, const field *fld,
+		      bs_error *err)
+{
+	static const char *const what[RECORD_FIELDS] = {
+		"kernel", "launch", "cubin_crc", "function_index", "function",
+		"pc_offset", "inst_executed", "wavefronts", "wavefronts_ideal"
+	};
+	uint64_t launch = 0, crc, fidx, pc, v[3];
+	int drained = !strcmp(fld[1].text, "-");
+	char *kernel, *fn;
+	bs_sass_launch *l = NULL;
+	size_t *slot;
+	entry *e;
+	uint64_t *sum[3];
+	long first;
+
+	if (get_name(s, &fld[0], what[0], &kernel, err) < 0 ||
+	    (!drained &&
+	     get_u64(s, &fld[1], what[1], DRAINED - 1, &launch, err) < 0) ||
+	    get_u64(s, &fld[2], what[2], UINT32_MAX, &crc, err) < 0 ||
+	    get_u64(s, &fld[3], what[3], UINT32_MAX, &fidx, err) < 0 ||
+	    get_name(s, &fld[4], what[4], &fn, err) < 0 ||
+	    get_u64(s, &fld[5], what[5], UINT32_MAX, &pc, err) < 0)
+		return -1;
+	for (int i = 0; i < 3; i++)
+		if (get_u64(s, &fld[6 + i], what[6 + i], COUNT_MAX, &v[i],
+			    err) < 0)
+			return -1;
+	if (note_crc(p, (uint32_t)crc) < 0)
+		return bs_error_set(err, s->name, s->line, 0, "out of memory");
+	slot = lookup(p, (uint32_t)crc, fn, (uint32_t)pc);
+	if (!*slot) {
+		if (p->n == p->cap) {
+			size_t cap = p->cap ? 2 * p->cap : 256;
+			entry *ne = realloc(p->e, cap * sizeof *ne);
+
+			if (!ne)
+				return bs_error_set(err, s->name, s->line, 0,
+						    "out of memory");
+			p->e = ne;
+			p->cap = cap;
+		}
+		e = &p->e[p->n];
+		memset(e, 0, sizeof *e);
+		e->in.kernel = kernel;
+		e->in.function = fn;
+		e->in.cubin_crc = (uint32_t)crc;
+		e->in.pc = (uint32_t)pc;
+		*slot = ++p->n;
+		if (2 * p->n > p->hcap && grow_hash(p) < 0)
+			return bs_error_set(err, s->name, s->line, 0,
+					    "out of memory");
+	} else {
+		e = &p->e[*slot - 1];
+	}
+	first = note_seen(p, (size_t)(e - p->e) + 1,
+			  drained ? DRAINED : (unsigned long)launch, s->line);
+	if (first < 0)
+		return bs_error_set(err, s->name, s->line, 0, "out of memory");
+	if (first)
+		return bs_error_set(err, s->name, s->line, 0, "a second record "
+				    "of cubin %u, function %s, pc 0x%x, launch "
+				    "%s, as on line %ld: a duplicated line "
+				    "(each run writes an instruction once per "
+				    "launch or window)", (unsigned)crc, fn,
+				    (unsigned)pc, fld[1].text, first);
+	sum[0] = &e->in.executions;
+	sum[1] = &e->in.wavefronts;
+	sum[2] = &e->in.ideal;
+	for (int i = 0; i < 3; i++)
+		if (v[i] > COUNT_MAX - *sum[i])
+			return bs_error_set(err, s->name, s->line, fld[6 + i].col,
+					    "%s: the sum of this instruction's "
+					    "records passes %llu", what[6 + i],
+					    (unsigned long long)COUNT_MAX);
+	if (!drained && !(l = note_launch(p, (unsigned long)launch)))
+		return bs_error_set(err, s->name, s->line, 0, "out of memory");
+	if (l) {
+		l->measured = 1;
+		l->records++;
+	}
+	p->tot.records++;
+	p->tot.drained += (unsigned long)drained;
+	if (drained) {
+		e->drained = 1;
+	} else if (!e->in.launches || e->last_launch != launch) {
+		e->in.launches++;
+		e->last_launch = (unsigned long)launch;
+	}
+	for (int i = 0; i < 3; i++)
+		*sum[i] += v[i];
+	return 0;
+}
+
+int bs_sassprof_read_records(bs_sassprof *p, FILE *f, const char *name,
+			     bs_error *err)
+{
+	src s = { p, f, name ? name : "<stdin>", 0 };
+	field fld[RECORD_FIELDS];
+	int rc;
+
+	if (refuse_finished(p, s.name, err) < 0 ||
+	    expect_header(&s, BS_SASS_RECORD_COLUMNS, err) < 0)
+		return -1;
+	while ((rc = read_line(&s, err)) > 0) {
+		if (rc == 2)
+			return truncated(&s, err);
+		if (!p->line[0])
+			continue;
+		if (split(&s, fld, RECORD_FIELDS, "a record", err) < 0 ||
+		    add_record(p, &s, fld, err) < 0)
+			return -1;
+	}
+	if (sort_launches(p) < 0)
+		return bs_error_set(err, s.name, 0, 0, "out of memory");
+	return rc;
+}
+
+int bs_sassprof_read_launches(bs_sassprof *p, FILE *f, const char *name,
+			      bs_error *err)
+{
+	src s = { p, f, name ? name : "<stdin>", 0 };
+	field fld[LAUNCH_FIELDS];
+	int rc;
+
+	if (refuse_finished(p, s.name, err) < 0 ||
+	    expect_header(&s, BS_SASS_LAUNCH_COLUMNS, err) < 0)
+		return -1;
+	while ((rc = read_line(&s, err)) > 0) {
+		uint64_t launch, n = 0;
+		bs_sass_launch *l;
+		char *kernel;
+		int measured, window;
+
+		if (rc == 2)
+			return truncated(&s, err);
+		if (!p->line[0])
+			continue;
+		if (split(&s, fld, LAUNCH_FIELDS, "a launch", err) < 0 ||
+		    get_u64(&s, &fld[0], "launch", ULONG_MAX, &launch,
+			    err) < 0 ||
+		    get_name(&s, &fld[1], "kernel", &kernel, err) < 0)
+			return -1;
+		window = !strcmp(fld[2].text, "*");
+		measured = !window && strcmp(fld[2].text, "-") != 0;
+		if (measured && get_u64(&s, &fld[2], "pc_records", ULONG_MAX,
+					&n, err) < 0)
+			return -1;
+		if (!(l = note_launch(p, (unsigned long)launch)))
+			return bs_error_set(err, s.name, s.line, 0,
+					    "out of memory");
+		name_launch(p, l, kernel);
+		l->window |= window;
+		if (measured) {
+			l->measured = 1;
+			if (n > l->written)
+				l->written = (unsigned long)n;
+		}
+	}
+	if (sort_launches(p) < 0)
+		return bs_error_set(err, s.name, 0, 0, "out of memory");
+	return rc;
+}
+
+size_t bs_sassprof_cubins(const bs_sassprof *p, uint32_t *crc, size_t max)
+{
+	for (size_t i = 0; i < p->ncrc && i < max; i++)
+		crc[i] = p->crcs[i];
+	return p->ncrc;
+}
+
+static int ptr_cmp(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t)*(const char *const *)a;
+	uintptr_t y = (uintptr_t)*(const char *const *)b;
+
+	return (x > y) - (x < y);
+}
+
+size_t bs_sassprof_functions(const bs_sassprof *p, uint32_t crc,
+			     const char **name, size_t max)
+{
+	const char **all;
+	size_t n = 0, u = 0;
+
+	for (size_t i = 0; i < p->n; i++)
+		n += p->e[i].in.cubin_crc == crc;
+	if (!n || !(all = malloc(n * sizeof *all)))
+		return 0;
+	n = 0;
+	for (size_t i = 0; i < p->n; i++)
+		if (p->e[i].in.cubin_crc == crc)
+			all[n++] = p->e[i].in.function;
+	/* interned: one pointer per name */
+	qsort(all, n, sizeof *all, ptr_cmp);
+	for (size_t i = 0; i < n; i++)
+		if (!i || all[i] != all[i - 1]) {
+			if (u < max)
+				name[u] = all[i];
+			u++;
+		}
+	free(all);
+	return u;
+}
+
+/* ---- disassembly --------------------------------------------------------- */
+
+/* The function a header line names, cut in place; NULL when none. */
+static char *function_header(char *l)
+{
+	char *n = strstr(l, "Function : "), *e;
+
+	if (n)
+		n += strlen("Function : ");
+	else if (!strncmp(l, "//---", 5) && (n = strstr(l, " .text.")))
+		n += strlen(" .text.");
+	else
+		return NULL;
+	e = n + strcspn(n, " \t");
+	if (e == n)
+		return NULL;
+	*e = '\0';
+	return n;
+}
+
+/* '//## File "PATH", line N': the path cut in place, and N. */
+static char *file_line(char *l, unsigned long *line)
+{
+	char *p = l + strspn(l, " \t"), *path, *q;
+	uint64_t n;
+
+	if (strncmp(p, "//## File \"", 11))
+		return NULL;
+	path = p + 11;
+	if (!(q = strchr(path, '"')) || strncmp(q, "\", line ", 8))
+		return NULL;
+	*q = '\0';
+	p = q + 8;
+	q = p + strspn(p, "0123456789");
+	if (q == p || (*q && *q != ' ' && *q != '\t'))
+		return NULL;
+	*q = '\0';
+	if (bs_parse_u64(p, ULONG_MAX, &n) < 0)
+		return NULL;
+	*line = (unsigned long)n;
+	return path;
+}
+
+/* An instruction line: its offset and text (cut in place before ';'). */
+static char *instruction(char *l, uint32_t *pc)
+{
+	char *p = l + strspn(l, " \t"), *q, *t, *end;
+	char hex[12] = "0x";
+	uint64_t v;
+
+	if (strncmp(p, "/*", 2))
+		return NULL;
+	p += 2;
+	q = p + strspn(p, "0123456789abcdefABCDEF");
+	if (q == p || q - p > 8 || strncmp(q, "*/", 2))
+		return NULL;
+	memcpy(hex + 2, p, (size_t)(q - p));
+	hex[2 + (q - p)] = '\0';
+	if (bs_parse_u64(hex, UINT32_MAX, &v) < 0)
+		return NULL;
+	t = q + 2;
+	t += strspn(t, " \t");
+	if (!(end = strchr(t, ';')))
+		return NULL;
+	while (end > t && (end[-1] == ' ' || end[-1] == '\t'))
+		end--;
+	if (end == t)
+		return NULL;
+	*end = '\0';
+	*pc = (uint32_t)v;
+	return t;
+}
+
+int bs_sassprof_read_disasm(bs_sassprof *p, uint32_t crc, FILE *f,
+			    const char *name, bs_error *err)
+{
+	src s = { p, f, name ? name : "<stdin>", 0 };
+	const char *fn = NULL, *file = NULL;
+	unsigned long line = 0;
+	int rc;
+
+	if (refuse_finished(p, s.name, err) < 0)
+		return -1;
+	while ((rc = read_line(&s, err)) > 0) {
+		char *t, *n;
+		unsigned long l;
+		uint32_t pc;
+		size_t *slot;
+
+		if (rc == 2)
+			return truncated(&s, err);
+		if ((n = function_header(p->line))) {
+			fn = str_find(&p->names, n, NULL);
+			file = NULL;
+			line = 0;
+		} else if ((n = file_line(p->line, &l))) {
+			if (!(file = intern(&p->names, n)))
+				return bs_error_set(err, s.name, s.line, 0,
+						    "out of memory");
+			line = l;
+		} else if (fn && (t = instruction(p->line, &pc)) &&
+			   *(slot = lookup(p, crc, fn, pc))) {
+			bs_sass_insn *in = &p->e[*slot - 1].in;
+
+			if (!in->sass)
+				p->tot.disassembled++;
+			if (!(in->sass = intern(&p->names, t)))
+				return bs_error_set(err, s.name, s.line, 0,
+						    "out of memory");
+			in->source_file = file;
+			in->source_line = file ? line : 0;
+		}
+	}
+	return rc;
+}
+
+/* ---- filtering and order ------------------------------------------------- */
+
+/* The opcode of a SASS line (after an @P predicate), and its length up
+ * to the first '.' or blank. */
+static const char *opcode(const char *sass, size_t *n)
+{
+	const char *p = sass + strspn(sass, " \t");
+
+	if (*p == '@') {
+		p += strcspn(p, " \t");
+		p += strspn(p, " \t");
+	}
+	*n = strcspn(p, ". \t");
+	return p;
+}
+
+int bs_sass_is_shared(const char *sass)
+{
+	static const char *const op[] = { "LDS", "STS", "LDSM", "STSM",
+					  "ATOMS" };
+	size_t n;
+	const char *p = opcode(sass, &n);
+
+	for (size_t i = 0; i < sizeof op / sizeof *op; i++)
+		if (strlen(op[i]) == n && !strncmp(p, op[i], n))
+			return 1;
+	return 0;
+}
+
+const char *bs_sass_not_counted(const char *sass)
+{
+	static const struct {
+		const char *op, *why;
+	} op[] = {
+		{ "UTMALDG", "TMA load: the tensor memory accelerator writes "
+			     "shared memory, outside the LSU pipe" },
+		{ "UTMASTG", "TMA store: the tensor memory accelerator reads "
+			     "shared memory, outside the LSU pipe" },
+		{ "UTMAREDG", "TMA reduction: the tensor memory accelerator "
+			      "reads shared memory, outside the LSU pipe" },
+		{ "UBLKCP", "bulk copy: the tensor memory accelerator moves "
+			    "it, outside the LSU pipe" },
+		{ "UBLKRED", "bulk reduction: the tensor memory accelerator "
+			     "moves it, outside the LSU pipe" },
+		{ "HGMMA", "warpgroup MMA: reads its operands from shared "
+			   "memory through descriptors, outside the LSU pipe" },
+		{ "IGMMA", "warpgroup MMA: reads its operands from shared "
+			   "memory through descriptors, outside the LSU pipe" },
+		{ "QGMMA", "warpgroup MMA: reads its operands from shared "
+			   "memory through descriptors, outside the LSU pipe" },
+		{ "BGMMA", "warpgroup MMA: reads its operands from shared "
+			   "memory through descriptors, outside the LSU pipe" },
+	};
+	size_t n;
+	const char *p = opcode(sass, &n);
+
+	for (size_t i = 0; i < sizeof op / sizeof *op; i++)
+		if (strlen(op[i].op) == n && !strncmp(p, op[i].op, n))
+			return op[i].why;
+	return NULL;
+}
+
+static int by_report_order(const void *a, const void *b)
+{
+	const bs_sass_insn *x = &((const entry *)a)->in;
+	const bs_sass_insn *y = &((const entry *)b)->in;
+	int c;
+
+	if (!x->not_counted != !y->not_counted)
+		return x->not_counted ? 1 : -1;
+	if (x->excess != y->excess)
+		return x->excess > y->excess ? -1 : 1;
+	if ((c = strcmp(x->kernel, y->kernel)))
+		return c;
+	if (x->pc != y->pc)
+		return x->pc < y->pc ? -1 : 1;
+	if ((c = strcmp(x->function, y->function)))
+		return c;
+	return (x->cubin_crc > y->cubin_crc) - (x->cubin_crc < y->cubin_crc);
+}
+
+/* Exact: both sums are at most COUNT_MAX (add_record). */
+static int64_t excess(uint64_t w, uint64_t ideal)
+{
+	return (int64_t)w - (int64_t)ideal;
+}
+
+static int by_address(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t)*(const char *const *)a;
+	uintptr_t y = (uintptr_t)*(const char *const *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The distinct interned names of v[0..n), sorted by address, in place;
+ * returns how many. */
+static size_t distinct(const char **v, size_t n)
+{
+	size_t d = 0;
+
+	qsort(v, n, sizeof *v, by_address);
+	for (size_t i = 0; i < n; i++)
+		if (!d || v[i] != v[d - 1])
+			v[d++] = v[i];
+	return d;
+}
+
+static int among(const char *const *v, size_t n, const char *k)
+{
+	return k && bsearch(&k, v, n, sizeof *v, by_address) != NULL;
+}
+
+/* A kernel and the launches of it inside a measured window. */
+typedef struct {
+	const char *kernel;
+	unsigned long n;
+} kernel_count;
+
+static int by_kernel_address(const void *a, const void *b)
+{
+	return by_address(&((const kernel_count *)a)->kernel,
+			  &((const kernel_count *)b)->kernel);
+}
+
+/*
+ * The counts: launches and kernels come from launches.tsv (records alone
+ * when there is none), kernels are told apart by name, a launch is
+ * measured when a run measured it alone (its records carry its index) or
+ * it was inside a window and its kernel has records; a measured launch
+ * whose run gave no record for it is empty.  Records of kernels no launch
+ * line names (a launch the library could not see) are counted apart, so
+ * every total adds up.  Instructions drained from a window count the
+ * measured launches of their kernel.
+ */
+static int count(bs_sassprof *p)
+{
+	const char **rk = malloc((p->n + 1) * sizeof *rk);
+	const char **lk = malloc((p->nl + 1) * sizeof *lk);
+	const char **mk = malloc((p->nl + 1) * sizeof *mk);
+	kernel_count *wc = malloc((p->nl + 1) * sizeof *wc);
+	size_t nrk = 0, nlk = 0, nmk = 0, nwc = 0;
+
+	if (!rk || !lk || !mk || !wc) {
+		free(rk);
+		free(lk);
+		free(mk);
+		free(wc);
+		return -1;
+	}
+	for (size_t i = 0; i < p->n; i++)
+		rk[nrk++] = p->e[i].in.kernel;
+	nrk = distinct(rk, nrk);
+	p->tot.launches = (unsigned long)p->nl;
+	for (size_t i = 0; i < p->nl; i++) {
+		bs_sass_launch *l = &p->launch[i];
+		int has = among(rk, nrk, l->kernel);
+
+		if (l->kernel)
+			lk[nlk++] = l->kernel;
+		if (l->window && !l->measured)
+			l->measured = has;
+		p->tot.measured += (unsigned long)l->measured;
+		p->tot.empty_launches += (l->measured && !l->records &&
+					  !l->window) ||
+					 (l->window && !has);
+		if (has && l->kernel)
+			mk[nmk++] = l->kernel;
+		if (l->window && has)
+			wc[nwc++] = (kernel_count){ l->kernel, 1 };
+	}
+	nlk = distinct(lk, nlk);
+	p->tot.kernels = (unsigned long)(p->nl ? nlk : nrk);
+	p->tot.kernels_measured = (unsigned long)distinct(mk, nmk);
+	for (size_t i = 0; p->nl && i < nrk; i++)
+		p->tot.kernels_unlaunched += !among(lk, nlk, rk[i]);
+	qsort(wc, nwc, sizeof *wc, by_kernel_address);
+	for (size_t i = 0, k = 0; i < nwc; i = k) {
+		for (k = i + 1; k < nwc && wc[k].kernel == wc[i].kernel; k++)
+			;
+		wc[i].n = (unsigned long)(k - i);
+		for (size_t j = i + 1; j < k; j++)
+			wc[j].n = 0;
+	}
+	for (size_t i = 0; i < p->n; i++) {
+		entry *e = &p->e[i];
+		kernel_count key = { e->in.kernel, 0 }, *c;
+
+		if (!e->drained)
+			continue;
+		c = bsearch(&key, wc, nwc, sizeof *wc, by_kernel_address);
+		while (c && c > wc && c[-1].kernel == key.kernel)
+			c--;
+		e->in.launches += c ? c->n : 0;
+	}
+	free(rk);
+	free(lk);
+	free(mk);
+	free(wc);
+	return 0;
+}
+
+size_t bs_sassprof_finish(bs_sassprof *p)
+{
+	size_t k = 0;
+
+	if (p->finished)
+		return p->kept;
+	p->tot.instructions = (unsigned long)p->n;
+	if (count(p) < 0)
+		p->tot.kernels = 0;
+	for (size_t i = 0; i < p->n; i++) {
+		bs_sass_insn *in = &p->e[i].in;
+		int shared = in->sass && bs_sass_is_shared(in->sass);
+		const char *why = in->sass ? bs_sass_not_counted(in->sass)
+					   : NULL;
+
+		in->excess = excess(in->wavefronts, in->ideal);
+		if (!shared && !in->wavefronts && why && in->executions) {
+			in->not_counted = why;
+			p->tot.not_counted++;
+		} else if (!shared && !in->wavefronts) {
+			continue;
+		}
+		p->e[k++] = p->e[i];
+	}
+	if (k)
+		qsort(p->e, k, sizeof *p->e, by_report_order);
+	free(p->hash);
+	p->hash = NULL;
+	p->hcap = 0;
+	p->kept = k;
+	p->finished = 1;
+	return k;
+}
+
+const bs_sass_insn *bs_sassprof_get(const bs_sassprof *p, size_t i)
+{
+	return p->finished && i < p->kept ? &p->e[i].in : NULL;
+}
+
+void bs_sassprof_get_totals(const bs_sassprof *p, bs_sassprof_totals *out)
+{
+	*out = p->tot;
+}
+
+size_t bs_sassprof_undisassembled(const bs_sassprof *p, uint32_t crc,
+				  size_t *recorded)
+{
+	size_t n = 0, all = 0;
+
+	for (size_t i = 0; i < p->n; i++)
+		if (p->e[i].in.cubin_crc == crc) {
+			all++;
+			n += !p->e[i].in.sass;
+		}
+	if (recorded)
+		*recorded = all;
+	return n;
+}
+
+size_t bs_sassprof_launch_count(const bs_sassprof *p)
+{
+	return p->nl;
+}
+
+const bs_sass_launch *bs_sassprof_launch_at(const bs_sassprof *p, size_t i)
+{
+	return i < p->nl ? &p->launch[i] : NULL;
+}

@@ -1,0 +1,104 @@
+/*
+ * profile.h - the private header of `bankscope profile`, whose files are
+ * cli/profile/, one per job:
+ *
+ *   profile.c  the options and the command (usage, parsing, a replay)
+ *   run.c      running the program: the runs' environments, spawning and
+ *              waiting, the later runs of kernels CUPTI gave no records
+ *              for, the explain run, --keep and the temporary directory
+ *   load.c     reading a records directory: status.txt, the tables, the
+ *              cubins' disassembly (nvdisasm, cuobjdump), explain.tsv, and
+ *              the architecture profile of the predictions
+ *   show.c     the report: the instructions shown, the text, CSV and JSON
+ *              tables, and the messages about the records
+ *
+ * Here: the options, the profile a records directory becomes, and what
+ * those files call across.
+ */
+#ifndef BANKSCOPE_CLI_PROFILE_H
+#define BANKSCOPE_CLI_PROFILE_H
+
+#include <regex.h>
+#include <stdio.h>
+
+#include "../cli.h"
+
+extern char **environ;
+
+#define INJECT_NAME "libbankscope_inject.so"
+#define KERNEL_TEXT_MAX 48     /* kernel column width in the text table */
+#define LATER_MAX 4            /* later runs' failures kept */
+
+typedef enum { FMT_TEXT, FMT_CSV, FMT_JSON } format;
+
+typedef struct {
+	format fmt;
+	const char *keep, *inject, *replay, *patterns, *dataset;
+	const char *kernel, *sample;
+	const bs_profile *arch;         /* --arch, or NULL */
+	unsigned long skip, count;      /* count 0: every launch */
+	unsigned long top;              /* 0: every instruction */
+	unsigned long jobs, max_runs;
+	int full_names, explain, verbose;
+	int all_launches;               /* --launches all */
+	regex_t re;                     /* --kernel, compiled */
+	char **prog;
+	int nprog;
+} options;
+
+typedef enum { ST_NONE, ST_OK, ST_FAILED } collection;
+
+typedef struct {
+	const char *dir;
+	collection state;
+	char reason[1024];
+	char later[LATER_MAX][512];   /* later runs' failures */
+	int nlater;
+	bs_sassprof *sp;
+	size_t n;                    /* instructions kept */
+	size_t *shown;               /* those the report shows, in order */
+	size_t nshown, ncounted;     /* shown; of them, counted by CUPTI */
+	size_t more;                 /* counted ones --top left out */
+	join *join;                  /* --patterns, or NULL */
+	bs_explain *ex;              /* --explain, or NULL */
+	bs_sassprof_totals tot;
+	unsigned long no_disasm;     /* cubins not disassembled */
+	unsigned long no_cubin;      /* of those, cubins not saved */
+	unsigned long runs;          /* program runs made (0: a replay) */
+	unsigned long jobs;
+	char gpu[256];               /* device.txt: its name, or "" */
+	char cc[16];                 /* its compute capability, or "" */
+	int no_model;                /* no architecture profile for it */
+} profile;
+
+static inline void path_join(char *buf, size_t size, const char *dir,
+			     const char *name)
+{
+	snprintf(buf, size, "%s/%s", dir, name);
+}
+
+/* run.c: run the program (o->prog) and show its profile; the exit status
+ * profile.c's head describes. */
+int profile_run(const options *o);
+
+/* load.c: everything in p->dir, disassembled where possible (into p->dir
+ * when save, else into temporary files), finished; 0, or -1 (err). */
+int profile_load(profile *p, int save, bs_error *err);
+/* load.c: status.txt, records.tsv and launches.tsv of p->dir into a new
+ * p->sp; 0, or -1 (err). */
+int profile_load_tables(profile *p, bs_error *err);
+/* load.c: explain.tsv and its status, when --explain: 0, -1 bad input
+ * (err). */
+int profile_load_explain(profile *p, bs_error *err);
+/* load.c: the architecture profile of the predictions (profile_arch()). */
+int profile_choose_arch(profile *p, const options *o, bs_error *err);
+
+/* show.c: the instructions the report shows; 0, or -1 (err). */
+int profile_select_shown(profile *p, const options *o, bs_error *err);
+/* show.c: the messages about the records; 1 when there is no profile to
+ * show. */
+int profile_tell(const profile *p, const char *who, const char *inject);
+/* show.c: the report in o->fmt on stdout. */
+void profile_show(const profile *p, const options *o, const char *program);
+
+#endif
