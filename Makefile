@@ -116,13 +116,13 @@ endif
 SANITIZED := $(SANITIZE)$(MSAN)
 
 # The library: the analyzer, the probe families' point lists, and the
-# built-in profiles (analyzer/profiles/*.profile compiled in as text).
-PROFILE_FILES := $(sort $(wildcard analyzer/profiles/*.profile))
+# built-in profiles (analyzer/archs/*.arch compiled in as text).
+ARCH_FILES := $(sort $(wildcard analyzer/archs/*.arch))
 LIB_SRC := $(wildcard analyzer/*/*.c)
 LIB_H := $(wildcard analyzer/*.h analyzer/*/*.h)
 CLI_SRC := $(wildcard cli/*.c cli/*/*.c)
 TEST_SRC := $(wildcard tests/check_*.c) tests/runner.c tests/testutil.c
-LIB_OBJ := $(LIB_SRC:%.c=$(B)/obj/%.o) $(B)/obj/gen/profiles.o
+LIB_OBJ := $(LIB_SRC:%.c=$(B)/obj/%.o) $(B)/obj/gen/archs.o
 CLI_OBJ := $(CLI_SRC:%.c=$(B)/obj/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(B)/obj/%.o)
 LIB := $(B)/libbankscope.a
@@ -227,12 +227,12 @@ $(B)/obj/analyzer/%.o: analyzer/%.c $(B)/stamp/cflags
 	@mkdir -p $(@D)
 	$(CC) $(LIB_CFLAGS) -MMD -MP -c $< -o $@
 
-$(B)/gen/profiles.c: $(PROFILE_FILES) scripts/embed-profiles.sh
+$(B)/gen/archs.c: $(ARCH_FILES) scripts/embed-archs.sh
 	@mkdir -p $(@D)
-	sh scripts/embed-profiles.sh $(PROFILE_FILES) > $@.tmp$$$$ && \
+	sh scripts/embed-archs.sh $(ARCH_FILES) > $@.tmp$$$$ && \
 		mv -f $@.tmp$$$$ $@
 
-$(B)/obj/gen/profiles.o: $(B)/gen/profiles.c $(B)/stamp/cflags
+$(B)/obj/gen/archs.o: $(B)/gen/archs.c $(B)/stamp/cflags
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Wno-missing-prototypes -c $< -o $@
 
@@ -321,20 +321,20 @@ bench: $(B)/bench_predict $(CLI)
 # ---- fuzzing (clang's libFuzzer) --------------------------------------------
 FUZZ_FLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -Ianalyzer -O1 -g \
 	      -fsanitize=fuzzer,address,undefined
-build/fuzz/%: fuzz/%.c $(LIB_SRC) $(B)/gen/profiles.c $(LIB_H) \
+build/fuzz/%: fuzz/%.c $(LIB_SRC) $(B)/gen/archs.c $(LIB_H) \
 		| deps-fuzz
 	@mkdir -p $(@D) build/fuzz/corpus-$*
-	$(CLANG) $(FUZZ_FLAGS) -o $@ $< $(LIB_SRC) $(B)/gen/profiles.c -lm
+	$(CLANG) $(FUZZ_FLAGS) -o $@ $< $(LIB_SRC) $(B)/gen/archs.c -lm
 # fuzz_arch drives the CLI's printers of a profile too (archs, the
 # report's rule text): the CLI without its main().
 FUZZ_CLI_SRC := $(filter-out cli/main.c,$(CLI_SRC))
 build/fuzz/fuzz_arch: fuzz/fuzz_arch.c $(LIB_SRC) $(FUZZ_CLI_SRC) \
-		$(B)/gen/profiles.c \
+		$(B)/gen/archs.c \
 		$(LIB_H) $(wildcard cli/*.h cli/*/*.h) \
 		| deps-fuzz
 	@mkdir -p $(@D) build/fuzz/corpus-fuzz_arch
 	$(CLANG) $(FUZZ_FLAGS) -o $@ $< $(LIB_SRC) $(FUZZ_CLI_SRC) \
-		$(B)/gen/profiles.c -lm
+		$(B)/gen/archs.c -lm
 
 .PHONY: deps-fuzz
 deps-fuzz:
@@ -578,10 +578,10 @@ deps-web:
 	@$(DEPS) clang lld wasi-libc libclang-rt-14-dev-wasm32
 
 $(WEB_PAGE): $(wildcard web/*) $(LIB_SRC) $(LIB_H) \
-		$(B)/gen/profiles.c $(WEB_DATA) build/stamp/version | deps-web
+		$(B)/gen/archs.c $(WEB_DATA) build/stamp/version | deps-web
 	@mkdir -p $(@D)
 	CLANG='$(CLANG)' GIT_DESCRIBE='$(GIT_DESCRIBE)' sh web/build.sh $(@D) \
-		$(B)/gen/profiles.c $(WEB_DATA)
+		$(B)/gen/archs.c $(WEB_DATA)
 
 check-web: $(WEB_PAGE) $(CLI)
 	BANKSCOPE=$(CLI) sh tests/web_test.sh

@@ -68,7 +68,7 @@ static int kind_filter(const char *list, uint32_t *bits)
 	return *bits ? 0 : usage_error("option --kind: no kind given");
 }
 
-void archs_print(FILE *out, const bs_profile *p, uint32_t kinds)
+void archs_print(FILE *out, const bs_arch *p, uint32_t kinds)
 {
 	/* a file's own text, escaped: at most 4 bytes (\xHH) a byte */
 	char desc[4 * sizeof p->description + 1];
@@ -77,7 +77,7 @@ void archs_print(FILE *out, const bs_profile *p, uint32_t kinds)
 
 	bs_escape_text(desc, sizeof desc, p->description);
 	fprintf(out, "%s%s: %s\n", p->name,
-		p == bs_profile_default() ? " (default)" : "",
+		p == bs_arch_default() ? " (default)" : "",
 		p->description[0] ? desc : "(no description)");
 	fprintf(out, "  compute capability: %s\n",
 		p->compute_capability[0] ? p->compute_capability
@@ -95,7 +95,7 @@ void archs_print(FILE *out, const bs_profile *p, uint32_t kinds)
 		"lat_slope_cyc/wf", "tp_B/clk/SM", "source");
 	for (unsigned k = 0; k < bs_kind_count(); k++)
 		for (int w = 0; w < BS_NWIDTHS; w++) {
-			const bs_rule *r = bs_profile_rule(p, (bs_kind)k,
+			const bs_rule *r = bs_arch_rule(p, (bs_kind)k,
 							   bs_widths[w]);
 			char packed[8] = "never";
 			char partners[BS_PARTNERS_TEXT_MAX] = "-";
@@ -184,19 +184,19 @@ int cmd_archs(int argc, char **argv)
 		print_kinds();
 	for (int i = 0; !rc && !kinds && i < (nfiles ? nfiles : 1 << 20);
 	     i++) {
-		const bs_profile *p;
+		const bs_arch *p;
 
 		if (nfiles) {
 			rc = arch_option(files[i], &p);
 			if (rc)
 				break;
-		} else if (!(p = bs_profiles()[i])) {
+		} else if (!(p = bs_archs()[i])) {
 			break;
 		}
 		if (format && !strcmp(format, "profile")) {
 			if (i)
 				putchar('\n');
-			bs_profile_write(stdout, p);
+			bs_arch_write(stdout, p);
 		} else {
 			archs_print(stdout, p, want);
 		}

@@ -116,7 +116,7 @@ int cmd_calibrate(int argc, char **argv)
 		{ "--name", &name, NULL },
 		{ "--description", &description, NULL },
 	};
-	static bs_profile out;
+	static bs_arch out;
 	bs_calib_options o = { 0 };
 	bs_calib_result res;
 	bs_calib *c = NULL;
@@ -129,13 +129,13 @@ int cmd_calibrate(int argc, char **argv)
 	if (!rc && !nfiles)
 		rc = usage_error("calibrate: no dataset given (try bankscope "
 				 "calibrate --help)");
-	if (!rc && name && (!*name || strlen(name) >= BS_PROFILE_NAME_MAX ||
+	if (!rc && name && (!*name || strlen(name) >= BS_ARCH_NAME_MAX ||
 			    strspn(name, "abcdefghijklmnopqrstuvwxyz"
 				   "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.")
 				    != strlen(name)))
 		rc = usage_error("option --name: '%s' is not a profile name "
 				 "(letters, digits, '_', '-', '.'; at most %d)",
-				 name, BS_PROFILE_NAME_MAX - 1);
+				 name, BS_ARCH_NAME_MAX - 1);
 	if (!rc && description && (strchr(description, '\n') ||
 				   strlen(description) >=
 					   sizeof out.description))
@@ -153,7 +153,7 @@ int cmd_calibrate(int argc, char **argv)
 		if (bs_calib_run(c, &o, &out, &res, &err) < 0) {
 			rc = report_error(&err);
 		} else {
-			bs_profile_write(stdout, &out);
+			bs_arch_write(stdout, &out);
 			print_result(&res);
 			rc = res.nmiss || res.nopen ? EXIT_DISAGREE : 0;
 			bs_calib_result_free(&res);

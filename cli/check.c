@@ -91,7 +91,7 @@ typedef struct {
 } hold;
 
 typedef struct {
-	const bs_profile *arch;
+	const bs_arch *arch;
 	int quiet, format;
 	unsigned long rows, measured, agree, disagree, skipped, timing;
 	unsigned long items;        /* disagreeing columns written */
@@ -100,7 +100,7 @@ typedef struct {
 	char lat_file[1024];        /* the worst latency row */
 	long lat_line;
 	char lat_name[BS_NAME_MAX];
-	const bs_profile *used[MAX_PROFILES];
+	const bs_arch *used[MAX_PROFILES];
 	int nused;
 	int strict;
 	unsigned long unjudged;     /* files without a profile */
@@ -114,12 +114,12 @@ static void known_profiles(char *buf, size_t size)
 	size_t n = 0;
 
 	buf[0] = '\0';
-	for (const bs_profile *const *p = bs_profiles(); *p && n < size; p++)
+	for (const bs_arch *const *p = bs_archs(); *p && n < size; p++)
 		n += (size_t)snprintf(buf + n, size - n, "%s%s", n ? ", " : "",
 				      (*p)->name);
 }
 
-static void note_profile(check *c, const bs_profile *p)
+static void note_profile(check *c, const bs_arch *p)
 {
 	for (int i = 0; i < c->nused; i++)
 		if (c->used[i] == p)
@@ -242,7 +242,7 @@ static void value(char *buf, size_t size, double v)
 /* csv and json: one item per disagreeing column. */
 static void put_items(check *c, const char *file, long line,
 		      const bs_row *r, const char *kind,
-		      const verdict_field *f, size_t n, const bs_profile *p)
+		      const verdict_field *f, size_t n, const bs_arch *p)
 {
 	FILE *out = c->h.f;
 
@@ -280,7 +280,7 @@ static void put_items(check *c, const char *file, long line,
 /* Measured counters against the prediction; 1 when they disagree. */
 static int check_counters(check *c, const char *file, long line,
 			  const bs_row *r, const bs_summary *s,
-			  const bs_profile *p)
+			  const bs_arch *p)
 {
 	FILE *out = c->h.f;
 	double wm = r->wavefronts_measured, cm = r->bank_conflicts_measured;
@@ -311,7 +311,7 @@ static int check_counters(check *c, const char *file, long line,
 /* Stored predictions against today's under the file's profile. */
 static int check_stale(check *c, const char *file, long line,
 		       const bs_row *r, const bs_summary *s,
-		       const bs_profile *p)
+		       const bs_arch *p)
 {
 	FILE *out = c->h.f;
 	verdict_field f[VERDICT_FIELDS];
@@ -347,7 +347,7 @@ static int check_stale(check *c, const char *file, long line,
  * no profile covers its GPU and --arch gave none.
  */
 static int file_profiles(check *c, const bs_dataset *d, const char *name,
-			 const bs_profile **p, const bs_profile **fp)
+			 const bs_arch **p, const bs_arch **fp)
 {
 	const char *meta = bs_dataset_meta(d, "profile");
 	char known[128];
@@ -358,7 +358,7 @@ static int file_profiles(check *c, const bs_dataset *d, const char *name,
 		*p = c->arch;
 		return 0;
 	}
-	*fp = meta ? bs_profile_find(meta) : bs_profile_default();
+	*fp = meta ? bs_arch_find(meta) : bs_arch_default();
 	*p = c->arch ? c->arch : *fp;
 	if (*p)
 		return 0;
@@ -392,8 +392,8 @@ static void no_profile(check *c, const bs_dataset *d, const char *name)
 
 /* One row; -1 with err on a prediction error. */
 static int check_row(check *c, const char *name, long line,
-		     const bs_row *r, const bs_profile *p,
-		     const bs_profile *fp, bs_error *err)
+		     const bs_row *r, const bs_arch *p,
+		     const bs_arch *fp, bs_error *err)
 {
 	bs_summary s, fs;
 	int bad, rc;
@@ -403,7 +403,7 @@ static int check_row(check *c, const char *name, long line,
 		c->skipped++;
 		return 0;
 	}
-	if (!bs_profile_rule(p, r->access.kind, r->access.width)) {
+	if (!bs_arch_rule(p, r->access.kind, r->access.width)) {
 		/* measured, but of a kind the profile has no rule for */
 		c->not_modeled++;
 		return 0;
@@ -441,7 +441,7 @@ static int check_file(check *c, const char *path)
 	int is_stdin = !strcmp(path, "-");
 	const char *name = is_stdin ? "<stdin>" : path;
 	FILE *f = is_stdin ? stdin : fopen(path, "r");
-	const bs_profile *p, *fp;
+	const bs_arch *p, *fp;
 	bs_dataset *d;
 	bs_row r;
 	bs_error err;

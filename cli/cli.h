@@ -75,7 +75,7 @@ int cli_parse(const char *cmd, const char *usage, int argc, char **argv,
  * whole; errors name file:line:column).  0 and *out, or EXIT_BADINPUT
  * after one message.
  */
-int arch_option(const char *value, const bs_profile **out);
+int arch_option(const char *value, const bs_arch **out);
 
 /*
  * shape.c: the access options of predict and fix.  shape_option() takes
@@ -148,12 +148,12 @@ extern const char *const predict_csv_header;
 void lane_list(uint32_t mask, char *buf, size_t size);
 void csv_field(FILE *out, const char *s);
 void json_string(FILE *out, const char *s);
-void print_text(FILE *out, const bs_profile *p, const bs_access *a,
+void print_text(FILE *out, const bs_arch *p, const bs_access *a,
 		const bs_detail *d);
 void print_csv(FILE *out, const bs_access *a, const bs_summary *s);
-void print_json(FILE *out, const bs_profile *p, const bs_access *a,
+void print_json(FILE *out, const bs_arch *p, const bs_access *a,
 		const bs_detail *d, int first);
-void print_map(FILE *out, const bs_profile *p, const bs_access *a,
+void print_map(FILE *out, const bs_arch *p, const bs_access *a,
 	       const bs_detail *d, int first);
 
 /* join.c: profiled instructions joined to KERNEL:OP:RANK patterns. */
@@ -234,14 +234,14 @@ int explain_loop_of(const bs_sass_insn *in, const bs_sass_insn *cas);
  * one of report's one-dataset options was given (refused).
  */
 int report_several(const char *first, int nmore, char **more, int options,
-		   const bs_profile *arch);
+		   const bs_arch *arch);
 
 int cmd_predict(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_archs(int argc, char **argv);
 /* archs.c: one profile as `bankscope archs` prints it, the rules of the
  * access kinds whose bits are set in kinds; its own text escaped. */
-void archs_print(FILE *out, const bs_profile *p, uint32_t kinds);
+void archs_print(FILE *out, const bs_arch *p, uint32_t kinds);
 int cmd_calibrate(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 /*
@@ -250,13 +250,13 @@ int cmd_report(int argc, char **argv);
  * REPORT_RULE_TEXT_MAX bytes hold any rule.
  */
 #define REPORT_RULE_TEXT_MAX 256
-void report_rule_text(char *buf, size_t size, const bs_profile *p,
+void report_rule_text(char *buf, size_t size, const bs_arch *p,
 		      const bs_rule *r);
 int cmd_fix(int argc, char **argv);
 int cmd_profile(int argc, char **argv);
 /* profile/load.c: the architecture profile --arch or the recorded GPU chose
  * (sm_90 before one is chosen); explain.c and join.c predict with it. */
-const bs_profile *profile_arch(void);
+const bs_arch *profile_arch(void);
 
 
 #endif

@@ -50,10 +50,10 @@ static int by_key(const void *a, const void *b)
 	return strcmp(((const crow *)a)->key, ((const crow *)b)->key);
 }
 
-static int read_set(cset *s, const char *path, const bs_profile *arch)
+static int read_set(cset *s, const char *path, const bs_arch *arch)
 {
 	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
-	const bs_profile *p;
+	const bs_arch *p;
 	const char *meta;
 	bs_dataset *d;
 	bs_error err;
@@ -74,7 +74,7 @@ static int read_set(cset *s, const char *path, const bs_profile *arch)
 	snprintf(s->gpu, sizeof s->gpu, "%s", meta ? meta : s->name);
 	meta = bs_dataset_meta(d, "profile");
 	p = arch ? arch : meta && !strncmp(meta, "none", 4) ? NULL
-		: meta ? bs_profile_find(meta) : bs_profile_default();
+		: meta ? bs_arch_find(meta) : bs_arch_default();
 	while ((rc = bs_dataset_next(d, &r, &err)) > 0) {
 		bs_summary sum;
 		crow *c;
@@ -103,7 +103,7 @@ static int read_set(cset *s, const char *path, const bs_profile *arch)
 		c->tp = r.tp_bytes_per_clk_per_sm;
 		c->packed = 0;
 		c->ideal = NAN;
-		if (p && bs_profile_rule(p, r.access.kind, r.access.width)) {
+		if (p && bs_arch_rule(p, r.access.kind, r.access.width)) {
 			if ((rc = bs_predict(p, &r.access, &sum, &err)) < 0) {
 				err.line = bs_dataset_line(d);
 				snprintf(err.source, sizeof err.source, "%s",
@@ -273,7 +273,7 @@ static void differing(const cset *sets, int nsets)
 		printf("- ... and %u more\n", total - listed);
 }
 
-static int compare_report(int nfiles, char **files, const bs_profile *arch)
+static int compare_report(int nfiles, char **files, const bs_arch *arch)
 {
 	cset *sets = calloc((size_t)nfiles, sizeof *sets);
 	int rc = 0;
@@ -362,7 +362,7 @@ static int compare_report(int nfiles, char **files, const bs_profile *arch)
 }
 
 int report_several(const char *first, int nmore, char **more, int options,
-		   const bs_profile *arch)
+		   const bs_arch *arch)
 {
 	char **files;
 	int rc;

@@ -64,7 +64,7 @@ typedef struct {
 } options;
 
 typedef struct {
-	const bs_profile *profile;
+	const bs_arch *arch;
 	int json;
 	int max_pad;
 	unsigned row;
@@ -91,15 +91,15 @@ static void text_fix(const run *r, const bs_fix *f)
 	const bs_fix_change *b = &f->best;
 	unsigned wf = f->sum_before.wavefronts;
 
-	bs_predict_detail(r->profile, &f->before, &d, NULL);
+	bs_predict_detail(r->arch, &f->before, &d, NULL);
 	if (f->already_ideal) {
-		print_text(stdout, r->profile, &f->before, &d);
+		print_text(stdout, r->arch, &f->before, &d);
 		printf("no fix needed: %u wavefront%s = ideal\n", wf,
 		       wf == 1 ? "" : "s");
 		return;
 	}
 	printf("before:\n");
-	print_text(stdout, r->profile, &f->before, &d);
+	print_text(stdout, r->arch, &f->before, &d);
 	if (b->kind != BS_FIX_NONE) {
 		printf("change: %s\n  %s\n", b->label, b->declaration);
 		if (*b->index_change)
@@ -108,8 +108,8 @@ static void text_fix(const run *r, const bs_fix *f)
 		if (*b->warning)
 			printf("  warning: %s\n", b->warning);
 		printf("after:\n");
-		bs_predict_detail(r->profile, &b->access, &d, NULL);
-		print_text(stdout, r->profile, &b->access, &d);
+		bs_predict_detail(r->arch, &b->access, &d, NULL);
+		print_text(stdout, r->arch, &b->access, &d);
 	}
 	if (f->reaches_ideal) {
 		printf("fix: %s: ", b->label);
@@ -178,19 +178,19 @@ static void json_fix(const run *r, const bs_fix *f)
 			      : "unchanged";
 
 	printf("{\"profile\":\"%s\",\"outcome\":\"%s\",\"reaches_ideal\":%s,"
-	       "\"max_pad\":%u,\"tried\":%u,\"before\":", r->profile->name,
+	       "\"max_pad\":%u,\"tried\":%u,\"before\":", r->arch->name,
 	       outcome, f->reaches_ideal ? "true" : "false", f->max_pad,
 	       f->tried);
-	bs_predict_detail(r->profile, &f->before, &d, NULL);
-	print_json(stdout, r->profile, &f->before, &d, 1);
+	bs_predict_detail(r->arch, &f->before, &d, NULL);
+	print_json(stdout, r->arch, &f->before, &d, 1);
 	printf(",\"change\":");
 	if (f->best.kind == BS_FIX_NONE) {
 		printf("null,\"after\":null");
 	} else {
 		json_change(&f->best);
 		printf(",\"after\":");
-		bs_predict_detail(r->profile, &f->best.access, &d, NULL);
-		print_json(stdout, r->profile, &f->best.access, &d, 1);
+		bs_predict_detail(r->arch, &f->best.access, &d, NULL);
+		print_json(stdout, r->arch, &f->best.access, &d, 1);
 	}
 	printf(",\"alternative\":");
 	if (f->alternative.kind == BS_FIX_NONE)
@@ -207,7 +207,7 @@ static int fix_one(run *r, bs_fix_input *in, bs_error *err)
 	static bs_fix f;
 
 	in->max_pad = r->max_pad;
-	if (bs_fix_search(r->profile, in, &f, err) < 0)
+	if (bs_fix_search(r->arch, in, &f, err) < 0)
 		return -1;
 	if (r->count++ && !r->json)
 		putchar('\n');
@@ -323,7 +323,7 @@ static int run_options(const options *o, run *r)
 {
 	uint64_t v;
 
-	if (o->arch && arch_option(o->arch, &r->profile))
+	if (o->arch && arch_option(o->arch, &r->arch))
 		return EXIT_BADINPUT;
 	if (o->format && !strcmp(o->format, "json"))
 		r->json = 1;
@@ -356,7 +356,7 @@ int cmd_fix(int argc, char **argv)
 		{ "--max-pad", &o.max_pad, NULL }, { "--row", &o.row, NULL },
 		{ "--base", &o.base, NULL },
 	};
-	run r = { .profile = bs_profile_default(), .max_pad = -1 };
+	run r = { .arch = bs_arch_default(), .max_pad = -1 };
 	int nfiles, rc, i;
 	char **files;
 

@@ -112,7 +112,7 @@ static void put_row(FILE *out, const char *row, size_t n)
 	fprintf(out, "%.*s\n", (int)n, row);
 }
 
-static void text_phase(FILE *out, const bs_profile *p, const bs_detail *d,
+static void text_phase(FILE *out, const bs_arch *p, const bs_detail *d,
 		       unsigned ph)
 {
 	const bs_phase *f = &d->phase[ph];
@@ -171,7 +171,7 @@ static void text_phase(FILE *out, const bs_profile *p, const bs_detail *d,
  * map, then a row per pass, then the totals split into loads and
  * compare-and-stores.
  */
-static void text_loop(FILE *out, const bs_profile *p, const bs_access *a,
+static void text_loop(FILE *out, const bs_arch *p, const bs_access *a,
 		      const bs_detail *d, const char *name)
 {
 	const bs_summary *s = &d->sum;
@@ -211,7 +211,7 @@ static void text_loop(FILE *out, const bs_profile *p, const bs_access *a,
 		fprintf(out, ", latency %.2f cycles\n\n", s->latency_cycles);
 }
 
-void print_text(FILE *out, const bs_profile *p, const bs_access *a,
+void print_text(FILE *out, const bs_arch *p, const bs_access *a,
 		const bs_detail *d)
 {
 	const bs_summary *s = &d->sum;
@@ -337,7 +337,7 @@ void print_csv(FILE *out, const bs_access *a, const bs_summary *s)
 	fwrite(row, 1, n, out);
 }
 
-void print_json(FILE *out, const bs_profile *p, const bs_access *a,
+void print_json(FILE *out, const bs_arch *p, const bs_access *a,
 		const bs_detail *d, int first)
 {
 	const bs_summary *s = &d->sum;
@@ -403,7 +403,7 @@ void print_json(FILE *out, const bs_profile *p, const bs_access *a,
 	fprintf(out, "]}");
 }
 
-void print_map(FILE *out, const bs_profile *p, const bs_access *a,
+void print_map(FILE *out, const bs_arch *p, const bs_access *a,
 	       const bs_detail *d, int first)
 {
 	const bs_summary *s = &d->sum;

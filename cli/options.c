@@ -148,21 +148,21 @@ static void builtin_names(char *buf, size_t size)
 	size_t n = 0;
 
 	buf[0] = '\0';
-	for (const bs_profile *const *p = bs_profiles(); *p && n < size; p++)
+	for (const bs_arch *const *p = bs_archs(); *p && n < size; p++)
 		n += (size_t)snprintf(buf + n, size - n, "%s%s", n ? ", " : "",
 				      (*p)->name);
 }
 
-int arch_option(const char *value, const bs_profile **out)
+int arch_option(const char *value, const bs_arch **out)
 {
-	static bs_profile loaded[4];
+	static bs_arch loaded[4];
 	static unsigned nloaded;
 	char names[128];
 	bs_error err;
 	FILE *f;
 	int rc;
 
-	if ((*out = bs_profile_find(value)))
+	if ((*out = bs_arch_find(value)))
 		return 0;
 	f = fopen(value, "r");
 	if (!f) {
@@ -178,13 +178,13 @@ int arch_option(const char *value, const bs_profile **out)
 		fclose(f);
 		return usage_error("option --arch: too many profile files");
 	}
-	rc = bs_profile_read(f, value, &loaded[nloaded], &err);
+	rc = bs_arch_read(f, value, &loaded[nloaded], &err);
 	fclose(f);
 	if (rc < 0)
 		return report_error(&err);
 	/* outputs name a profile by its name alone: a file must not take a
 	   built-in's, or nothing would tell the two apart */
-	if (bs_profile_find(loaded[nloaded].name)) {
+	if (bs_arch_find(loaded[nloaded].name)) {
 		bs_error_set(&err, value, 0, 0, "profile %s is the name of a "
 			     "built-in profile: rename it in the file's "
 			     "'profile' line (profile %s-mine), so that what "

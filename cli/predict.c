@@ -70,7 +70,7 @@ static const char predict_usage[] =
 	"column, or the option).\n";
 
 typedef struct {
-	const bs_profile *profile;
+	const bs_arch *arch;
 	enum { FMT_TEXT, FMT_CSV, FMT_JSON, FMT_MAP } format;
 	unsigned long count;
 	unsigned long wavefronts, ideal, conflicts;
@@ -102,17 +102,17 @@ static void emit(run *r, const bs_access *a, const bs_detail *d)
 	start(r);
 	switch (r->format) {
 	case FMT_TEXT:
-		print_text(stdout, r->profile, a, d);
+		print_text(stdout, r->arch, a, d);
 		break;
 	case FMT_CSV:
 		print_csv(stdout, a, &d->sum);
 		break;
 	case FMT_JSON:
-		print_json(stdout, r->profile, a, d, r->first_json);
+		print_json(stdout, r->arch, a, d, r->first_json);
 		r->first_json = 0;
 		break;
 	case FMT_MAP:
-		print_map(stdout, r->profile, a, d, r->first_json);
+		print_map(stdout, r->arch, a, d, r->first_json);
 		r->first_json = 0;
 		break;
 	}
@@ -131,7 +131,7 @@ static void emit(run *r, const bs_access *a, const bs_detail *d)
  */
 static void emit_not_modeled(run *r, const bs_access *a)
 {
-	const bs_profile *p = r->profile;
+	const bs_arch *p = r->arch;
 	const char *kind = bs_kind_name(a->kind);
 	unsigned active = (unsigned)__builtin_popcount(a->active);
 	char note[256], name[4 * BS_NAME_MAX];
@@ -191,16 +191,16 @@ static int predict_one(run *r, const bs_access *a, bs_error *err)
 {
 	static bs_detail d;
 
-	if (!bs_profile_rule(r->profile, a->kind, a->width)) {
+	if (!bs_arch_rule(r->arch, a->kind, a->width)) {
 		if (bs_access_check(a, err) < 0)
 			return -1;
 		emit_not_modeled(r, a);
 		return 0;
 	}
 	if (r->format == FMT_CSV) {
-		if (bs_predict(r->profile, a, &d.sum, err) < 0)
+		if (bs_predict(r->arch, a, &d.sum, err) < 0)
 			return -1;
-	} else if (bs_predict_detail(r->profile, a, &d, err) < 0) {
+	} else if (bs_predict_detail(r->arch, a, &d, err) < 0) {
 		return -1;
 	}
 	emit(r, a, &d);
@@ -305,7 +305,7 @@ static int check_shape_options(const options *o)
 int cmd_predict(int argc, char **argv)
 {
 	options o = { 0 };
-	run r = { .profile = bs_profile_default(), .first_json = 1 };
+	run r = { .arch = bs_arch_default(), .first_json = 1 };
 	const cli_option own[] = {
 		{ "--arch", &o.arch, NULL }, { "--format", &o.format, NULL },
 		{ "--base", &o.base, NULL },
@@ -320,7 +320,7 @@ int cmd_predict(int argc, char **argv)
 		return rc == CLI_HELP ? 0 : rc;
 	}
 	if (o.arch)
-		rc = arch_option(o.arch, &r.profile);
+		rc = arch_option(o.arch, &r.arch);
 	if (rc)
 		;
 	else if (o.format && !strcmp(o.format, "csv"))

@@ -349,7 +349,7 @@ typedef struct {
 
 typedef struct {
 	const char *name;
-	const bs_profile *p;
+	const bs_arch *p;
 	bs_meta meta[BS_META_MAX];
 	int nmeta;
 	size_t n;                       /* rows */
@@ -813,7 +813,7 @@ static void plot_row(data *D, const item *it, int modeled)
 
 /* Stream the dataset d into D, under arch or the file's profile. */
 static int read_data(data *D, bs_dataset *d, const char *name,
-		     const bs_profile *arch)
+		     const bs_arch *arch)
 {
 	bs_error err;
 	const char *prof;
@@ -824,8 +824,8 @@ static int read_data(data *D, bs_dataset *d, const char *name,
 	for (int i = 0; i < bs_dataset_nmeta(d) && i < BS_META_MAX; i++)
 		D->meta[D->nmeta++] = *bs_dataset_meta_at(d, i);
 	prof = bs_dataset_meta(d, "profile");
-	D->p = arch ? arch : prof ? bs_profile_find(prof)
-				  : bs_profile_default();
+	D->p = arch ? arch : prof ? bs_arch_find(prof)
+				  : bs_arch_default();
 	if (!D->p && !strncmp(prof, "none", 4)) {
 		bs_error_set(&err, name, 0, 0, "metadata 'profile: %s': no "
 			     "profile covers this GPU; derive one with "
@@ -842,7 +842,7 @@ static int read_data(data *D, bs_dataset *d, const char *name,
 	if (D->plot)
 		plot_begin(D);
 	while ((rc = bs_dataset_next(d, &it.r, &err)) > 0) {
-		int modeled = bs_profile_rule(D->p, it.r.access.kind,
+		int modeled = bs_arch_rule(D->p, it.r.access.kind,
 					      it.r.access.width) != NULL;
 		int judged = -1;
 
@@ -1486,7 +1486,7 @@ static void range_text(char *buf, size_t size, const range *g)
 		snprintf(buf, size, "%s - %s", a, b);
 }
 
-void report_rule_text(char *buf, size_t size, const bs_profile *p,
+void report_rule_text(char *buf, size_t size, const bs_arch *p,
 		      const bs_rule *r)
 {
 	size_t n = (size_t)snprintf(buf, size, "phase=%u", r->phase_lanes);
@@ -1538,7 +1538,7 @@ static void write_kind_rules(doc *d, const data *D, int g)
 	table_begin(d, 8, head);
 	EACH_KIND(D, g, k, w) {
 		const kind_stats *ks = &D->ks[k][w];
-		const bs_rule *r = bs_profile_rule(D->p, (bs_kind)k,
+		const bs_rule *r = bs_arch_rule(D->p, (bs_kind)k,
 						   bs_widths[w]);
 		char rule[REPORT_RULE_TEXT_MAX];
 
@@ -1584,7 +1584,7 @@ static void write_kind_timing(doc *d, const data *D, int g)
 
 	snprintf(prof, sizeof prof, "Profile %s predicts", D->p->name);
 	EACH_KIND(D, g, k, w) {
-		const bs_rule *r = bs_profile_rule(D->p, (bs_kind)k,
+		const bs_rule *r = bs_arch_rule(D->p, (bs_kind)k,
 						   bs_widths[w]);
 		int ret = returns_value((bs_kind)k);
 
@@ -1654,7 +1654,7 @@ static int write_kind_throughput(doc *d, const data *D, int g)
 		 D->p->name);
 	EACH_KIND(D, g, k, w) {
 		const kind_stats *ks = &D->ks[k][w];
-		const bs_rule *r = bs_profile_rule(D->p, (bs_kind)k,
+		const bs_rule *r = bs_arch_rule(D->p, (bs_kind)k,
 						   bs_widths[w]);
 		const tally *t = &ks->free_tp;
 		size_t lo, hi;
@@ -2592,7 +2592,7 @@ static int write_pages(outdir *o, const data *D, const char *note,
 
 static int report(FILE *f, const char *name, const char *out,
 		  const char *note, const char *charts_dir,
-		  const bs_profile *arch)
+		  const bs_arch *arch)
 {
 	chart_set cs = { charts_dir, 0, 0, { NULL } };
 	bs_dataset *ds = NULL;
@@ -2635,7 +2635,7 @@ static int report(FILE *f, const char *name, const char *out,
  * with the signals held, so none comes between its making and its arming).
  */
 static int plot_data(FILE *f, const char *name, const char *path,
-		     const bs_profile *arch)
+		     const bs_arch *arch)
 {
 	bs_dataset *ds = NULL;
 	bs_output out;
@@ -2682,7 +2682,7 @@ int cmd_report(int argc, char **argv)
 	const char *charts_dir = NULL, *out = DEFAULT_OUT, *note = NULL;
 	const char *file = NULL, *arch_name = NULL, *plot = NULL;
 	int out_given = 0, nmore = 0;
-	const bs_profile *arch = NULL;
+	const bs_arch *arch = NULL;
 	FILE *f;
 	int opts = 1, rc;
 

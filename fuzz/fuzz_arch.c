@@ -28,13 +28,13 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static char *written(const bs_profile *p)
+static char *written(const bs_arch *p)
 {
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
 
-	if (!f || bs_profile_write(f, p) < 0)
+	if (!f || bs_arch_write(f, p) < 0)
 		abort();
 	fclose(f);
 	return text;
@@ -62,7 +62,7 @@ static void check_loop(const bs_access *a, const bs_detail *d)
 		abort();
 }
 
-static void predict_all(const bs_profile *p, const bs_rule *r,
+static void predict_all(const bs_arch *p, const bs_rule *r,
 			const uint8_t *data, size_t size)
 {
 	static bs_detail d;
@@ -94,7 +94,7 @@ static void predict_all(const bs_profile *p, const bs_rule *r,
 		}
 		if (bs_predict(p, &a, &s, &err) < 0) {
 			/* a loop without its loads is refused, nothing else */
-			if (!r->loop || bs_profile_rule(p, BS_KIND_LD, r->width))
+			if (!r->loop || bs_arch_rule(p, BS_KIND_LD, r->width))
 				abort();
 			continue;
 		}
@@ -113,7 +113,7 @@ static void predict_all(const bs_profile *p, const bs_rule *r,
 }
 
 /* archs and the report's rule text on p: see the head comment. */
-static void print_all(const bs_profile *p)
+static void print_all(const bs_arch *p)
 {
 	char *text = NULL, rule[REPORT_RULE_TEXT_MAX];
 	char want[BS_PARTNERS_TEXT_MAX + 16];
@@ -149,7 +149,7 @@ static void print_all(const bs_profile *p)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static bs_profile p, back;
+	static bs_arch p, back;
 	char *text = malloc(size + 1), *once, *twice;
 	bs_error err;
 
@@ -158,7 +158,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(text, data, size);
 	text[size] = '\0';
 	memset(&err, 0, sizeof err);
-	if (bs_profile_parse(text, "fuzz", &p, &err) < 0) {
+	if (bs_arch_parse(text, "fuzz", &p, &err) < 0) {
 		if (strcmp(err.source, "fuzz") || err.line < 0 ||
 		    err.column < 0 || !err.text[0])
 			abort();
@@ -166,7 +166,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	once = written(&p);
-	if (bs_profile_parse(once, "again", &back, &err) < 0)
+	if (bs_arch_parse(once, "again", &back, &err) < 0)
 		abort();
 	twice = written(&back);
 	if (strcmp(once, twice))

@@ -5,7 +5,7 @@
  *
  * The input is the file (fmemopen).  A dataset that reads is calibrated;
  * the profile it gives must be one --arch reads: written and parsed back
- * (bs_profile_write, bs_profile_parse).  Crashes, leaks, sanitizer
+ * (bs_arch_write, bs_arch_parse).  Crashes, leaks, sanitizer
  * reports, an error without text, and broken invariants (abort) are
  * findings: a profile that does not read back, more distinct accesses or
  * named rows than rows, a latency tolerance under BS_CALIB_CYCLES_TOL.
@@ -19,9 +19,9 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static void check_result(const bs_calib_result *res, const bs_profile *p)
+static void check_result(const bs_calib_result *res, const bs_arch *p)
 {
-	static bs_profile back;
+	static bs_arch back;
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
@@ -30,16 +30,16 @@ static void check_result(const bs_calib_result *res, const bs_profile *p)
 	if (res->distinct > res->rows || res->miss_rows > res->rows ||
 	    !(res->cycles_tol >= BS_CALIB_CYCLES_TOL))
 		abort();
-	if (!f || bs_profile_write(f, p) < 0 || fclose(f) != 0)
+	if (!f || bs_arch_write(f, p) < 0 || fclose(f) != 0)
 		abort();
-	if (bs_profile_parse(text, "calibrated", &back, &err) < 0)
+	if (bs_arch_parse(text, "calibrated", &back, &err) < 0)
 		abort();
 	free(text);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static bs_profile out;
+	static bs_arch out;
 	FILE *f = fmemopen((void *)data, size, "r");
 	bs_calib *c;
 	bs_calib_result res;

@@ -19,7 +19,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static void check_prediction(const bs_profile *p, const bs_access *a)
+static void check_prediction(const bs_arch *p, const bs_access *a)
 {
 	static bs_detail d;
 	unsigned waves = 0, cells = 0;
@@ -104,7 +104,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			bs_error_format(&err, msg, sizeof msg);
 			continue;
 		}
-		for (const bs_profile *const *p = bs_profiles(); *p; p++)
+		for (const bs_arch *const *p = bs_archs(); *p; p++)
 			check_prediction(*p, &a);
 		check_round_trip(&a);
 	}

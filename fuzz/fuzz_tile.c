@@ -69,7 +69,7 @@ static unsigned pick(const uint8_t **p, const uint8_t *end, unsigned mod)
 	return v % mod;
 }
 
-static void check_fix(const bs_profile *prof, const bs_tile_spec *t)
+static void check_fix(const bs_arch *prof, const bs_tile_spec *t)
 {
 	static bs_fix f;
 	bs_fix_input in = { .source = BS_FIX_FROM_TILE, .tile = *t,
@@ -88,7 +88,7 @@ static void check_fix(const bs_profile *prof, const bs_tile_spec *t)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const unsigned widths[] = { 1, 2, 4, 8, 16 };
-	static bs_profile prof;
+	static bs_arch prof;
 	static int loaded;
 	const uint8_t *nl = memchr(data, '\n', size), *p, *end = data + size;
 	char text[128], *mode, warn[700];
@@ -100,7 +100,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t n = nl ? (size_t)(nl - data) : size;
 
 	if (!loaded) {
-		if (bs_profile_parse(profile_text, "fuzz", &prof, NULL) < 0)
+		if (bs_arch_parse(profile_text, "fuzz", &prof, NULL) < 0)
 			abort();
 		loaded = 1;
 	}

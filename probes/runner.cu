@@ -502,7 +502,7 @@ static void counter_meta(meta_list *ml, const bs_row *rows, size_t n)
 
 static void fill_device_meta(meta_list *ml, const cudaDeviceProp *prop,
 			     const probe_device *dev, double mhz,
-			     const bs_profile *profile, const options *o,
+			     const bs_arch *profile, const options *o,
 			     const bs_row *rows, size_t nrows, int argc,
 			     char **argv)
 {
@@ -596,7 +596,7 @@ int main(int argc, char **argv)
 	meta_list ml = { };
 	bs_row *rows;
 	char why[512], slug[64], dir[512], label[128], cc[16];
-	const bs_profile *profile;
+	const bs_arch *profile;
 	double mhz = 0;
 	int ndev = 0, rc;
 	size_t done = 0;
@@ -633,7 +633,7 @@ int main(int argc, char **argv)
 	signal(SIGINT, on_sigint);
 
 	snprintf(cc, sizeof cc, "%d.%d", prop.major, prop.minor);
-	profile = bs_profile_for_cc(cc);
+	profile = bs_arch_for_cc(cc);
 	for (size_t i = 0; i < pl.n; i++) {
 		bs_row *row = &rows[i];
 		size_t need = probe_smem_bytes(&pl.v[i]);
@@ -655,7 +655,7 @@ int main(int argc, char **argv)
 				 dev.smem_optin);
 		/* predicted where the device's profile models the access */
 		if (profile && !row->note[0] &&
-		    bs_profile_rule(profile, row->access.kind,
+		    bs_arch_rule(profile, row->access.kind,
 				    row->access.width))
 			bs_row_predict(profile, row, NULL);
 	}

@@ -71,7 +71,7 @@ static double now(void)
 
 int main(int argc, char **argv)
 {
-	const bs_profile *p = bs_profile_default();
+	const bs_arch *p = bs_arch_default();
 	unsigned long count = argc > 1 ? strtoul(argv[1], NULL, 10) : 10000000;
 	bs_access *pool = malloc(POOL * sizeof *pool);
 	struct rusage ru;

@@ -170,7 +170,7 @@ deps_case() {
 		fail "$what: rebuilds '$got', expected '$want'"
 	fi
 }
-lib_c=$( (ls analyzer/*/*.c cli/*.c cli/*/*.c; echo build/gen/profiles.c) | sort | tr '\n' ' ')
+lib_c=$( (ls analyzer/*/*.c cli/*.c cli/*/*.c; echo build/gen/archs.c) | sort | tr '\n' ' ')
 deps_case "new CFLAGS" build/bankscope "$lib_c" CFLAGS='-O1 -g'
 deps_case "a new version" build/bankscope "analyzer/base/version.c " GIT_DESCRIBE=build-test-version
 # A wing's header rebuilds its own files and the CLI (which includes

@@ -128,8 +128,8 @@ END_TEST
 
 START_TEST(test_builtins)
 {
-	const bs_profile *const *all = bs_profiles();
-	const bs_profile *p = bs_profile_default();
+	const bs_arch *const *all = bs_archs();
+	const bs_arch *p = bs_arch_default();
 	const bs_rule *r;
 	bs_kind k;
 
@@ -137,13 +137,13 @@ START_TEST(test_builtins)
 	ck_assert_ptr_nonnull(all[1]);
 	ck_assert_ptr_null(all[2]);
 	ck_assert_str_eq(p->name, "sm_90");
-	ck_assert_ptr_eq(bs_profile_for_cc("9.0"), p);
-	ck_assert_ptr_null(bs_profile_for_cc("8.9"));
-	ck_assert_ptr_null(bs_profile_for_cc("9"));
-	ck_assert_ptr_null(bs_profile_for_cc(""));
-	ck_assert_ptr_eq(bs_profile_find("textbook"), all[1]);
+	ck_assert_ptr_eq(bs_arch_for_cc("9.0"), p);
+	ck_assert_ptr_null(bs_arch_for_cc("8.9"));
+	ck_assert_ptr_null(bs_arch_for_cc("9"));
+	ck_assert_ptr_null(bs_arch_for_cc(""));
+	ck_assert_ptr_eq(bs_arch_find("textbook"), all[1]);
 	ck_assert_uint_eq(p->nrules, 34);
-	r = bs_profile_rule(p, BS_KIND_LD, 8);
+	r = bs_arch_rule(p, BS_KIND_LD, 8);
 	ck_assert_ptr_nonnull(r);
 	ck_assert_uint_eq(r->phase_lanes, 16);
 	ck_assert_uint_eq(r->packed_lanes, 32);
@@ -151,14 +151,14 @@ START_TEST(test_builtins)
 	ck_assert(r->lat_base == 32 && r->lat_packed == 31 &&
 		  r->lat_slope == 2);
 	ck_assert_str_eq(p->source[r->source].tag, "h100");
-	r = bs_profile_rule(p, BS_KIND_ST, 16);
+	r = bs_arch_rule(p, BS_KIND_ST, 16);
 	ck_assert_uint_eq(r->phase_lanes, 8);
 	ck_assert_uint_eq(r->packed_lanes, 0);
 	ck_assert(isnan(r->lat_base));
-	ck_assert_ptr_null(bs_profile_rule(p, BS_KIND_LD, 3));
+	ck_assert_ptr_null(bs_arch_rule(p, BS_KIND_LD, 3));
 	/* measured: ldmatrix, one phase a matrix, the source of its own */
 	ck_assert_int_eq(bs_kind_find("ldsm.x4", &k), 0);
-	r = bs_profile_rule(p, k, 16);
+	r = bs_arch_rule(p, k, 16);
 	ck_assert_ptr_nonnull(r);
 	ck_assert_uint_eq(r->phase_lanes, 8);
 	ck_assert(r->lat_base == 31 && r->lat_slope == 2);
@@ -166,7 +166,7 @@ START_TEST(test_builtins)
 	/* the float atomicAdd: a retry loop, CAS two wavefronts a phase,
 	   no latency line (its cycles follow its passes) */
 	ck_assert_int_eq(bs_kind_find("atom.add.f32", &k), 0);
-	r = bs_profile_rule(p, k, 4);
+	r = bs_arch_rule(p, k, 4);
 	ck_assert_ptr_nonnull(r);
 	ck_assert_uint_eq(r->loop, BS_LOOP_CAS);
 	ck_assert_uint_eq(r->phase_lanes, 32);
@@ -174,13 +174,13 @@ START_TEST(test_builtins)
 	ck_assert(isnan(r->lat_base));
 	/* the 8-byte loop: phases of 16 lanes; cp.async.cg by lines */
 	ck_assert_int_eq(bs_kind_find("atom.add.u64", &k), 0);
-	r = bs_profile_rule(p, k, 8);
+	r = bs_arch_rule(p, k, 8);
 	ck_assert_ptr_nonnull(r);
 	ck_assert_uint_eq(r->loop, BS_LOOP_CAS);
 	ck_assert_uint_eq(r->phase_lanes, 16);
 	ck_assert_uint_eq(r->slot_waves, 2);
 	ck_assert_int_eq(bs_kind_find("cp.async.cg", &k), 0);
-	r = bs_profile_rule(p, k, 16);
+	r = bs_arch_rule(p, k, 16);
 	ck_assert_ptr_nonnull(r);
 	ck_assert_uint_eq(r->copy, BS_COPY_LINES);
 	ck_assert_uint_eq(r->loop, BS_LOOP_NONE);
@@ -190,23 +190,23 @@ END_TEST
 /* Written and read back, every built-in is the same profile. */
 START_TEST(test_round_trip)
 {
-	const bs_profile *p = bs_profiles()[_i];
-	static bs_profile back;
+	const bs_arch *p = bs_archs()[_i];
+	static bs_arch back;
 	char *text = NULL, *again = NULL;
 	size_t len, len2;
 	bs_error err;
 	FILE *f = open_memstream(&text, &len);
 
-	ck_assert_int_eq(bs_profile_write(f, p), 0);
+	ck_assert_int_eq(bs_arch_write(f, p), 0);
 	fclose(f);
-	ck_assert_msg(bs_profile_parse(text, "mem", &back, &err) == 0, "%s",
+	ck_assert_msg(bs_arch_parse(text, "mem", &back, &err) == 0, "%s",
 		      err.text);
 	ck_assert_str_eq(back.name, p->name);
 	ck_assert_str_eq(back.description, p->description);
 	ck_assert_str_eq(back.compute_capability, p->compute_capability);
 	ck_assert_uint_eq(back.nrules, p->nrules);
 	f = open_memstream(&again, &len2);
-	bs_profile_write(f, &back);
+	bs_arch_write(f, &back);
 	fclose(f);
 	ck_assert_str_eq(again, text);
 	free(text);
@@ -338,10 +338,10 @@ static const struct {
 
 START_TEST(test_bad_profile)
 {
-	static bs_profile p;
+	static bs_arch p;
 	bs_error err;
 
-	ck_assert_msg(bs_profile_parse(bad[_i].text, "t.profile", &p, &err) ==
+	ck_assert_msg(bs_arch_parse(bad[_i].text, "t.profile", &p, &err) ==
 		      -1, "%s: accepted", bad[_i].what);
 	ck_assert_str_eq(err.source, "t.profile");
 	ck_assert_msg(err.line == bad[_i].line && err.column == bad[_i].column,
@@ -356,7 +356,7 @@ START_TEST(test_bad_profile)
 				   "r");
 		bs_error e2;
 
-		ck_assert_int_eq(bs_profile_read(f, "t.profile", &p, &e2), -1);
+		ck_assert_int_eq(bs_arch_read(f, "t.profile", &p, &e2), -1);
 		fclose(f);
 		ck_assert_str_eq(e2.text, err.text);
 		ck_assert_int_eq(e2.line, err.line);
@@ -370,41 +370,41 @@ END_TEST
  * that they read the same. */
 START_TEST(test_numbers)
 {
-	static bs_profile p, back;
+	static bs_arch p, back;
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f;
 	bs_error err;
 	const bs_rule *r;
 
-	ck_assert_msg(bs_profile_parse(HEAD "rule ld 4 phase=32 lat_base=1e-320 "
+	ck_assert_msg(bs_arch_parse(HEAD "rule ld 4 phase=32 lat_base=1e-320 "
 				       "lat_slope=0.1000000000000000000000000"
 				       "00000000000000000001 tp=+128. "
 				       "source=s\n", "t", &p, &err) == 0,
 		      "%s", err.text);
-	r = bs_profile_rule(&p, BS_KIND_LD, 4);
+	r = bs_arch_rule(&p, BS_KIND_LD, 4);
 	ck_assert_ptr_nonnull(r);
 	ck_assert(r->lat_base == 1e-320);
 	ck_assert(r->lat_slope == 0.1);
 	ck_assert(r->tp_bytes_per_clk == 128);
 	f = open_memstream(&text, &len);
-	ck_assert_int_eq(bs_profile_write(f, &p), 0);
+	ck_assert_int_eq(bs_arch_write(f, &p), 0);
 	fclose(f);
-	ck_assert_msg(bs_profile_parse(text, "again", &back, &err) == 0, "%s",
+	ck_assert_msg(bs_arch_parse(text, "again", &back, &err) == 0, "%s",
 		      err.text);
-	ck_assert(bs_profile_rule(&back, BS_KIND_LD, 4)->lat_base == 1e-320);
+	ck_assert(bs_arch_rule(&back, BS_KIND_LD, 4)->lat_base == 1e-320);
 	free(text);
 }
 END_TEST
 
 /* ---- rules beyond sm_90's ------------------------------------------------ */
 
-static const bs_profile *parse(const char *text)
+static const bs_arch *parse(const char *text)
 {
-	static bs_profile p;
+	static bs_arch p;
 	bs_error err;
 
-	ck_assert_msg(bs_profile_parse(text, "t", &p, &err) == 0, "%s",
+	ck_assert_msg(bs_arch_parse(text, "t", &p, &err) == 0, "%s",
 		      err.text);
 	return &p;
 }
@@ -421,7 +421,7 @@ static bs_access uniform(const char *kind, unsigned width, uint32_t addr)
 
 START_TEST(test_serial_words)
 {
-	const bs_profile *p = parse(HEAD
+	const bs_arch *p = parse(HEAD
 		"rule atom.add.u32 4 phase=32 same_word=serial source=s\n"
 		"rule ld 4 phase=32 source=s\n");
 	bs_access a = uniform("atom.add.u32", 4, 64);
@@ -453,7 +453,7 @@ END_TEST
 /* A compare-and-swap reads and writes: two wavefronts a bank slot. */
 START_TEST(test_slot_waves)
 {
-	const bs_profile *p = parse(HEAD
+	const bs_arch *p = parse(HEAD
 		"rule atom.cas.b32 4 phase=32 same_word=serial slot_waves=2 "
 		"source=s\n");
 	bs_access a = uniform("atom.cas.b32", 4, 0);
@@ -481,7 +481,7 @@ END_TEST
 
 START_TEST(test_ideal_by_lanes)
 {
-	const bs_profile *p = parse(HEAD
+	const bs_arch *p = parse(HEAD
 		"rule ld 8 phase=32 ideal=lanes source=s\n"
 		"rule st 8 phase=32 source=s\n");
 	bs_access a = uniform("ld", 8, 8);
@@ -504,7 +504,7 @@ END_TEST
 
 START_TEST(test_fewer_address_lanes)
 {
-	const bs_profile *p = parse(HEAD
+	const bs_arch *p = parse(HEAD
 		"rule ldsm.x1 16 phase=8 source=s\n"
 		"rule ldsm.x4 16 phase=8 source=s\n");
 	bs_access a = uniform("ldsm.x4", 16, 0);
@@ -541,7 +541,7 @@ END_TEST
  * atom_add_u64_s1, _s0, _s32: loads and compare-and-stores together, per
  * source operation), worked by hand below.
  */
-static const bs_profile *loop_profile(void)
+static const bs_arch *loop_profile(void)
 {
 	return parse(HEAD
 		"rule ld 4 phase=32 source=s\n"
@@ -562,7 +562,7 @@ static bs_access strided(const char *kind, unsigned width, unsigned stride)
 
 START_TEST(test_cas_loop)
 {
-	const bs_profile *p = loop_profile();
+	const bs_arch *p = loop_profile();
 	static bs_detail d;
 	bs_summary s;
 	bs_access a;
@@ -650,17 +650,17 @@ END_TEST
 /* A loop rule set without its ld rule (not through a file): an error. */
 START_TEST(test_cas_loop_no_loads)
 {
-	static bs_profile p;
+	static bs_arch p;
 	bs_access a = strided("atom.add.f32", 4, 1);
-	bs_rule r = *bs_profile_rule(loop_profile(), a.kind, 4);
+	bs_rule r = *bs_arch_rule(loop_profile(), a.kind, 4);
 	bs_summary s;
 	bs_error err;
 
-	bs_profile_init(&p);
+	bs_arch_init(&p);
 	snprintf(p.name, sizeof p.name, "bare");
 	p.banks = 32;
 	p.bank_bytes = 4;
-	ck_assert_int_eq(bs_profile_set_rule(&p, &r, NULL), 0);
+	ck_assert_int_eq(bs_arch_set_rule(&p, &r, NULL), 0);
 	ck_assert_int_eq(bs_predict(&p, &a, &s, &err), -1);
 	ck_assert_str_eq(err.text, "profile bare models 4-byte atom.add.f32 "
 			 "as a loop of loads and compare-and-stores, and has "
@@ -675,7 +675,7 @@ END_TEST
  */
 START_TEST(test_byte_banks)
 {
-	const bs_profile *p = parse("profile p\nbanks 32\nbank_bytes 1\n"
+	const bs_arch *p = parse("profile p\nbanks 32\nbank_bytes 1\n"
 				    "source s a test\n"
 				    "rule ld 16 phase=32 source=s\n");
 	bs_access a = strided("ld", 16, 1);
@@ -696,7 +696,7 @@ START_TEST(test_not_modeled)
 	bs_summary s;
 	bs_error err;
 
-	ck_assert_int_eq(bs_predict(bs_profile_find("textbook"), &a, &s,
+	ck_assert_int_eq(bs_predict(bs_arch_find("textbook"), &a, &s,
 				    &err), -1);
 	ck_assert_str_eq(err.text, "profile textbook does not model 16-byte "
 		     "cp.async.cg accesses (bankscope archs textbook lists "
@@ -724,26 +724,26 @@ START_TEST(test_copy_lines_file)
 		  "with it" },
 	};
 	char text[1024];
-	static bs_profile p;
+	static bs_arch p;
 	bs_error err;
 
 	for (size_t i = 0; i < sizeof wrong / sizeof *wrong; i++) {
 		snprintf(text, sizeof text, "profile t\nbanks 32\n"
 			 "bank_bytes 4\nsource s a test\nrule ld 4 phase=32 "
 			 "source=s\n%s\n", wrong[i].rule);
-		ck_assert_int_eq(bs_profile_parse(text, "t", &p, &err), -1);
+		ck_assert_int_eq(bs_arch_parse(text, "t", &p, &err), -1);
 		snprintf(text, sizeof text, "%s:%ld:%ld: %s", err.source,
 			 err.line, err.column, err.text);
 		ck_assert_str_eq(text, wrong[i].error);
 	}
-	ck_assert_int_eq(bs_profile_parse("profile t\nbanks 16\nbank_bytes 4"
+	ck_assert_int_eq(bs_arch_parse("profile t\nbanks 16\nbank_bytes 4"
 					  "\nsource s a test\nrule "
 					  "cp.async.cg 16 phase=8 copy=lines "
 					  "source=s\n", "t", &p, &err), -1);
 	ck_assert_str_eq(err.text, "rule cp.async.cg 16 has copy=lines, "
 			 "which needs 128-byte lines (banks x bank_bytes), "
 			 "not 64");
-	ck_assert_int_eq(bs_profile_parse("profile t\nbanks 32\nbank_bytes 4"
+	ck_assert_int_eq(bs_arch_parse("profile t\nbanks 32\nbank_bytes 4"
 					  "\nsource s a test\nrule "
 					  "cp.async.cg 16 phase=8 copy=lines "
 					  "source=s\n", "t", &p, &err), 0);

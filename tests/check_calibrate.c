@@ -26,7 +26,7 @@
 #define H200 "data/h200/all-20261122-052847.csv"
 #define PATTERNS "tests/calibration/h100.patterns"
 
-static bs_profile derived;
+static bs_arch derived;
 static bs_calib_result res;
 
 static void calibrate_file(const char *path)
@@ -51,13 +51,13 @@ static void calibrate_file(const char *path)
  * Every rule of a is b's rule for its kind and width, in shape and latency
  * (not throughput, source); b may model more.
  */
-static void same_rules(const bs_profile *a, const bs_profile *b)
+static void same_rules(const bs_arch *a, const bs_arch *b)
 {
 	ck_assert_uint_eq(a->banks, b->banks);
 	ck_assert_uint_eq(a->bank_bytes, b->bank_bytes);
 	for (unsigned i = 0; i < a->nrules; i++) {
 		const bs_rule *x = &a->rule[i];
-		const bs_rule *y = bs_profile_rule(b, x->kind, x->width);
+		const bs_rule *y = bs_arch_rule(b, x->kind, x->width);
 		char what[32];
 
 		snprintf(what, sizeof what, "%s %u", bs_kind_name(x->kind),
@@ -95,12 +95,12 @@ static void same_rules(const bs_profile *a, const bs_profile *b)
 
 /* The same prediction under a and b for an access a models: 1; 0 when a
  * has no rule for it. */
-static int same_prediction(const bs_profile *a, const bs_profile *b,
+static int same_prediction(const bs_arch *a, const bs_arch *b,
 			   const bs_access *acc)
 {
 	bs_summary x, y;
 
-	if (!bs_profile_rule(a, acc->kind, acc->width))
+	if (!bs_arch_rule(a, acc->kind, acc->width))
 		return 0;
 	ck_assert_int_eq(bs_predict(a, acc, &x, NULL), 0);
 	ck_assert_int_eq(bs_predict(b, acc, &y, NULL), 0);
@@ -121,7 +121,7 @@ static int same_prediction(const bs_profile *a, const bs_profile *b,
  * `models` of them of kinds a has rules for), the datasets, the
  * calibration set.
  */
-static void same_on_committed(const bs_profile *a, const bs_profile *b,
+static void same_on_committed(const bs_arch *a, const bs_arch *b,
 			      size_t models)
 {
 	const char *sets[] = { H100, H200 };
@@ -169,8 +169,8 @@ START_TEST(test_measured_sm_90)
 	ck_assert_str_eq(derived.compute_capability, "9.0");
 	/* every rule the run measures: ld and st at every width */
 	ck_assert_uint_eq(derived.nrules, 10);
-	same_rules(&derived, bs_profile_default());
-	same_on_committed(&derived, bs_profile_default(), 1309);
+	same_rules(&derived, bs_arch_default());
+	same_on_committed(&derived, bs_arch_default(), 1309);
 	bs_calib_result_free(&res);
 }
 END_TEST
@@ -188,20 +188,20 @@ START_TEST(test_measured_kinds)
 	ck_assert_uint_eq(res.rows, 3889);
 	ck_assert_uint_eq(res.nopen, 0);
 	ck_assert_uint_eq(res.nmiss, 0);
-	ck_assert_uint_eq(bs_profile_default()->nrules, 34);
+	ck_assert_uint_eq(bs_arch_default()->nrules, 34);
 	ck_assert_uint_eq(derived.nrules, 34);
-	same_rules(bs_profile_default(), &derived);
+	same_rules(bs_arch_default(), &derived);
 	ck_assert_int_eq(bs_kind_find("atom.add.f32", &f32), 0);
 	ck_assert_int_eq(bs_kind_find("atom.add.u64", &u64), 0);
 	ck_assert_int_eq(bs_kind_find("cp.async.cg", &cg), 0);
-	r = bs_profile_rule(&derived, f32, 4);
+	r = bs_arch_rule(&derived, f32, 4);
 	ck_assert_uint_eq(r->loop, BS_LOOP_CAS);
 	ck_assert(isnan(r->lat_base));
-	r = bs_profile_rule(&derived, u64, 8);
+	r = bs_arch_rule(&derived, u64, 8);
 	ck_assert_uint_eq(r->loop, BS_LOOP_CAS);
 	ck_assert_uint_eq(r->phase_lanes, 16);
 	ck_assert_uint_eq(r->slot_waves, 2);
-	r = bs_profile_rule(&derived, cg, 16);
+	r = bs_arch_rule(&derived, cg, 16);
 	ck_assert_uint_eq(r->copy, BS_COPY_LINES);
 	/* the conflict-free rows' median (the counter reads no conflicts
 	   for LDGSTS.BYPASS: the rule's own ideal picks the rows) */
@@ -212,7 +212,7 @@ END_TEST
 
 /* ---- datasets synthesized from a profile ---------------------------------- */
 
-static bs_calib *synthesize(const bs_profile *p, const char *family)
+static bs_calib *synthesize(const bs_arch *p, const char *family)
 {
 	bs_calib *c = bs_calib_new();
 	bs_points pts = { 0 };
@@ -226,7 +226,7 @@ static bs_calib *synthesize(const bs_profile *p, const char *family)
 		row.access = pts.v[i];
 		snprintf(row.probe, sizeof row.probe, "%s", pts.family_of[i]);
 		/* a profile of ld and st says nothing of ldmatrix */
-		if (!bs_profile_rule(p, row.access.kind, row.access.width))
+		if (!bs_arch_rule(p, row.access.kind, row.access.width))
 			continue;
 		ck_assert_int_eq(bs_predict(p, &row.access, &s, NULL), 0);
 		row.wavefronts_measured = s.wavefronts;
@@ -239,12 +239,12 @@ static bs_calib *synthesize(const bs_profile *p, const char *family)
 	return c;
 }
 
-static const bs_profile *parse(const char *text)
+static const bs_arch *parse(const char *text)
 {
-	static bs_profile p;
+	static bs_arch p;
 	bs_error err;
 
-	ck_assert_msg(bs_profile_parse(text, "t", &p, &err) == 0, "%s",
+	ck_assert_msg(bs_arch_parse(text, "t", &p, &err) == 0, "%s",
 		      err.text);
 	return &p;
 }
@@ -260,7 +260,7 @@ static void run(bs_calib *c)
 
 START_TEST(test_textbook)
 {
-	const bs_profile *t = bs_profile_find("textbook");
+	const bs_arch *t = bs_arch_find("textbook");
 
 	run(synthesize(t, NULL));
 	ck_assert_uint_eq(res.nmiss, 0);
@@ -295,7 +295,7 @@ static const char altered_text[] =
  */
 static void derives_back(const char *text)
 {
-	static bs_profile want;
+	static bs_arch want;
 
 	want = *parse(text);
 	run(synthesize(&want, NULL));
@@ -352,7 +352,7 @@ END_TEST
  */
 START_TEST(test_kinds_sm_90)
 {
-	const bs_profile *p = bs_profile_default();
+	const bs_arch *p = bs_arch_default();
 
 	run(synthesize(p, NULL));
 	for (size_t i = 0; i < res.nopen; i++)
@@ -376,7 +376,7 @@ START_TEST(test_sparse)
 {
 	int ld8 = 0, ld16 = 0;
 
-	run(synthesize(bs_profile_default(), "stride"));
+	run(synthesize(bs_arch_default(), "stride"));
 	ck_assert_uint_eq(res.rows, 650);
 	/* the first rule the counters allow does not pack, and the timing
 	   of the broadcasts (which do) says so: named, not hidden */
@@ -408,7 +408,7 @@ END_TEST
 /* A row that no rule explains is named, with the nearest rule. */
 START_TEST(test_unexplained)
 {
-	bs_calib *c = synthesize(bs_profile_default(), "stride");
+	bs_calib *c = synthesize(bs_arch_default(), "stride");
 	bs_row row;
 	bs_access a = { .name = "odd_one", .width = 4, .kind = BS_KIND_LD,
 			.active = ~0u };
@@ -450,7 +450,7 @@ START_TEST(test_conflicts)
 		{ 2, 2, 0, "measured 0 bank conflicts in 2 wavefronts, the "
 			   "rule gives 1" },
 	};
-	bs_calib *c = synthesize(bs_profile_default(), "stride");
+	bs_calib *c = synthesize(bs_arch_default(), "stride");
 	bs_row row;
 	bs_access a = { .name = "planted", .width = 4, .kind = BS_KIND_LD,
 			.active = ~0u };
@@ -527,7 +527,7 @@ START_TEST(test_jitter)
 	calibrate_noisy(jitter);
 	ck_assert_uint_eq(res.nmiss, 0);
 	ck_assert_uint_eq(res.nopen, 0);
-	same_rules(bs_profile_default(), &derived);
+	same_rules(bs_arch_default(), &derived);
 	ck_assert(res.cycles_tol > 1 && res.cycles_tol < 3);
 	ck_assert(res.spread > 0.8 && res.spread <= 1);
 	bs_calib_result_free(&res);
@@ -561,7 +561,7 @@ START_TEST(test_outliers)
 	ck_assert_ptr_nonnull(strstr(res.miss[1].what, "an outlier, left out "
 				     "of the fit"));
 	ck_assert_uint_eq(res.miss_rows, 2);
-	same_rules(bs_profile_default(), &derived);
+	same_rules(bs_arch_default(), &derived);
 	bs_calib_result_free(&res);
 }
 END_TEST
@@ -581,7 +581,7 @@ static void falling(bs_row *r, size_t i)
  */
 START_TEST(test_negative_slope)
 {
-	static bs_profile back;
+	static bs_arch back;
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f;
@@ -600,12 +600,12 @@ START_TEST(test_negative_slope)
 					 "1e9): not written");
 		}
 	ck_assert_int_eq(ld4, 1);
-	r = bs_profile_rule(&derived, BS_KIND_LD, 4);
+	r = bs_arch_rule(&derived, BS_KIND_LD, 4);
 	ck_assert(isnan(r->lat_base) && isnan(r->lat_slope));
 	f = open_memstream(&text, &len);
-	ck_assert_int_eq(bs_profile_write(f, &derived), 0);
+	ck_assert_int_eq(bs_arch_write(f, &derived), 0);
 	fclose(f);
-	ck_assert_msg(bs_profile_parse(text, "back", &back, &err) == 0, "%s",
+	ck_assert_msg(bs_arch_parse(text, "back", &back, &err) == 0, "%s",
 		      err.text);
 	free(text);
 	bs_calib_result_free(&res);
@@ -625,9 +625,9 @@ static void huge_tp(bs_row *r, size_t i)
 START_TEST(test_huge_tp)
 {
 	calibrate_noisy(huge_tp);
-	ck_assert(isnan(bs_profile_rule(&derived, BS_KIND_ST, 4)
+	ck_assert(isnan(bs_arch_rule(&derived, BS_KIND_ST, 4)
 				->tp_bytes_per_clk));
-	ck_assert(bs_profile_rule(&derived, BS_KIND_ST, 8)->tp_bytes_per_clk
+	ck_assert(bs_arch_rule(&derived, BS_KIND_ST, 8)->tp_bytes_per_clk
 		  > 100);
 	ck_assert_uint_eq(res.nmiss, 0);
 	bs_calib_result_free(&res);

@@ -77,7 +77,7 @@ START_TEST(test_every_row)
 		ck_assert_str_eq(a.name, e[i].name);
 		ck_assert_uint_eq(a.width, e[i].width);
 		ck_assert_str_eq(bs_kind_name(a.kind), e[i].op);
-		ck_assert_int_eq(bs_predict(bs_profile_default(), &a, &s, &err),
+		ck_assert_int_eq(bs_predict(bs_arch_default(), &a, &s, &err),
 				 0);
 		ck_assert_msg(s.wavefronts == e[i].wavefronts,
 			      "%s: predicted %u wavefronts, H100 measured %u",
@@ -122,7 +122,7 @@ START_TEST(test_measured_latency)
 	while ((rc = bs_dataset_next(d, &row, &err)) > 0) {
 		bs_summary s;
 
-		ck_assert_int_eq(bs_predict(bs_profile_default(), &row.access,
+		ck_assert_int_eq(bs_predict(bs_arch_default(), &row.access,
 					    &s, &err), 0);
 		ck_assert_msg(fabs(row.wavefronts_measured - s.wavefronts) < 1e-9,
 			      "%s: measured %.2f wavefronts, predicted %u",

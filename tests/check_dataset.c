@@ -449,26 +449,26 @@ START_TEST(test_row_init_predict)
 	ck_assert_str_eq(r.note, "");
 	/* 8-byte broadcast load: pairwise uniform, packed into one */
 	make_access(&r.access, 8, BS_KIND_LD, ALL, 0);
-	ck_assert_int_eq(bs_row_predict(bs_profile_default(), &r, &err), 0);
+	ck_assert_int_eq(bs_row_predict(bs_arch_default(), &r, &err), 0);
 	ck_assert(r.wavefronts_predicted == 1);
 	ck_assert(r.ideal_wavefronts_predicted == 1);
 	ck_assert(r.bank_conflicts_predicted == 0);
 	ck_assert(r.max_way_predicted == 1);
 	ck_assert(r.packed_predicted == 1);
-	ck_assert_int_eq(bs_predict(bs_profile_default(), &r.access, &s, NULL),
+	ck_assert_int_eq(bs_predict(bs_arch_default(), &r.access, &s, NULL),
 			 0);
 	ck_assert(r.latency_cycles_predicted == s.latency_cycles);
 	ck_assert(r.latency_cycles_predicted > 0);
 	ck_assert(isnan(r.wavefronts_measured));
 	/* 4-byte stride 2 store: 2, 1 conflict, latency not modeled */
 	make_access(&r.access, 4, BS_KIND_ST, ALL, 2);
-	ck_assert_int_eq(bs_row_predict(bs_profile_default(), &r, &err), 0);
+	ck_assert_int_eq(bs_row_predict(bs_arch_default(), &r, &err), 0);
 	ck_assert(r.wavefronts_predicted == 2);
 	ck_assert(r.bank_conflicts_predicted == 1);
 	ck_assert(r.packed_predicted == 0);
 	ck_assert(isnan(r.latency_cycles_predicted));
 	r.access.addr[1] = 6;
-	ck_assert_int_eq(bs_row_predict(bs_profile_default(), &r, &err), -1);
+	ck_assert_int_eq(bs_row_predict(bs_arch_default(), &r, &err), -1);
 	ck_assert_str_eq(err.text, "lane 1: address 6 is not aligned to the "
 			 "4-byte width");
 }
@@ -910,7 +910,7 @@ static void latency_line(const char *path, char *buf, size_t size)
 
 		if (r.note[0] || isnan(r.cycles_per_access_median))
 			continue;
-		ck_assert_int_eq(bs_predict(bs_profile_default(), &r.access,
+		ck_assert_int_eq(bs_predict(bs_arch_default(), &r.access,
 					    &s, &err), 0);
 		if (isnan(s.latency_cycles))
 			continue;
@@ -958,7 +958,7 @@ static void s3_latency(char *buf, size_t size)
 	bs_summary s;
 
 	make_access(&a, 4, BS_KIND_LD, ALL, 3);
-	ck_assert_int_eq(bs_predict(bs_profile_default(), &a, &s, NULL), 0);
+	ck_assert_int_eq(bs_predict(bs_arch_default(), &a, &s, NULL), 0);
 	trim4(buf, size, s.latency_cycles);
 }
 
@@ -1319,7 +1319,7 @@ START_TEST(test_check_zero_deviation)
 	fputs("probe,name,width,op,cycles_per_access_median,addresses\n", f);
 	for (unsigned stride = 1; stride <= 2; stride++) {
 		make_access(&a, 4, BS_KIND_LD, ALL, stride);
-		ck_assert_int_eq(bs_predict(bs_profile_default(), &a, &s, NULL),
+		ck_assert_int_eq(bs_predict(bs_arch_default(), &a, &s, NULL),
 				 0);
 		fprintf(f, "p,s%u,4,ld,%.2f,", stride, s.latency_cycles);
 		for (unsigned l = 0; l < BS_LANES; l++)

@@ -434,7 +434,7 @@ END_TEST
 START_TEST(test_access_stride33)
 {
 	bs_expr_spec s = { .index = "lane*33", .width = 4 };
-	const bs_profile *p = bs_profile_find("sm_90");
+	const bs_arch *p = bs_arch_find("sm_90");
 	bs_access a;
 	bs_summary sum;
 	bs_error err;

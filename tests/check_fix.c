@@ -172,7 +172,7 @@ static const fix_row rows[] = {
 	  .after = 2, .extra = 256, .alt = BS_FIX_SWIZZLE },
 
 	/*
-	 * The byte-layout search, under tests/cases/tiles16.profile (rules
+	 * The byte-layout search, under tests/cases/tiles16.arch (rules
 	 * chosen for the tests, not measured: 16-byte rows in phases of 8
 	 * lanes, 4-byte accesses in one phase of 32).  A phase of 8 16-byte
 	 * rows is conflict-free when its rows sit in 8 different 16-byte
@@ -237,22 +237,22 @@ static const fix_row rows[] = {
 	  .after = 4 },
 };
 
-static const bs_profile *row_profile(const fix_row *r)
+static const bs_arch *row_profile(const fix_row *r)
 {
-	static bs_profile tiles16;
-	const bs_profile *p;
+	static bs_arch tiles16;
+	const bs_arch *p;
 	bs_error err;
 	FILE *f;
 
 	if (r->profile && !strcmp(r->profile, "tiles16")) {
-		f = fopen("tests/cases/tiles16.profile", "r");
+		f = fopen("tests/cases/tiles16.arch", "r");
 		ck_assert_ptr_nonnull(f);
-		ck_assert_msg(bs_profile_read(f, "tiles16.profile", &tiles16,
+		ck_assert_msg(bs_arch_read(f, "tiles16.arch", &tiles16,
 					      &err) == 0, "%s", err.text);
 		fclose(f);
 		return &tiles16;
 	}
-	p = r->profile ? bs_profile_find(r->profile) : bs_profile_default();
+	p = r->profile ? bs_arch_find(r->profile) : bs_arch_default();
 
 	ck_assert_ptr_nonnull(p);
 	return p;
@@ -281,7 +281,7 @@ static void row_input(const fix_row *r, bs_fix_input *in)
 START_TEST(test_fix_rows)
 {
 	const fix_row *r = &rows[_i];
-	const bs_profile *p = row_profile(r);
+	const bs_arch *p = row_profile(r);
 	static bs_fix f;
 	bs_fix_input in;
 	bs_summary again;
@@ -368,7 +368,7 @@ START_TEST(test_stride_sweep)
 
 		snprintf(index, sizeof index, "lane*%u", s);
 		ck_assert_int_eq(bs_access_from_expr(&e, &in.access, &err), 0);
-		ck_assert_int_eq(bs_fix_search(bs_profile_default(), &in, &f,
+		ck_assert_int_eq(bs_fix_search(bs_arch_default(), &in, &f,
 					       &err), 0);
 		ck_assert_uint_eq(f.max_pad, 128 / w - 1);
 		ck_assert_msg(f.reaches_ideal, "width %u stride %u", w, s);
@@ -408,7 +408,7 @@ START_TEST(test_bad_input)
 	bs_error err = { .source = "" };
 
 	in.access.width = 4;
-	ck_assert_int_eq(bs_fix_search(bs_profile_default(), &in, &f, &err),
+	ck_assert_int_eq(bs_fix_search(bs_arch_default(), &in, &f, &err),
 			 -1);
 	ck_assert_str_eq(err.source, bad[_i].source);
 	ck_assert_msg(*err.text, "no text for %s", bad[_i].source);

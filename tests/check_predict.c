@@ -129,7 +129,7 @@ static void build(const row *r, bs_access *a)
 START_TEST(test_rule_rows)
 {
 	const row *r = &rows[_i];
-	const bs_profile *p = bs_profile_find(r->profile);
+	const bs_arch *p = bs_arch_find(r->profile);
 	bs_access a;
 	bs_summary s;
 	bs_error err;
@@ -209,7 +209,7 @@ static const struct {
 
 START_TEST(test_copy_lines_rows)
 {
-	const bs_profile *p = bs_profile_find("sm_90");
+	const bs_arch *p = bs_arch_find("sm_90");
 	static bs_detail d;
 	unsigned waves = 0, words = 0;
 	bs_access a;
@@ -256,7 +256,7 @@ START_TEST(test_u64_loop_rows)
 		984, 984, 576, 576, 576, 576, 576, 576, 984, 984, 448, 448,
 		984, 984, 576, 576, 576, 576, 984, 984, 984, 984, 984, 984,
 		576, 576, 576, 576, 448, 448, 448, 448 };
-	const bs_profile *p = bs_profile_find("sm_90");
+	const bs_arch *p = bs_arch_find("sm_90");
 	static bs_detail d;
 	bs_access a;
 
@@ -297,7 +297,7 @@ START_TEST(test_copy_lines_sources)
 		1216368768, 1216368784, 1216368800, 1216368816, 1216372864,
 		1216372880, 1216372896, 1216372912, 1216376960, 1216376976,
 		1216376992, 1216377008 };
-	const bs_profile *p = bs_profile_find("sm_90");
+	const bs_arch *p = bs_arch_find("sm_90");
 	static bs_detail d;
 	bs_access a;
 	bs_summary s;
@@ -325,7 +325,7 @@ END_TEST
  * 11), one source line, one shared line, k 0: two wavefronts. */
 START_TEST(test_copy_lines_duplicates)
 {
-	const bs_profile *p = bs_profile_find("sm_90");
+	const bs_arch *p = bs_arch_find("sm_90");
 	static bs_detail d;
 	bs_access a;
 
@@ -349,7 +349,7 @@ END_TEST
 START_TEST(test_detail_agrees)
 {
 	const row *r = &rows[_i];
-	const bs_profile *p = bs_profile_find(r->profile);
+	const bs_arch *p = bs_arch_find(r->profile);
 	static bs_detail d;
 	bs_access a;
 	bs_summary s;
@@ -377,7 +377,7 @@ START_TEST(test_detail_cells_stride2)
 	row r = { .profile = "sm_90", .width = 4, .active = ALL, .mul = 2 };
 
 	build(&r, &a);
-	ck_assert_int_eq(bs_predict_detail(bs_profile_default(), &a, &d, NULL),
+	ck_assert_int_eq(bs_predict_detail(bs_arch_default(), &a, &d, NULL),
 			 0);
 	ck_assert_int_eq(d.nphases, 1);
 	ck_assert_int_eq(d.phase[0].words, 32);
@@ -404,7 +404,7 @@ START_TEST(test_detail_broadcast)
 	row r = { .profile = "sm_90", .width = 4, .active = ALL, .off = 64 };
 
 	build(&r, &a);
-	ck_assert_int_eq(bs_predict_detail(bs_profile_default(), &a, &d, NULL),
+	ck_assert_int_eq(bs_predict_detail(bs_arch_default(), &a, &d, NULL),
 			 0);
 	ck_assert_int_eq(d.ncells, 1);
 	ck_assert_int_eq(d.cell[0].bank, 16);
@@ -421,7 +421,7 @@ START_TEST(test_detail_phases_8byte)
 	row r = { .profile = "sm_90", .width = 8, .active = ALL, .mul = 1 };
 
 	build(&r, &a);
-	ck_assert_int_eq(bs_predict_detail(bs_profile_default(), &a, &d, NULL),
+	ck_assert_int_eq(bs_predict_detail(bs_arch_default(), &a, &d, NULL),
 			 0);
 	ck_assert_int_eq(d.nphases, 2);
 	ck_assert_uint_eq(d.phase[0].lanes, LO);
@@ -460,7 +460,7 @@ START_TEST(test_invalid_access)
 	for (unsigned l = 0; l < BS_LANES; l++)
 		a.addr[l] = l * 16;
 	a.addr[b->lane] = b->addr;
-	rc = bs_predict(bs_profile_default(), &a, &s, &err);
+	rc = bs_predict(bs_arch_default(), &a, &s, &err);
 	if (!b->expect[0]) {
 		ck_assert_int_eq(rc, 0);
 		return;
@@ -501,7 +501,7 @@ START_TEST(test_fast_path_agrees)
 
 	for (int n = 0; n < 20000; n++) {
 		bs_access a = { .kind = (bs_kind)(n & 1) };
-		const bs_profile *p = bs_profiles()[(n >> 1) & 1];
+		const bs_arch *p = bs_archs()[(n >> 1) & 1];
 		unsigned kind = (unsigned)(n >> 2) % 4, span;
 		bs_summary s;
 
@@ -535,9 +535,9 @@ END_TEST
 
 START_TEST(test_profiles)
 {
-	ck_assert_str_eq(bs_profile_default()->name, "sm_90");
-	ck_assert_ptr_nonnull(bs_profile_find("textbook"));
-	ck_assert_ptr_null(bs_profile_find("sm_91"));
+	ck_assert_str_eq(bs_arch_default()->name, "sm_90");
+	ck_assert_ptr_nonnull(bs_arch_find("textbook"));
+	ck_assert_ptr_null(bs_arch_find("sm_91"));
 	ck_assert_int_eq(bs_width_index(16), 4);
 	ck_assert_int_eq(bs_width_index(12), -1);
 }

@@ -81,7 +81,7 @@ static const tile_row tiles[] = {
 START_TEST(test_tile)
 {
 	const tile_row *r = &tiles[_i];
-	const bs_profile *p = bs_profile_find("sm_90");
+	const bs_arch *p = bs_arch_find("sm_90");
 	bs_access a;
 	bs_summary s;
 	bs_error err;
@@ -115,7 +115,7 @@ START_TEST(test_tile_xor_narrow)
 		780, 808, 836, 864, 924, 952, 980, 1008,
 	};
 	bs_tile_spec t = TILE(32, 8, 0, 4, BS_BY_COL, 3, X, 0);
-	const bs_profile *p = bs_profile_find("sm_90");
+	const bs_arch *p = bs_arch_find("sm_90");
 	bs_access a;
 	bs_summary s;
 	bs_error err;
@@ -251,7 +251,7 @@ static const struct_row structs[] = {
 START_TEST(test_struct)
 {
 	const struct_row *r = &structs[_i];
-	const bs_profile *p = bs_profile_find("sm_90");
+	const bs_arch *p = bs_arch_find("sm_90");
 	bs_access a;
 	bs_summary s;
 	bs_error err;
@@ -342,7 +342,7 @@ END_TEST
 
 /* ---- element sizes, matrix and chunk modes, byte swizzles ------------
  *
- * Worked by hand under tests/cases/tiles16.profile (rules chosen for the
+ * Worked by hand under tests/cases/tiles16.arch (rules chosen for the
  * tests, not measured: 16-byte rows in phases of 8 lanes, 4-byte accesses
  * in one phase of 32).  A phase of 8 16-byte rows is conflict-free when
  * its rows sit in 8 different 16-byte columns of the 128-byte bank line,
@@ -351,17 +351,17 @@ END_TEST
  * rows of 128 bytes (a 64x64 half tile) row r's 16-byte column c moves
  * to c ^ (r & 1), c ^ (r & 3), c ^ (r & 7).
  */
-static const bs_profile *tiles16(void)
+static const bs_arch *tiles16(void)
 {
-	static bs_profile p;
+	static bs_arch p;
 	static int loaded;
 	bs_error err;
 	FILE *f;
 
 	if (!loaded) {
-		f = fopen("tests/cases/tiles16.profile", "r");
+		f = fopen("tests/cases/tiles16.arch", "r");
 		ck_assert_ptr_nonnull(f);
-		ck_assert_msg(bs_profile_read(f, "tiles16.profile", &p, &err) ==
+		ck_assert_msg(bs_arch_read(f, "tiles16.arch", &p, &err) ==
 			      0, "%s", err.text);
 		fclose(f);
 		loaded = 1;

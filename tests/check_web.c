@@ -44,7 +44,7 @@ START_TEST(test_predict_arrays)
 	ck_assert_int_eq(build("expr=lane*2\nkind=ld\nwidth=8"), 0);
 	ck_assert_int_eq(web_predict(0, 0), 0);
 	ck_assert_int_eq(bs_access_from_expr(&e, &a, &err), 0);
-	ck_assert_int_eq(bs_predict(bs_profile_default(), &a, &s, &err), 0);
+	ck_assert_int_eq(bs_predict(bs_arch_default(), &a, &s, &err), 0);
 	/* 8-byte loads, stride 2: two phases of 16 lanes, 2-way each */
 	ck_assert_uint_eq(r[WR_OK], 1);
 	ck_assert_uint_eq(r[WR_WAVEFRONTS], 4);

@@ -169,7 +169,7 @@ for d in big bad markup; do
 done >"$T/expected-data.txt"
 
 # ---- profile files: a good one (the textbook's, renamed) and a bad one ------
-sed 's/^profile textbook$/profile mine/' analyzer/profiles/textbook.profile >"$T/mine.profile"
+sed 's/^profile textbook$/profile mine/' analyzer/archs/textbook.arch >"$T/mine.profile"
 printf 'profile x\nbanks 33\n' >"$T/bad.profile"
 pcases="--kind ld --width 8 --expr lane|--kind st --width 16 --expr 0|--kind ld --width 4 --tile 32x32|--kind atom.add.u32 --width 4 --expr lane"
 {

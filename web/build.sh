@@ -1,8 +1,8 @@
 #!/bin/sh
-# build.sh OUT PROFILES_C DATASET... - the browser lab, one offline page.
+# build.sh OUT ARCHS_C DATASET... - the browser lab, one offline page.
 #
 # Compiles web/lab.c, web/data.c and the library's model (the files of
-# WEB_LIB below, and PROFILES_C, the built-in profiles the Makefile
+# WEB_LIB below, and ARCHS_C, the built-in architectures the Makefile
 # generates) to WebAssembly with clang (--target=wasm32-wasi, wasi-libc,
 # libclang-rt-14-dev-wasm32's builtins), and writes OUT/index.html: the
 # template web/index.html with the style, the scripts, the module (base64)
@@ -14,11 +14,11 @@
 set -eu
 cd "$(dirname "$0")/.."
 OUT=$1
-PROFILES_C=$2
+ARCHS_C=$2
 shift 2
 CLANG=${CLANG:-clang}
 MAX=${WEB_MAX_BYTES:-1000000}
-WEB_LIB="base/util model/kinds base/lines model/profile input/pattern input/expr
+WEB_LIB="base/util model/kinds base/lines model/arch input/pattern input/expr
 input/shapes input/swizzle model/predict fix/fix base/version input/stats
 input/dataset"
 
@@ -52,7 +52,7 @@ done
 	-Wno-implicit-function-declaration -Ianalyzer \
 	-DBS_VERSION="\"${GIT_DESCRIBE:-unknown}\"" -mexec-model=reactor \
 	-Wl,-z,stack-size=1048576 -Wl,--strip-all \
-	-o "$T/lab.wasm" web/lab.c web/data.c $src "$PROFILES_C" -lm
+	-o "$T/lab.wasm" web/lab.c web/data.c $src "$ARCHS_C" -lm
 
 # The columns the page reads, and the metadata it shows.
 reduce() {

@@ -47,7 +47,7 @@ typedef struct {
 	size_t n;
 	int nmeta;
 	bs_meta meta[BS_META_MAX];
-	char profile[BS_PROFILE_NAME_MAX];
+	char profile[BS_ARCH_NAME_MAX];
 	unsigned long count[5];          /* by verdict */
 } data;
 
@@ -65,7 +65,7 @@ static int data_fail(const bs_error *err)
 	return -1;
 }
 
-static int judge(const bs_profile *p, const bs_row *r, row *o,
+static int judge(const bs_arch *p, const bs_row *r, row *o,
 		 bs_error *err)
 {
 	bs_summary s;
@@ -74,7 +74,7 @@ static int judge(const bs_profile *p, const bs_row *r, row *o,
 	o->v[2] = o->v[3] = o->v[4] = o->v[5] = NAN;
 	if (r->note[0])
 		return V_SKIPPED;
-	if (!p || !bs_profile_rule(p, r->access.kind, r->access.width))
+	if (!p || !bs_arch_rule(p, r->access.kind, r->access.width))
 		return V_NOT_MODELED;
 	if (bs_predict(p, &r->access, &s, err) < 0)
 		return -1;
@@ -101,7 +101,7 @@ EXPORT(web_dataset) long web_dataset(int id, size_t len)
 {
 	data *D = &set[id & 1];
 	const char *text = web_text(0), *name = web_text(1);
-	const bs_profile *p;
+	const bs_arch *p;
 	const char *meta;
 	bs_dataset *d;
 	bs_error err;
@@ -127,7 +127,7 @@ EXPORT(web_dataset) long web_dataset(int id, size_t len)
 	if (meta && !strncmp(meta, "none", 4))
 		p = NULL;
 	else
-		p = meta ? bs_profile_find(meta) : bs_profile_default();
+		p = meta ? bs_arch_find(meta) : bs_arch_default();
 	snprintf(D->profile, sizeof D->profile, "%s", p ? p->name : "");
 	D->nmeta = bs_dataset_nmeta(d);
 	for (int i = 0; i < D->nmeta && i < BS_META_MAX; i++)

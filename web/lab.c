@@ -121,15 +121,15 @@ static int fail_text(const char *source, const char *fmt, const char *a)
 
 /* ---- profiles ------------------------------------------------------------ */
 
-static bs_profile user_profile;
+static bs_arch user_profile;
 static int have_user_profile;
 
 /* 0 sm_90, 1 textbook, 2 the profile file the user opened. */
-static const bs_profile *profile_of(int arch)
+static const bs_arch *profile_of(int arch)
 {
 	if (arch == 2 && have_user_profile)
 		return &user_profile;
-	return arch == 1 ? bs_profile_find("textbook") : bs_profile_default();
+	return arch == 1 ? bs_arch_find("textbook") : bs_arch_default();
 }
 
 /* The profile file in buffer 0, named by buffer 1. */
@@ -139,7 +139,7 @@ EXPORT(web_profile) int web_profile(void)
 
 	if (!buf[0] || !buf[1])
 		return fail_text("profile", "%s", "no profile text");
-	if (bs_profile_parse(buf[0], buf[1], &user_profile, &err) < 0) {
+	if (bs_arch_parse(buf[0], buf[1], &user_profile, &err) < 0) {
 		have_user_profile = 0;
 		return fail(&err);
 	}
@@ -433,12 +433,12 @@ static unsigned pipe_clocks(const bs_detail *d)
 	return c;
 }
 
-static void fill(int slot, const bs_profile *p, const bs_access *a,
+static void fill(int slot, const bs_arch *p, const bs_access *a,
 		 const bs_detail *d)
 {
 	uint32_t *r = res[slot];
 	double *n = num[slot];
-	const bs_rule *rule = bs_profile_rule(p, a->kind, a->width);
+	const bs_rule *rule = bs_arch_rule(p, a->kind, a->width);
 
 	memset(r, 0, sizeof res[slot]);
 	r[WR_OK] = 1;
@@ -507,7 +507,7 @@ static void fill(int slot, const bs_profile *p, const bs_access *a,
 /* Predict the access web_build() made under profile arch into slot. */
 EXPORT(web_predict) int web_predict(int slot, int arch)
 {
-	const bs_profile *p = profile_of(arch);
+	const bs_arch *p = profile_of(arch);
 	bs_error err;
 
 	slot &= SLOTS - 1;
@@ -533,7 +533,7 @@ static bs_fix fix;
  */
 EXPORT(web_fix) int web_fix(int slot, int arch)
 {
-	const bs_profile *p = profile_of(arch);
+	const bs_arch *p = profile_of(arch);
 	const bs_fix_change *b = &fix.best;
 	bs_error err;
 

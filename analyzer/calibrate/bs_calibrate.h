@@ -140,7 +140,7 @@ int bs_calib_add_dataset(bs_calib *c, bs_dataset *d, const char *name,
  * with err: no measured row, out of memory, or a profile that does not
  * read back (a bug: never written).
  */
-int bs_calib_run(bs_calib *c, const bs_calib_options *o, bs_profile *out,
+int bs_calib_run(bs_calib *c, const bs_calib_options *o, bs_arch *out,
 		 bs_calib_result *res, bs_error *err);
 void bs_calib_result_free(bs_calib_result *res);
 

@@ -394,28 +394,28 @@ typedef struct {
 	 * The profile derived so far (NULL while the geometry is chosen): a
 	 * loop candidate's loads take its ld rule of the same width.
 	 */
-	const bs_profile *built;
-	bs_profile scratch;
+	const bs_arch *built;
+	bs_arch scratch;
 } group;
 
 /* The ld rule a loop rule's loads need, from what is derived so far. */
-static void add_loads(const group *g, bs_profile *p, const bs_rule *r)
+static void add_loads(const group *g, bs_arch *p, const bs_rule *r)
 {
 	const bs_rule *ld;
 
 	if (r->loop && g->built &&
-	    (ld = bs_profile_rule(g->built, BS_KIND_LD, r->width)))
-		bs_profile_set_rule(p, ld, NULL);
+	    (ld = bs_arch_rule(g->built, BS_KIND_LD, r->width)))
+		bs_arch_set_rule(p, ld, NULL);
 }
 
 static void one_rule(group *g, const geometry *geo, const bs_rule *r)
 {
-	bs_profile_init(&g->scratch);
+	bs_arch_init(&g->scratch);
 	g->scratch.banks = geo->banks;
 	g->scratch.bank_bytes = geo->bank_bytes;
 	snprintf(g->scratch.name, sizeof g->scratch.name, "candidate");
 	add_loads(g, &g->scratch, r);
-	bs_profile_set_rule(&g->scratch, r, NULL);
+	bs_arch_set_rule(&g->scratch, r, NULL);
 }
 
 /* The candidates beyond bank slots the group's kind may take: 1 a retry
@@ -479,19 +479,19 @@ static size_t counters_agree(group *g, const geometry *geo, const bs_rule *r)
 static long diverging_point(group *g, const geometry *ga, const bs_rule *a,
 			    const geometry *gb, const bs_rule *b, int ideal)
 {
-	static bs_profile pa, pb;
+	static bs_arch pa, pb;
 	bs_summary sa, sb;
 
-	bs_profile_init(&pa);
+	bs_arch_init(&pa);
 	pa.banks = ga->banks;
 	pa.bank_bytes = ga->bank_bytes;
 	add_loads(g, &pa, a);
-	bs_profile_set_rule(&pa, a, NULL);
-	bs_profile_init(&pb);
+	bs_arch_set_rule(&pa, a, NULL);
+	bs_arch_init(&pb);
 	pb.banks = gb->banks;
 	pb.bank_bytes = gb->bank_bytes;
 	add_loads(g, &pb, b);
-	bs_profile_set_rule(&pb, b, NULL);
+	bs_arch_set_rule(&pb, b, NULL);
 	for (size_t i = 0; i < g->ref->n; i++) {
 		const bs_access *p = &g->ref->v[i];
 
@@ -1091,9 +1091,9 @@ static void set_group(group *g, size_t *idx, const size_t *gstart, size_t k)
 }
 
 /* What is returned is what --arch reads: the profile, read back. */
-static int reads_back(const bs_profile *p, bs_error *err)
+static int reads_back(const bs_arch *p, bs_error *err)
 {
-	bs_profile *back = malloc(sizeof *back);
+	bs_arch *back = malloc(sizeof *back);
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
@@ -1104,13 +1104,13 @@ static int reads_back(const bs_profile *p, bs_error *err)
 		bs_error_set(err, "calibrate", 0, 0, "out of memory");
 		goto out;
 	}
-	if (bs_profile_write(f, p) < 0 || fclose(f) != 0) {
+	if (bs_arch_write(f, p) < 0 || fclose(f) != 0) {
 		f = NULL;
 		bs_error_set(err, "calibrate", 0, 0, "out of memory");
 		goto out;
 	}
 	f = NULL;
-	if (bs_profile_parse(text, "calibrated", back, &e) < 0)
+	if (bs_arch_parse(text, "calibrated", back, &e) < 0)
 		bs_error_set(err, "calibrate", 0, 0, "the derived profile "
 			     "does not read back, so it is not written: %s",
 			     e.text);
@@ -1124,7 +1124,7 @@ out:
 	return rc;
 }
 
-int bs_calib_run(bs_calib *c, const bs_calib_options *o, bs_profile *out,
+int bs_calib_run(bs_calib *c, const bs_calib_options *o, bs_arch *out,
 		 bs_calib_result *res, bs_error *err)
 {
 	bs_points ref = { 0 };
@@ -1198,7 +1198,7 @@ int bs_calib_run(bs_calib *c, const bs_calib_options *o, bs_profile *out,
 		break;
 	}
 
-	bs_profile_init(out);
+	bs_arch_init(out);
 	out->banks = geometries[geo_best].banks;
 	out->bank_bytes = geometries[geo_best].bank_bytes;
 	g.built = out;
@@ -1214,7 +1214,7 @@ int bs_calib_run(bs_calib *c, const bs_calib_options *o, bs_profile *out,
 		if (all && check_open(&g, geo, &r, res) < 0)
 			goto out;
 		if (!all && (extra_kinds(&g) & 1) &&
-		    !bs_profile_rule(out, BS_KIND_LD, g.width) &&
+		    !bs_arch_rule(out, BS_KIND_LD, g.width) &&
 		    add_open(res, g.kind, g.width, NULL, -1, "%u-byte %s: a "
 			     "retry loop (loop=cas) loads by the ld %u rule, "
 			     "and no %u-byte ld row was measured "
@@ -1225,7 +1225,7 @@ int bs_calib_run(bs_calib *c, const bs_calib_options *o, bs_profile *out,
 		    list_misses(&g, geo, &r, res) < 0)
 			goto out;
 		fit_throughput(&g, geo, &r);
-		if (bs_profile_set_rule(out, &r, err) < 0) {
+		if (bs_arch_set_rule(out, &r, err) < 0) {
 			oom = 0;
 			goto out;
 		}
@@ -1245,7 +1245,7 @@ int bs_calib_run(bs_calib *c, const bs_calib_options *o, bs_profile *out,
 		int frc;
 
 		set_group(&g, idx, gstart, k);
-		r = bs_profile_rule(out, g.kind, g.width);
+		r = bs_arch_rule(out, g.kind, g.width);
 		if (!bs_kind_get(g.kind)->returns || r->loop)
 			continue;
 		frc = residuals(&g, &geometries[geo_best], r, v, &nv, &slope,
@@ -1271,13 +1271,13 @@ int bs_calib_run(bs_calib *c, const bs_calib_options *o, bs_profile *out,
 		bs_rule r;
 
 		set_group(&g, idx, gstart, k);
-		r = *bs_profile_rule(out, g.kind, g.width);
+		r = *bs_arch_rule(out, g.kind, g.width);
 		if (!bs_kind_get(g.kind)->returns || r.loop)
 			continue;
 		if (fit_latency(&g, &geometries[geo_best], &r, res->cycles_tol,
 				res) < 0)
 			goto out;
-		if (bs_profile_set_rule(out, &r, err) < 0) {
+		if (bs_arch_set_rule(out, &r, err) < 0) {
 			oom = 0;
 			goto out;
 		}
@@ -1290,7 +1290,7 @@ int bs_calib_run(bs_calib *c, const bs_calib_options *o, bs_profile *out,
 			 (int)strcspn(c->cc, "."), c->cc,
 			 strchr(c->cc, '.') + 1);
 		/* a file may not take a built-in's name (--arch refuses it) */
-		if (bs_profile_find(out->name))
+		if (bs_arch_find(out->name))
 			snprintf(out->name + strlen(out->name),
 				 sizeof out->name - strlen(out->name),
 				 "-calibrated");

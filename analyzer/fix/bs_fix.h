@@ -134,7 +134,7 @@ typedef struct {
 /* "none", "pad", "swizzle", "widen". */
 const char *bs_fix_kind_name(bs_fix_kind kind);
 /* 0, or -1 with err (an invalid spec or access, max_pad too large). */
-int bs_fix_search(const bs_profile *p, const bs_fix_input *in, bs_fix *out,
+int bs_fix_search(const bs_arch *p, const bs_fix_input *in, bs_fix *out,
 		  bs_error *err);
 
 #ifdef __cplusplus

@@ -42,7 +42,7 @@
 #define STRUCTS_PER_WARP 32
 
 typedef struct {
-	const bs_profile *p;
+	const bs_arch *p;
 	const bs_fix_input *in;
 	bs_fix *out;
 	unsigned row;            /* FROM_ACCESS: the row length used */
@@ -227,7 +227,7 @@ static void try_widen(search *s, const uint32_t *chunk, unsigned w,
 	char suffix[16];
 
 	/* only to a width the kind has and the profile models */
-	if (!bs_profile_rule(s->p, a->kind, w))
+	if (!bs_arch_rule(s->p, a->kind, w))
 		return;
 	new_change(&c, BS_FIX_WIDEN, pad, swizzle, w);
 	c.merged = w / a->width;
@@ -948,7 +948,7 @@ static int before_access(const bs_fix_input *in, bs_access *a, unsigned *w,
 			    (int)in->source);
 }
 
-int bs_fix_search(const bs_profile *p, const bs_fix_input *in, bs_fix *out,
+int bs_fix_search(const bs_arch *p, const bs_fix_input *in, bs_fix *out,
 		  bs_error *err)
 {
 	static const bs_fix_kind order[2][3] = {

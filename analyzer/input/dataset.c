@@ -128,7 +128,7 @@ void bs_row_init(bs_row *row)
 			*num_at(row, columns[c].off) = NAN;
 }
 
-int bs_row_predict(const bs_profile *p, bs_row *row, bs_error *err)
+int bs_row_predict(const bs_arch *p, bs_row *row, bs_error *err)
 {
 	bs_summary s;
 

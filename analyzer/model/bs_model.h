@@ -13,14 +13,14 @@
  * written in pattern files and datasets, its SASS and PTX, the widths it
  * allows and which lanes supply addresses.
  *
- * An architecture profile (bs_profile) is data: a bank count and width,
+ * An architecture profile (bs_arch) is data: a bank count and width,
  * and one rule (bs_rule) per (kind, width) it models, each saying how the
  * warp splits into phases, when requests pack into wider phases, whether
  * lanes that want one word share it, what counts as ideal, the latency
  * line and where the rule comes from (a measured dataset, or "assumed from
  * the documentation, not measured").  Profiles are text files
  * (docs/model.md, "Profile files"); the built-in ones are compiled in from
- * the files in analyzer/profiles/.
+ * the files in analyzer/archs/.
  *
  * bs_predict() turns an access into wavefronts, ideal wavefronts, bank
  * conflicts (wavefronts - ideal, the definition Nsight Compute's
@@ -204,7 +204,7 @@ typedef enum {
 
 #define BS_MAX_RULES 128
 #define BS_MAX_SOURCES 8
-#define BS_PROFILE_NAME_MAX 32
+#define BS_ARCH_NAME_MAX 32
 
 typedef struct {
 	char tag[16];            /* what rules name it by: "h100" */
@@ -241,11 +241,11 @@ typedef struct {
 	double lat_base, lat_packed, lat_slope;
 	/* Conflict-free throughput, bytes per clock per SM; NaN: not measured. */
 	double tp_bytes_per_clk;
-	uint8_t source;          /* index into bs_profile.source */
+	uint8_t source;          /* index into bs_arch.source */
 } bs_rule;
 
 typedef struct {
-	char name[BS_PROFILE_NAME_MAX];   /* "sm_90" */
+	char name[BS_ARCH_NAME_MAX];   /* "sm_90" */
 	char description[240];
 	/* The compute capabilities it is for, space-separated: "9.0". */
 	char compute_capability[64];
@@ -257,35 +257,35 @@ typedef struct {
 	bs_rule rule[BS_MAX_RULES];
 	/* rule_of[kind][width index]: index into rule, -1 when not modeled */
 	int16_t rule_of[BS_MAX_KINDS][BS_NWIDTHS];
-} bs_profile;
+} bs_arch;
 
 /* The built-in profiles: NULL-terminated list, lookup by name. */
-const bs_profile *const *bs_profiles(void);
-const bs_profile *bs_profile_find(const char *name);
-const bs_profile *bs_profile_default(void);   /* sm_90 */
+const bs_arch *const *bs_archs(void);
+const bs_arch *bs_arch_find(const char *name);
+const bs_arch *bs_arch_default(void);   /* sm_90 */
 /* The built-in profile for a compute capability ("9.0"), or NULL. */
-const bs_profile *bs_profile_for_cc(const char *cc);
+const bs_arch *bs_arch_for_cc(const char *cc);
 
 /* The rule for (kind, width), or NULL when the profile does not model it. */
-const bs_rule *bs_profile_rule(const bs_profile *p, bs_kind kind,
+const bs_rule *bs_arch_rule(const bs_arch *p, bs_kind kind,
 			       unsigned width);
 
 /* An empty profile: no sources, no rules. */
-void bs_profile_init(bs_profile *p);
+void bs_arch_init(bs_arch *p);
 /* Add a rule (replacing one for the same kind and width); 0 or -1. */
-int bs_profile_set_rule(bs_profile *p, const bs_rule *r, bs_error *err);
+int bs_arch_set_rule(bs_arch *p, const bs_rule *r, bs_error *err);
 
 /*
- * Profile files.  bs_profile_read() parses one (f is not closed; name is
+ * Profile files.  bs_arch_read() parses one (f is not closed; name is
  * used in errors, which give file:line:column) and checks it whole.
- * bs_profile_write() writes the text form bs_profile_read() takes back:
+ * bs_arch_write() writes the text form bs_arch_read() takes back:
  * 0, or -1 on a write error (errno set).
  */
-int bs_profile_read(FILE *f, const char *name, bs_profile *out,
+int bs_arch_read(FILE *f, const char *name, bs_arch *out,
 		    bs_error *err);
-int bs_profile_parse(const char *text, const char *name, bs_profile *out,
+int bs_arch_parse(const char *text, const char *name, bs_arch *out,
 		     bs_error *err);
-int bs_profile_write(FILE *f, const bs_profile *p);
+int bs_arch_write(FILE *f, const bs_arch *p);
 /* "share" / "serial", "words" / "lanes", "none" / "cas". */
 const char *bs_same_word_name(unsigned v);
 const char *bs_ideal_name(unsigned v);
@@ -374,10 +374,10 @@ typedef struct {
  * The fast path: counts only.  0, or -1 with err for an invalid access or
  * a (kind, width) the profile does not model.
  */
-int bs_predict(const bs_profile *p, const bs_access *a, bs_summary *out,
+int bs_predict(const bs_arch *p, const bs_access *a, bs_summary *out,
 	       bs_error *err);
 /* Everything the text and JSON formats show. */
-int bs_predict_detail(const bs_profile *p, const bs_access *a, bs_detail *out,
+int bs_predict_detail(const bs_arch *p, const bs_access *a, bs_detail *out,
 		      bs_error *err);
 
 /*

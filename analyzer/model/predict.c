@@ -52,10 +52,10 @@ int bs_access_check(const bs_access *a, bs_error *err)
 }
 
 /* The profile's rule for the access, or NULL with err. */
-static const bs_rule *rule_for(const bs_profile *p, const bs_access *a,
+static const bs_rule *rule_for(const bs_arch *p, const bs_access *a,
 			       bs_error *err)
 {
-	const bs_rule *r = bs_profile_rule(p, a->kind, a->width);
+	const bs_rule *r = bs_arch_rule(p, a->kind, a->width);
 
 	if (!r)
 		bs_error_set(err, a->name, 0, 0, "profile %s does not model "
@@ -166,7 +166,7 @@ typedef struct {
  * its distinct word count in *words.  Under a serial rule no two lanes
  * share an entry: every lane's word is a word of its own to deliver.
  */
-static unsigned walk_phase(const bs_profile *p, const bs_access *a,
+static unsigned walk_phase(const bs_arch *p, const bs_access *a,
 			   uint32_t active, unsigned words_per_lane,
 			   int serial, bank_lists *b, unsigned *words)
 {
@@ -202,9 +202,9 @@ static unsigned walk_phase(const bs_profile *p, const bs_access *a,
 	return way;
 }
 
-static int predict(const bs_profile *p, const bs_access *a, bs_summary *s,
+static int predict(const bs_arch *p, const bs_access *a, bs_summary *s,
 		   bs_detail *d, bs_error *err);
-static int predict_slots(const bs_profile *p, const bs_access *a,
+static int predict_slots(const bs_arch *p, const bs_access *a,
 			 const bs_rule *r, bs_summary *s, bs_detail *d,
 			 int nopack);
 
@@ -217,11 +217,11 @@ static int predict_slots(const bs_profile *p, const bs_access *a,
  * of the lowest phase always succeeds, so at most 32 passes.  d (may be
  * NULL) gets the passes and the first pass's load map.
  */
-static int predict_loop(const bs_profile *p, const bs_access *a,
+static int predict_loop(const bs_arch *p, const bs_access *a,
 			const bs_rule *r, bs_summary *s, bs_detail *d,
 			bs_error *err)
 {
-	const bs_rule *ld = bs_profile_rule(p, BS_KIND_LD, a->width);
+	const bs_rule *ld = bs_arch_rule(p, BS_KIND_LD, a->width);
 	unsigned plen = r->phase_lanes ? r->phase_lanes : BS_LANES;
 	unsigned slot = r->slot_waves ? r->slot_waves : 1;
 	unsigned wpl = a->width > p->bank_bytes ? a->width / p->bank_bytes : 1;
@@ -333,7 +333,7 @@ static int predict_loop(const bs_profile *p, const bs_access *a,
 typedef struct { unsigned g, l, k, dsec, ssec, mask; } copy_item;
 typedef struct { unsigned g, l, k, mask; } copy_wave;
 
-static int predict_copy(const bs_profile *p, const bs_access *a,
+static int predict_copy(const bs_arch *p, const bs_access *a,
 			const bs_rule *r, bs_summary *s, bs_detail *d,
 			bs_error *err)
 {
@@ -469,12 +469,12 @@ static int predict_copy(const bs_profile *p, const bs_access *a,
 	return 0;
 }
 
-static int predict_slots(const bs_profile *p, const bs_access *a,
+static int predict_slots(const bs_arch *p, const bs_access *a,
 			 const bs_rule *r, bs_summary *s, bs_detail *d,
 			 int nopack);
 
 /* Shared by both entry points; d may be NULL (counts only). */
-static int predict(const bs_profile *p, const bs_access *a, bs_summary *s,
+static int predict(const bs_arch *p, const bs_access *a, bs_summary *s,
 		   bs_detail *d, bs_error *err)
 {
 	const bs_rule *r;
@@ -490,7 +490,7 @@ static int predict(const bs_profile *p, const bs_access *a, bs_summary *s,
 
 /* The bank-slot rules: phases, bank lists, slots; nopack: as if the
  * rule never packed. */
-static int predict_slots(const bs_profile *p, const bs_access *a,
+static int predict_slots(const bs_arch *p, const bs_access *a,
 			 const bs_rule *r, bs_summary *s, bs_detail *d,
 			 int nopack)
 {
@@ -886,7 +886,7 @@ static void reduce_bins(const bin_copies *b, lane_shape sh, unsigned *way,
 	}
 }
 
-int bs_predict(const bs_profile *p, const bs_access *a, bs_summary *out,
+int bs_predict(const bs_arch *p, const bs_access *a, bs_summary *out,
 	       bs_error *err)
 {
 	unsigned wbits, bbits, nph, way[BS_LANES / COPIES];
@@ -906,7 +906,7 @@ int bs_predict(const bs_profile *p, const bs_access *a, bs_summary *out,
 	 * the rules this path does not count: serial words, ideal by lanes,
 	 * slots of several wavefronts.
 	 */
-	r = bs_profile_rule(p, a->kind, a->width);
+	r = bs_arch_rule(p, a->kind, a->width);
 	ki = bs_kind_get(a->kind);
 	if (!r || !ki || (a->active & ~ki->addr_lanes) || !a->active ||
 	    r->same_word != BS_SAME_WORD_SHARE || r->ideal != BS_IDEAL_WORDS ||
@@ -995,7 +995,7 @@ unsigned bs_counters_differ(double wavefronts, double conflicts,
 	return d;
 }
 
-int bs_predict_detail(const bs_profile *p, const bs_access *a, bs_detail *out,
+int bs_predict_detail(const bs_arch *p, const bs_access *a, bs_detail *out,
 		      bs_error *err)
 {
 	return predict(p, a, &out->sum, out, err);

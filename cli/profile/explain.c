@@ -82,7 +82,7 @@ int explain_access(const bs_explain_sample *s, const char *sass,
 /* The rule of a retry loop (loop=cas) a's kind and width have, or NULL. */
 static const bs_rule *loop_rule(const bs_access *a)
 {
-	const bs_rule *r = bs_profile_rule(profile_arch(), a->kind,
+	const bs_rule *r = bs_arch_rule(profile_arch(), a->kind,
 					   a->width);
 
 	return r && r->loop ? r : NULL;
@@ -240,7 +240,7 @@ static void loop_eval(bs_explain *e, ex_result *r)
 	if (bs_sass_kind(r->loop->sass, &r->loop_kind, &w) != 1 ||
 	    r->loop_kind == BS_KIND_NONE || !bs_kind_allows_width(r->loop_kind,
 								w) ||
-	    !bs_profile_rule(profile_arch(), r->loop_kind, w))
+	    !bs_arch_rule(profile_arch(), r->loop_kind, w))
 		return;
 	loop_check(e, r, r->loop_kind);
 	if (!r->loop_loops) {

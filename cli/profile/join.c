@@ -330,7 +330,7 @@ int join_write_dataset(join *j, const bs_sassprof *sp, size_t n,
 		row.bank_conflicts_measured = in->excess > 0
 			? (double)in->excess / in->executions : 0;
 		/* predicted where the profile has a rule for the access */
-		if (bs_profile_rule(profile_arch(), row.access.kind,
+		if (bs_arch_rule(profile_arch(), row.access.kind,
 				    row.access.width) &&
 		    bs_row_predict(profile_arch(), &row, err) < 0) {
 			bs_dataset_abort(o);

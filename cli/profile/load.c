@@ -23,11 +23,11 @@
 #define CUBIN_MAP_MAX ((off_t)1 << 32)  /* a cubin -fun maps, at most */
 
 /* The architecture the predictions use (profile_choose_arch). */
-static const bs_profile *arch_in_use;
+static const bs_arch *arch_in_use;
 
-const bs_profile *profile_arch(void)
+const bs_arch *profile_arch(void)
 {
-	return arch_in_use ? arch_in_use : bs_profile_default();
+	return arch_in_use ? arch_in_use : bs_arch_default();
 }
 
 /* ---- disassembly ----------------------------------------------------------- */
@@ -604,7 +604,7 @@ int profile_choose_arch(profile *p, const options *o, bs_error *err)
 	arch_in_use = o->arch;
 	if (arch_in_use || !p->cc[0])
 		return 0;
-	if (!(arch_in_use = bs_profile_for_cc(p->cc))) {
+	if (!(arch_in_use = bs_arch_for_cc(p->cc))) {
 		p->no_model = (o->explain || o->patterns) != 0;
 		if (p->no_model)
 			usage_error("no architecture profile describes %s "

@@ -35,7 +35,7 @@ typedef struct {
 	format fmt;
 	const char *keep, *inject, *replay, *patterns, *dataset;
 	const char *kernel, *sample;
-	const bs_profile *arch;         /* --arch, or NULL */
+	const bs_arch *arch;         /* --arch, or NULL */
 	unsigned long skip, count;      /* count 0: every launch */
 	unsigned long top;              /* 0: every instruction */
 	unsigned long jobs, max_runs;

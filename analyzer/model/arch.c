@@ -1,5 +1,5 @@
 /*
- * profile.c - architecture profiles: rule tables read from text.
+ * arch.c - architectures: rule tables read from text (*.arch files).
  *
  * A profile file, one statement a line (docs/model.md, "Profile files"):
  *
@@ -25,8 +25,8 @@
  * (a missing banks line, an undeclared source) name the line that needs
  * it.
  *
- * The built-in profiles are the files in analyzer/profiles/, compiled in
- * as text (the build's gen/profiles.c) and parsed on first use.
+ * The built-in architectures are the files in analyzer/archs/, compiled
+ * in as text (the build's gen/archs.c) and parsed on first use.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -36,21 +36,21 @@
 
 #include "bs_model.h"
 
-/* From the build: the text of each analyzer/profiles/ *.profile file. */
-extern const char *const bs_builtin_profile_text[];
-extern const char *const bs_builtin_profile_file[];
+/* From the build: the text of each analyzer/archs/ *.arch file. */
+extern const char *const bs_builtin_arch_text[];
+extern const char *const bs_builtin_arch_file[];
 
 #define MAX_BUILTIN 16
 
 /* ---- lookup ------------------------------------------------------------ */
 
-void bs_profile_init(bs_profile *p)
+void bs_arch_init(bs_arch *p)
 {
 	memset(p, 0, sizeof *p);
 	memset(p->rule_of, 0xff, sizeof p->rule_of);
 }
 
-const bs_rule *bs_profile_rule(const bs_profile *p, bs_kind kind,
+const bs_rule *bs_arch_rule(const bs_arch *p, bs_kind kind,
 			       unsigned width)
 {
 	int wi = bs_width_index(width);
@@ -62,7 +62,7 @@ const bs_rule *bs_profile_rule(const bs_profile *p, bs_kind kind,
 	return r < 0 ? NULL : &p->rule[r];
 }
 
-int bs_profile_set_rule(bs_profile *p, const bs_rule *r, bs_error *err)
+int bs_arch_set_rule(bs_arch *p, const bs_rule *r, bs_error *err)
 {
 	int wi = bs_width_index(r->width);
 	int16_t *slot;
@@ -122,7 +122,7 @@ typedef struct {
 	long line;
 	const char *text;        /* the line */
 	bs_error *err;
-	bs_profile *p;
+	bs_arch *p;
 	long line_of[6];         /* where each header statement was seen */
 	/* per rule: the line and column of its source tag, resolved last */
 	long rule_line[BS_MAX_RULES], rule_col[BS_MAX_RULES];
@@ -224,9 +224,9 @@ static int parse_name(reader *rd, const char *at)
 
 	if (!n)
 		return FAIL(at, "profile needs a name");
-	if (n >= BS_PROFILE_NAME_MAX)
+	if (n >= BS_ARCH_NAME_MAX)
 		return FAIL(at, "profile name longer than %d bytes",
-			    BS_PROFILE_NAME_MAX - 1);
+			    BS_ARCH_NAME_MAX - 1);
 	for (size_t i = 0; i < n; i++)
 		if (!isalnum((unsigned char)at[i]) && !strchr("_-.", at[i]))
 			return FAIL(at + i, "a profile name takes letters, "
@@ -367,7 +367,7 @@ static int parse_rule(reader *rd, const char *at)
 			    bs_kind_name(r.kind), allowed, v);
 	}
 	r.width = (uint8_t)v;
-	if (bs_profile_rule(rd->p, r.kind, r.width))
+	if (bs_arch_rule(rd->p, r.kind, r.width))
 		return FAIL(kind_at, "a second rule for %s %u",
 			    bs_kind_name(r.kind), v);
 	for (at = skip_blanks(at + n); *at && *at != '#';
@@ -526,7 +526,7 @@ static int parse_rule(reader *rd, const char *at)
 			    "packed=, loop=, same_word=, slot_waves= and "
 			    "ideal= do not apply with it");
 	ri = rd->p->nrules;
-	if (bs_profile_set_rule(rd->p, &r, rd->err) < 0)
+	if (bs_arch_set_rule(rd->p, &r, rd->err) < 0)
 		return FAIL(kind_at, "more than %d rules", BS_MAX_RULES);
 	{
 		const char *val = strchr(seen[K_SOURCE].at, '=') + 1;
@@ -606,7 +606,7 @@ static int finish(reader *rd)
 {
 	static const char *const need[] = { "profile NAME", NULL, NULL,
 					    "banks N", "bank_bytes N" };
-	bs_profile *p = rd->p;
+	bs_arch *p = rd->p;
 
 	for (int h = 0; h < 5; h++)
 		if (need[h] && !rd->line_of[h])
@@ -626,7 +626,7 @@ static int finish(reader *rd)
 					    rd->rule_tag[i]);
 		p->rule[i].source = (uint8_t)s;
 		if (p->rule[i].loop &&
-		    !bs_profile_rule(p, BS_KIND_LD, p->rule[i].width))
+		    !bs_arch_rule(p, BS_KIND_LD, p->rule[i].width))
 			return bs_error_set(rd->err, rd->name, rd->rule_line[i],
 					    0, "rule %s %u has loop=cas, whose "
 					    "loads need a rule for ld %u",
@@ -652,14 +652,14 @@ static int finish(reader *rd)
 	return 0;
 }
 
-static void reader_init(reader *rd, const char *name, bs_profile *out,
+static void reader_init(reader *rd, const char *name, bs_arch *out,
 			bs_error *err)
 {
 	memset(rd, 0, sizeof *rd);
 	rd->name = name ? name : "<profile>";
 	rd->err = err;
 	rd->p = out;
-	bs_profile_init(out);
+	bs_arch_init(out);
 }
 
 static int one_line(reader *rd, const char *line)
@@ -672,7 +672,7 @@ static int one_line(reader *rd, const char *line)
 	return parse_statement(rd, s);
 }
 
-int bs_profile_read(FILE *f, const char *name, bs_profile *out, bs_error *err)
+int bs_arch_read(FILE *f, const char *name, bs_arch *out, bs_error *err)
 {
 	reader rd;
 	size_t cap = 256, len;
@@ -695,7 +695,7 @@ int bs_profile_read(FILE *f, const char *name, bs_profile *out, bs_error *err)
 	return finish(&rd);
 }
 
-int bs_profile_parse(const char *text, const char *name, bs_profile *out,
+int bs_arch_parse(const char *text, const char *name, bs_arch *out,
 		     bs_error *err)
 {
 	reader rd;
@@ -733,7 +733,7 @@ static void shortest(char *buf, size_t size, double v)
 	}
 }
 
-int bs_profile_write(FILE *f, const bs_profile *p)
+int bs_arch_write(FILE *f, const bs_arch *p)
 {
 	char num[32], pt[BS_PARTNERS_TEXT_MAX];
 
@@ -749,7 +749,7 @@ int bs_profile_write(FILE *f, const bs_profile *p)
 			p->source[s].text);
 	for (unsigned k = 0; k < BS_MAX_KINDS; k++)
 		for (int w = 0; w < BS_NWIDTHS; w++) {
-			const bs_rule *r = bs_profile_rule(p, (bs_kind)k,
+			const bs_rule *r = bs_arch_rule(p, (bs_kind)k,
 							   bs_widths[w]);
 
 			if (!r)
@@ -795,15 +795,15 @@ int bs_profile_write(FILE *f, const bs_profile *p)
 
 /* ---- the built-in profiles --------------------------------------------- */
 
-static bs_profile builtin[MAX_BUILTIN];
-static const bs_profile *builtin_list[MAX_BUILTIN + 1];
+static bs_arch builtin[MAX_BUILTIN];
+static const bs_arch *builtin_list[MAX_BUILTIN + 1];
 
 /*
  * Parsed on first use (not thread-safe before that).  A built-in that
- * does not parse is left out; tests/check_profile_file.c holds every file
- * in analyzer/profiles/ to parsing.
+ * does not parse is left out; tests/check_archfile.c holds every file
+ * in analyzer/archs/ to parsing.
  */
-const bs_profile *const *bs_profiles(void)
+const bs_arch *const *bs_archs(void)
 {
 	static int done;
 	unsigned n = 0;
@@ -811,10 +811,10 @@ const bs_profile *const *bs_profiles(void)
 	if (done)
 		return builtin_list;
 	done = 1;
-	for (unsigned i = 0; bs_builtin_profile_text[i] && n < MAX_BUILTIN;
+	for (unsigned i = 0; bs_builtin_arch_text[i] && n < MAX_BUILTIN;
 	     i++)
-		if (bs_profile_parse(bs_builtin_profile_text[i],
-				     bs_builtin_profile_file[i], &builtin[n],
+		if (bs_arch_parse(bs_builtin_arch_text[i],
+				     bs_builtin_arch_file[i], &builtin[n],
 				     NULL) == 0) {
 			builtin_list[n] = &builtin[n];
 			n++;
@@ -823,24 +823,24 @@ const bs_profile *const *bs_profiles(void)
 	return builtin_list;
 }
 
-const bs_profile *bs_profile_find(const char *name)
+const bs_arch *bs_arch_find(const char *name)
 {
-	for (const bs_profile *const *p = bs_profiles(); *p; p++)
+	for (const bs_arch *const *p = bs_archs(); *p; p++)
 		if (strcmp((*p)->name, name) == 0)
 			return *p;
 	return NULL;
 }
 
-const bs_profile *bs_profile_default(void)
+const bs_arch *bs_arch_default(void)
 {
-	return bs_profile_find("sm_90");
+	return bs_arch_find("sm_90");
 }
 
-const bs_profile *bs_profile_for_cc(const char *cc)
+const bs_arch *bs_arch_for_cc(const char *cc)
 {
 	size_t n = strlen(cc);
 
-	for (const bs_profile *const *p = bs_profiles(); *p; p++) {
+	for (const bs_arch *const *p = bs_archs(); *p; p++) {
 		const char *s = (*p)->compute_capability;
 
 		while (*s) {
