@@ -399,34 +399,29 @@ $(PROBE): $(PROBE_OBJ) build/libbankscope.a
 	$(NVCC) $(NVCC_GENCODE) -o $@ $(PROBE_OBJ) build/libbankscope.a \
 		$(CUPTI_LIBS) -lm
 
-probes: $(PROBE) $(TUTORIAL)
+probes: $(PROBE) $(TUTORIAL) $(if $(HAVE_CUPTI),$(DSMEM))
 
-# The tutorial kernels: a program for bankscope profile.
-$(TUTORIAL): build/obj/examples/tutorial/tutorial.o
+# Distributed shared memory (probes/dsmem/dsmem.cu): thread-block clusters
+# exist from sm_90 on, so it is built for sm_90 (plus compute_90 PTX)
+# whatever NVCC_ARCH says.  make probe-dsmem measures into data/<gpu>/.
+DSMEM := build/bankscope-dsmem
+DSMEM_GENCODE := $(call gencode,sm_90 compute_90)
+build/obj/probes/dsmem/dsmem.o: probes/dsmem/dsmem.cu build/stamp/nvcc
 	@mkdir -p $(@D)
-	$(NVCC) $(NVCC_GENCODE) -o $@ $<
+	$(NVCC) $(NVCC_STD) $(DSMEM_GENCODE) -MMD -MP -MF $(@:.o=.d) -c $< -o $@
 
-# The counters alone (probes/counters_smoke.c), on a GPU: build/counters-smoke --run
-$(SMOKE): build/obj/probes/counters_smoke.o build/obj/probes/counters.o \
-		build/obj/probes/cupti_reason.o
+$(DSMEM): build/obj/probes/dsmem/dsmem.o build/obj/probes/counters.o \
+		build/obj/probes/cupti_reason.o build/libbankscope.a
 	@mkdir -p $(@D)
-	$(CC) -o $@ $^ -L$(CUDA_HOME)/lib64 \
-		-Wl,--disable-new-dtags,-rpath,$(CUDA_HOME)/lib64 \
-		-lcupti -lcudart -ldl
+	$(NVCC) $(DSMEM_GENCODE) -o $@ $^ $(CUPTI_LIBS) -lm
 
-# One .cu file for one target other than NVCC_ARCH's: build/arch/TARGET/.
-define arch_rule
-build/arch/$(1)/%.o: %.cu build/stamp/nvcc
-	@mkdir -p $$(@D)
-	$$(NVCC) $$(NVCC_STD) $$(call gencode,$(1)) -MMD -MP -MF $$(@:.o=.d) -c $$< -o $$@
-endef
-$(foreach a,$(sort $(ARCHS) $(CHECK_NVCC_ARCH)),$(eval $(call arch_rule,$(a))))
-
-ARCH_SRC := $(PROBE_SRC) examples/tutorial/tutorial.cu tests/cuda/transpose.cu \
-	tests/cuda/atomics.cu
-check-archs: $(foreach a,$(ARCHS),$(ARCH_SRC:%.cu=build/arch/$(a)/%.o)) \
-		$(if $(HAVE_CUPTI),$(INJECT))
-	@echo 'check-archs: $(words $(ARCH_SRC)) .cu files compiled for each of $(ARCHS); the injection library is host code, the same for all'
+.PHONY: probe-dsmem
+probe-dsmem:
+	@nvidia-smi -L >/dev/null 2>&1 || [ -e /dev/nvidia0 ] || { \
+		echo "make $@: no NVIDIA GPU here (nvidia-smi -L lists none, no /dev/nvidia0); the committed datasets in data/ need none" >&2; \
+		exit 1; }
+	@$(MAKE) --no-print-directory $(DSMEM)
+	$(DSMEM)
 
 # make probe-NAME: any family of the table in analyzer/families/families.c
 # (bankscope-probe --list), or all.  Measure, write

@@ -1,0 +1,841 @@
+/*
+ * dsmem.cu - bankscope-dsmem: what one warp's access to another CTA's
+ * shared memory costs (distributed shared memory, sm_90 thread-block
+ * clusters), measured against the same access to the warp's own.
+ *
+ * One cluster of two CTAs of one warp each.  Each CTA asks for
+ * DSMEM_SMEM bytes of dynamic shared memory, more than half of what an
+ * SM holds (228 KiB on sm_90), so the two cannot share an SM: the remote
+ * target is always another SM's shared memory.  Every row records both
+ * CTAs' %smid and says "same-sm" in its check column if they ever match.
+ *
+ * A point is one warp access: an op (ld, st, red.add.u32, atom.add.u32),
+ * a width (1, 2, 4, 8, 16 bytes; 4 for red and atom) and 32 lane byte
+ * offsets into a DSMEM_WINDOW-byte window (-1: the lane is inactive).
+ * Warp 0 of CTA 0 runs it against one of three targets:
+ *
+ *   local   its own CTA through ld/st/red/atom.shared (LDS, STS, ATOMS);
+ *   self    its own CTA through a shared::cluster address (mapa to its
+ *           own rank);
+ *   remote  CTA 1 through mapa to rank 1: another SM.
+ *
+ * Both CTAs fill their window first (word i holds DSMEM_FILL(rank, i))
+ * and meet at a cluster barrier; CTA 1 waits at a second one until CTA 0
+ * is done, so its shared memory outlives every remote access.
+ *
+ * Timing (cycles per access, clock64 on CTA 0's SM): a dependent chain
+ * for ops that return a value (ld, atom: the next address is the lane's
+ * offset plus value & zero, zero a kernel argument equal to 0), the
+ * back-to-back issue interval for those that do not (st, red).  Each
+ * repetition times CHAIN_SHORT and CHAIN_LONG accesses, and cycles per
+ * access = (t_long - t_short) / (CHAIN_LONG - CHAIN_SHORT), so the clock
+ * reads and the last access's unawaited latency cancel; the row keeps
+ * the median and the smallest of DSMEM_REPS repetitions (one warm-up
+ * repetition not recorded).
+ *
+ * Counters (CUPTI's range profiler, probes/counters.c, in this process):
+ * each metric group of `groups` below is one pass on GH100 (checked by
+ * bs_counters_passes before anything runs, so a name the device does
+ * not know stops the run with its reason).  Per instruction = (m(2R) -
+ * m(R)) / R with R = COUNT_REPS: the window fill, the barriers and the
+ * mapa instructions cancel.
+ *
+ * Data check after every run: loads sum what they read, which must equal
+ * the fill of the words they name; stores write DSMEM_MARK(lane) and the
+ * target's words are read back (each written word must hold the mark of
+ * a lane that wrote it); red and atom add 1 per lane and access, and
+ * every word must end at its fill plus that count.  A failed check is
+ * written in the row's check column, never hidden.
+ *
+ * Points: systematic ones (strides, broadcast, lanes sharing words,
+ * partial warps, the 128-byte XOR swizzle of a 16-byte row read) and a
+ * held-out set of random ones (seeded, holdout=1), for judging a rule
+ * found on the systematic set.  Output: CSV, '#' metadata first;
+ * progress on stderr.
+ *
+ * Usage: bankscope-dsmem [--quick] [--no-counters] [--out FILE|-]; the
+ * file is data/<gpu>/dsmem-<time>.csv unless --out names one.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <sys/stat.h>
+
+#include <cuda_runtime.h>
+
+#define BS_CHECK_PROGRAM "bankscope-dsmem"
+#include "bankscope.h"
+#include "check.h"
+#include "counters.h"
+
+#define DSMEM_SMEM (120 * 1024)
+#define DSMEM_WINDOW (48 * 1024)
+#define DSMEM_WORDS (DSMEM_WINDOW / 4)
+#define DSMEM_FILL(rank, i) ((uint32_t)(((rank) + 1) * 0x01000000u + (i)))
+#define DSMEM_MARK(lane) ((uint32_t)(0xa5000000u | (lane)))
+#define CHAIN_SHORT 32
+#define CHAIN_LONG 96
+#define DSMEM_REPS 7
+#define COUNT_REPS 64
+
+enum { OP_LD, OP_ST, OP_RED, OP_ATOM, NOPS };
+enum { T_LOCAL, T_SELF, T_REMOTE, NTARGETS };
+static const char *const op_name[NOPS] = { "ld", "st", "red.add.u32",
+					   "atom.add.u32" };
+static const char *const target_name[NTARGETS] = { "local", "self",
+						   "remote" };
+
+/* ---- device side ---------------------------------------------------------- */
+
+__device__ __forceinline__ long long clock_read(void)
+{
+	long long t;
+
+	asm volatile("mov.u64 %0, %%clock64;" : "=l"(t) : : "memory");
+	return t;
+}
+
+__device__ __forceinline__ unsigned smid(void)
+{
+	unsigned s;
+
+	asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
+	return s;
+}
+
+__device__ __forceinline__ void cluster_sync(void)
+{
+	asm volatile("barrier.cluster.arrive.release.aligned;\n\t"
+		     "barrier.cluster.wait.acquire.aligned;" : : : "memory");
+}
+
+/* The shared::cluster address of byte a of rank's window. */
+__device__ __forceinline__ uint32_t map_rank(uint32_t a, unsigned rank)
+{
+	uint32_t r;
+
+	asm volatile("mapa.shared::cluster.u32 %0, %1, %2;"
+		     : "=r"(r) : "r"(a), "r"(rank));
+	return r;
+}
+
+/*
+ * One access of W bytes at a (a shared address when CL is 0, a
+ * shared::cluster one when 1): ld returns the first word it read (the
+ * others are read and dropped), st writes v to every word.
+ */
+template <int W, int CL> struct acc;
+
+#define ACC(W, LDT, STT, REG, RC)                                            \
+	template <> struct acc<W, 0> {                                       \
+		static __device__ __forceinline__ uint32_t ld(uint32_t a)    \
+		{                                                            \
+			REG r;                                               \
+			asm volatile("ld.volatile.shared." LDT " %0, [%1];"  \
+				     : "=" RC(r) : "r"(a) : "memory");       \
+			return (uint32_t)r;                                  \
+		}                                                            \
+		static __device__ __forceinline__ void st(uint32_t a,        \
+							  uint32_t v)        \
+		{                                                            \
+			asm volatile("st.volatile.shared." STT " [%0], %1;"  \
+				     : : "r"(a), RC((REG)v) : "memory");     \
+		}                                                            \
+	};                                                                   \
+	template <> struct acc<W, 1> {                                       \
+		static __device__ __forceinline__ uint32_t ld(uint32_t a)    \
+		{                                                            \
+			REG r;                                               \
+			asm volatile("ld.volatile.shared::cluster." LDT      \
+				     " %0, [%1];"                            \
+				     : "=" RC(r) : "r"(a) : "memory");       \
+			return (uint32_t)r;                                  \
+		}                                                            \
+		static __device__ __forceinline__ void st(uint32_t a,        \
+							  uint32_t v)        \
+		{                                                            \
+			asm volatile("st.volatile.shared::cluster." STT      \
+				     " [%0], %1;"                            \
+				     : : "r"(a), RC((REG)v) : "memory");     \
+		}                                                            \
+	};
+#define R16 "h"
+#define R32 "r"
+ACC(1, "u8", "u8", unsigned short, R16)
+ACC(2, "u16", "u16", unsigned short, R16)
+ACC(4, "u32", "u32", uint32_t, R32)
+
+template <> struct acc<8, 0> {
+	static __device__ __forceinline__ uint32_t ld(uint32_t a)
+	{
+		uint32_t x, y;
+		asm volatile("ld.volatile.shared.v2.u32 {%0, %1}, [%2];"
+			     : "=r"(x), "=r"(y) : "r"(a) : "memory");
+		return x + (y & 0u);
+	}
+	static __device__ __forceinline__ void st(uint32_t a, uint32_t v)
+	{
+		asm volatile("st.volatile.shared.v2.u32 [%0], {%1, %1};"
+			     : : "r"(a), "r"(v) : "memory");
+	}
+};
+template <> struct acc<8, 1> {
+	static __device__ __forceinline__ uint32_t ld(uint32_t a)
+	{
+		uint32_t x, y;
+		asm volatile("ld.volatile.shared::cluster.v2.u32 {%0, %1}, [%2];"
+			     : "=r"(x), "=r"(y) : "r"(a) : "memory");
+		return x + (y & 0u);
+	}
+	static __device__ __forceinline__ void st(uint32_t a, uint32_t v)
+	{
+		asm volatile("st.volatile.shared::cluster.v2.u32 [%0], {%1, %1};"
+			     : : "r"(a), "r"(v) : "memory");
+	}
+};
+template <> struct acc<16, 0> {
+	static __device__ __forceinline__ uint32_t ld(uint32_t a)
+	{
+		uint32_t x, y, z, w;
+		asm volatile("ld.volatile.shared.v4.u32 {%0, %1, %2, %3}, [%4];"
+			     : "=r"(x), "=r"(y), "=r"(z), "=r"(w) : "r"(a)
+			     : "memory");
+		return x + ((y ^ z ^ w) & 0u);
+	}
+	static __device__ __forceinline__ void st(uint32_t a, uint32_t v)
+	{
+		asm volatile("st.volatile.shared.v4.u32 [%0], {%1, %1, %1, %1};"
+			     : : "r"(a), "r"(v) : "memory");
+	}
+};
+template <> struct acc<16, 1> {
+	static __device__ __forceinline__ uint32_t ld(uint32_t a)
+	{
+		uint32_t x, y, z, w;
+		asm volatile("ld.volatile.shared::cluster.v4.u32 "
+			     "{%0, %1, %2, %3}, [%4];"
+			     : "=r"(x), "=r"(y), "=r"(z), "=r"(w) : "r"(a)
+			     : "memory");
+		return x + ((y ^ z ^ w) & 0u);
+	}
+	static __device__ __forceinline__ void st(uint32_t a, uint32_t v)
+	{
+		asm volatile("st.volatile.shared::cluster.v4.u32 "
+			     "[%0], {%1, %1, %1, %1};"
+			     : : "r"(a), "r"(v) : "memory");
+	}
+};
+
+template <int CL> struct atomics;
+template <> struct atomics<0> {
+	static __device__ __forceinline__ void red(uint32_t a)
+	{
+		asm volatile("red.shared.add.u32 [%0], 1;" : : "r"(a)
+			     : "memory");
+	}
+	static __device__ __forceinline__ uint32_t atom(uint32_t a)
+	{
+		uint32_t r;
+		asm volatile("atom.shared.add.u32 %0, [%1], 1;" : "=r"(r)
+			     : "r"(a) : "memory");
+		return r;
+	}
+};
+template <> struct atomics<1> {
+	static __device__ __forceinline__ void red(uint32_t a)
+	{
+		asm volatile("red.shared::cluster.add.u32 [%0], 1;" : : "r"(a)
+			     : "memory");
+	}
+	static __device__ __forceinline__ uint32_t atom(uint32_t a)
+	{
+		uint32_t r;
+		asm volatile("atom.shared::cluster.add.u32 %0, [%1], 1;"
+			     : "=r"(r) : "r"(a) : "memory");
+		return r;
+	}
+};
+
+/*
+ * n accesses of op at base + off (off >= 0), dependent for ld and atom;
+ * returns what a check sums (the loaded words; 0 for the others).
+ */
+template <int OP, int W, int CL>
+__device__ __forceinline__ uint32_t run(uint32_t base, uint32_t off, int n,
+					uint32_t zero)
+{
+	uint32_t sum = 0, a = base + off;
+
+	for (int i = 0; i < n; i++) {
+		if (OP == OP_LD) {
+			uint32_t v = acc<W, CL>::ld(a);
+			sum += v;
+			a = base + off + (v & zero);
+		} else if (OP == OP_ATOM) {
+			uint32_t v = atomics<CL>::atom(a);
+			a = base + off + (v & zero);
+		} else if (OP == OP_RED) {
+			atomics<CL>::red(a);
+		} else {
+			acc<W, CL>::st(a, DSMEM_MARK(threadIdx.x));
+		}
+	}
+	return sum;
+}
+
+struct dsmem_args {
+	int off[32];        /* byte offsets in the window; -1 inactive */
+	int target;         /* T_* */
+	int mode;           /* 0: timing, 1: counted (n = count) */
+	int count;
+	uint32_t zero;
+};
+
+struct dsmem_out {
+	long long cycles[DSMEM_REPS + 1][2];  /* [rep][short, long] */
+	uint32_t sum[32];                     /* lane's loaded words, summed */
+	uint32_t words[32][4];                /* target words after (st, atoms) */
+	unsigned sm[2];
+};
+
+extern __shared__ __align__(16) uint32_t window[];
+
+template <int OP, int W>
+__global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(32)
+	dsmem_kernel(dsmem_args args, dsmem_out *out)
+{
+	unsigned rank;
+	asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
+	unsigned lane = threadIdx.x;
+
+	for (unsigned i = lane; i < DSMEM_WORDS; i += 32)
+		window[i] = DSMEM_FILL(rank, i);
+	if (lane == 0)
+		out->sm[rank] = smid();
+	cluster_sync();
+
+	int off = args.off[lane];
+	uint32_t local = (uint32_t)__cvta_generic_to_shared(window);
+	unsigned to = args.target == T_REMOTE ? 1 : 0;
+	if (rank == 0 && off >= 0) {
+		uint32_t sum = 0;
+		if (args.target == T_LOCAL) {
+			if (args.mode)
+				sum = run<OP, W, 0>(local, off, args.count,
+						    args.zero);
+			else
+				for (int r = 0; r <= DSMEM_REPS; r++) {
+					long long t0 = clock_read();
+					run<OP, W, 0>(local, off, CHAIN_SHORT,
+						      args.zero);
+					long long t1 = clock_read();
+					run<OP, W, 0>(local, off, CHAIN_LONG,
+						      args.zero);
+					long long t2 = clock_read();
+					if (lane == __ffs(__activemask()) - 1) {
+						out->cycles[r][0] = t1 - t0;
+						out->cycles[r][1] = t2 - t1;
+					}
+				}
+		} else {
+			uint32_t cl = map_rank(local, to);
+			if (args.mode)
+				sum = run<OP, W, 1>(cl, off, args.count,
+						    args.zero);
+			else
+				for (int r = 0; r <= DSMEM_REPS; r++) {
+					long long t0 = clock_read();
+					run<OP, W, 1>(cl, off, CHAIN_SHORT,
+						      args.zero);
+					long long t1 = clock_read();
+					run<OP, W, 1>(cl, off, CHAIN_LONG,
+						      args.zero);
+					long long t2 = clock_read();
+					if (lane == __ffs(__activemask()) - 1) {
+						out->cycles[r][0] = t1 - t0;
+						out->cycles[r][1] = t2 - t1;
+					}
+				}
+		}
+		out->sum[lane] = sum;
+	}
+	cluster_sync();
+	/* The target reads back the words the access named. */
+	if (rank == to && off >= 0)
+		for (int w = 0; w < (W + 3) / 4; w++)
+			out->words[lane][w] = window[off / 4 + w];
+}
+
+/* ---- host side ------------------------------------------------------------- */
+
+typedef void (*kernel_fn)(dsmem_args, dsmem_out *);
+
+static kernel_fn kernel_of(int op, int w)
+{
+	switch (op * 32 + w) {
+	case OP_LD * 32 + 1: return dsmem_kernel<OP_LD, 1>;
+	case OP_LD * 32 + 2: return dsmem_kernel<OP_LD, 2>;
+	case OP_LD * 32 + 4: return dsmem_kernel<OP_LD, 4>;
+	case OP_LD * 32 + 8: return dsmem_kernel<OP_LD, 8>;
+	case OP_LD * 32 + 16: return dsmem_kernel<OP_LD, 16>;
+	case OP_ST * 32 + 1: return dsmem_kernel<OP_ST, 1>;
+	case OP_ST * 32 + 2: return dsmem_kernel<OP_ST, 2>;
+	case OP_ST * 32 + 4: return dsmem_kernel<OP_ST, 4>;
+	case OP_ST * 32 + 8: return dsmem_kernel<OP_ST, 8>;
+	case OP_ST * 32 + 16: return dsmem_kernel<OP_ST, 16>;
+	case OP_RED * 32 + 4: return dsmem_kernel<OP_RED, 4>;
+	case OP_ATOM * 32 + 4: return dsmem_kernel<OP_ATOM, 4>;
+	}
+	return NULL;
+}
+
+typedef struct {
+	char name[48];
+	int op, width, holdout;
+	int off[32];
+} point;
+
+static point *points;
+static int npoints, cappoints;
+
+static void add_point(const char *name, int op, int w, int holdout,
+		      const int *off)
+{
+	if (npoints == cappoints) {
+		cappoints = cappoints ? 2 * cappoints : 256;
+		points = (point *)realloc(points, cappoints * sizeof *points);
+		if (!points) {
+			fprintf(stderr, "bankscope-dsmem: out of memory\n");
+			exit(1);
+		}
+	}
+	point *p = &points[npoints++];
+	snprintf(p->name, sizeof p->name, "%s", name);
+	p->op = op;
+	p->width = w;
+	p->holdout = holdout;
+	memcpy(p->off, off, sizeof p->off);
+}
+
+static uint64_t rng = 20261127;
+
+static uint32_t rnd(uint32_t n)
+{
+	rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+	return (uint32_t)(rng >> 33) % n;
+}
+
+/* The systematic points of one (op, width), then its held-out ones. */
+static void gen_points(int op, int w, int quick)
+{
+	static const int strides[] = { 1, 2, 3, 4, 8, 16, 32, 33 };
+	const char *on = op_name[op];
+	int off[32];
+	char name[48];
+
+	for (unsigned s = 0; s < sizeof strides / sizeof *strides; s++) {
+		for (int l = 0; l < 32; l++)
+			off[l] = l * strides[s] * w;
+		snprintf(name, sizeof name, "%s%d_s%d", on, w, strides[s]);
+		add_point(name, op, w, 0, off);
+	}
+	for (int l = 0; l < 32; l++)
+		off[l] = 5 * w;
+	snprintf(name, sizeof name, "%s%d_bcast", on, w);
+	add_point(name, op, w, 0, off);
+	for (int d = 2; d <= 8; d *= 2) {
+		for (int l = 0; l < 32; l++)
+			off[l] = (l / d) * w;
+		snprintf(name, sizeof name, "%s%d_div%d", on, w, d);
+		add_point(name, op, w, 0, off);
+	}
+	for (int l = 0; l < 32; l++)
+		off[l] = l < 16 ? l * w : -1;
+	snprintf(name, sizeof name, "%s%d_half", on, w);
+	add_point(name, op, w, 0, off);
+	for (int l = 0; l < 32; l++)
+		off[l] = l == 0 ? 0 : -1;
+	snprintf(name, sizeof name, "%s%d_one", on, w);
+	add_point(name, op, w, 0, off);
+	for (int l = 0; l < 32; l++)
+		off[l] = l % 2 ? l * w : -1;
+	snprintf(name, sizeof name, "%s%d_odd", on, w);
+	add_point(name, op, w, 0, off);
+	/* one lane a 128-byte line, 8 lanes: 8 lines, 8 sectors */
+	for (int l = 0; l < 32; l++)
+		off[l] = l < 8 ? l * 128 : -1;
+	snprintf(name, sizeof name, "%s%d_lines8", on, w);
+	add_point(name, op, w, 0, off);
+	/* every lane in one 32-byte sector, as far as the width allows */
+	for (int l = 0; l < 32; l++)
+		off[l] = (l * w) % 32;
+	snprintf(name, sizeof name, "%s%d_sector", on, w);
+	add_point(name, op, w, 0, off);
+	if (w == 16) {
+		/* 8 rows of 128 bytes, lane l reads chunk l%8 of row l/8,
+		   stored XOR-swizzled (conflict-free locally) */
+		for (int l = 0; l < 32; l++) {
+			int r = l / 4, c = l % 4;
+			off[l] = r * 128 + ((c ^ (r % 8)) % 8) * 16;
+		}
+		add_point("ld16_swz128_col", op, w, 0, off);
+	}
+	int nr = quick ? 4 : 16;
+	for (int i = 0; i < nr; i++) {
+		int kind = i % 4;
+		int span = kind == 0 ? DSMEM_WINDOW / w :   /* anywhere */
+			   kind == 1 ? 1024 / w :           /* in 1 KiB */
+			   kind == 2 ? 256 / w : 128 / w;   /* 256 B, 128 B */
+		for (int l = 0; l < 32; l++)
+			off[l] = rnd(8) == 0 ? -1 : (int)rnd(span) * w;
+		snprintf(name, sizeof name, "%s%d_rnd%d_%d", on, w,
+			 kind == 0 ? 48 * 1024 : kind == 1 ? 1024 :
+			 kind == 2 ? 256 : 128, i / 4);
+		add_point(name, op, w, 1, off);
+	}
+}
+
+/* ---- counters ------------------------------------------------------------- */
+
+static const char *const groups[][12] = {
+	{ "l1tex__t_output_wavefronts_pipe_lsu_mem_dshared_op_ld.sum",
+	  "l1tex__t_output_wavefronts_pipe_lsu_mem_dshared_op_st.sum",
+	  "l1tex__t_output_wavefronts_pipe_lsu_mem_dshared_op_atom.sum",
+	  "l1tex__t_output_wavefronts_pipe_lsu_mem_dshared_op_redas.sum",
+	  "l1tex__m_xbar2l1tex_read_sectors_mem_dshared_op_redas.sum",
+	  "l1tex__m_l1tex2xbar_write_sectors_mem_dshared_op_redas.sum",
+	  "l1tex__t_sectors_pipe_lsu_mem_dshared.sum",
+	  "smsp__inst_executed_op_shared_ld.sum",
+	  "smsp__inst_executed_op_shared_st.sum",
+	  "smsp__inst_executed_op_shared_atom.sum", NULL },
+	{ "l1tex__m_xbar2l1tex_read_sectors_mem_dshared_op_ld.sum",
+	  "l1tex__m_xbar2l1tex_read_sectors_mem_dshared_op_atom.sum",
+	  "l1tex__m_l1tex2xbar_write_sectors_mem_dshared_op_ld.sum",
+	  "l1tex__m_l1tex2xbar_write_sectors_mem_dshared_op_atom.sum",
+	  "smsp__inst_executed_op_generic_ld.sum",
+	  "smsp__inst_executed_op_generic_st.sum",
+	  "smsp__inst_executed_op_generic_atom.sum", NULL },
+	{ "l1tex__m_xbar2l1tex_read_sectors_mem_dshared_op_st.sum",
+	  "l1tex__m_l1tex2xbar_write_sectors_mem_dshared_op_st.sum", NULL },
+	{ "l1tex__t_requests_pipe_lsu_mem_dshared.sum", NULL },
+	{ "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+	  "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+	  "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+	  "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", NULL },
+	{ "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum",
+	  "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom.sum",
+	  NULL },
+	{ "sm__sass_inst_executed_op_dshared_ld.sum",
+	  "sm__sass_inst_executed_op_dshared_st.sum",
+	  "sm__sass_inst_executed_op_dshared_atom.sum",
+	  "sm__sass_inst_executed_op_dshared_redas.sum", NULL },
+};
+#define NGROUPS ((int)(sizeof groups / sizeof *groups))
+
+static int group_size(int g)
+{
+	int n = 0;
+
+	while (groups[g][n])
+		n++;
+	return n;
+}
+
+static int nmetrics_total(void)
+{
+	int n = 0;
+
+	for (int g = 0; g < NGROUPS; g++)
+		n += group_size(g);
+	return n;
+}
+
+/* ---- one run --------------------------------------------------------------- */
+
+static dsmem_out *d_out;
+
+static void launch(const point *p, int target, int mode, int count,
+		   dsmem_out *h)
+{
+	dsmem_args a;
+
+	memcpy(a.off, p->off, sizeof a.off);
+	a.target = target;
+	a.mode = mode;
+	a.count = count;
+	a.zero = 0;
+	/* (outside a counted range: cudaMemset may run a kernel) */
+	if (h)
+		CHECK_CUDA(cudaMemset(d_out, 0, sizeof *d_out));
+	kernel_of(p->op, p->width)<<<2, 32, DSMEM_SMEM>>>(a, d_out);
+	CHECK_CUDA(cudaGetLastError());
+	CHECK_CUDA(cudaDeviceSynchronize());
+	if (h)
+		CHECK_CUDA(cudaMemcpy(h, d_out, sizeof *h,
+				      cudaMemcpyDeviceToHost));
+}
+
+/* The check of a counted run of n accesses: "ok" or what failed. */
+static const char *check_run(const point *p, int target, int n,
+			     const dsmem_out *h)
+{
+	unsigned rank = target == T_REMOTE ? 1 : 0;
+	int hits[DSMEM_WORDS] = { 0 };
+
+	if (h->sm[0] == h->sm[1])
+		return "same-sm";
+	for (int l = 0; l < 32; l++)
+		if (p->off[l] >= 0)
+			hits[p->off[l] / 4]++;
+	for (int l = 0; l < 32; l++) {
+		int o = p->off[l];
+		if (o < 0)
+			continue;
+		uint32_t fill = DSMEM_FILL(rank, o / 4);
+		if (p->op == OP_LD) {
+			uint32_t word = fill;
+			if (p->width == 1)
+				word = fill >> (8 * (o % 4)) & 0xff;
+			else if (p->width == 2)
+				word = fill >> (8 * (o % 4)) & 0xffff;
+			if (h->sum[l] != (uint32_t)(word * (uint32_t)n))
+				return "ld-value";
+		} else if (p->op == OP_ST) {
+			uint32_t m = h->words[l][0];
+			if (p->width == 1 || p->width == 2)
+				continue;   /* part of a word: not checked */
+			if ((m & 0xff000000u) != 0xa5000000u ||
+			    (m & 0xff) > 31)
+				return "st-value";
+		} else {
+			if (h->words[l][0] !=
+			    fill + (uint32_t)(hits[o / 4] * n))
+				return "atom-value";
+		}
+	}
+	return "ok";
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int main(int argc, char **argv)
+{
+	int quick = 0, counters = 1;
+	const char *out_path = NULL;
+
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--quick"))
+			quick = 1;
+		else if (!strcmp(argv[i], "--no-counters"))
+			counters = 0;
+		else if (!strcmp(argv[i], "--out") && i + 1 < argc)
+			out_path = argv[++i];
+		else {
+			fprintf(stderr, "usage: bankscope-dsmem [--quick] "
+				"[--no-counters] [--out FILE|-]\n"
+				"(default: data/<gpu>/dsmem-<time>.csv)\n");
+			return 2;
+		}
+	for (int w = 1; w <= 16; w *= 2) {
+		gen_points(OP_LD, w, quick);
+		gen_points(OP_ST, w, quick);
+	}
+	gen_points(OP_RED, 4, quick);
+	gen_points(OP_ATOM, 4, quick);
+
+	cudaDeviceProp prop;
+	int dev = 0, drv = 0;
+	CHECK_CUDA(cudaSetDevice(dev));
+	CHECK_CUDA(cudaGetDeviceProperties(&prop, dev));
+	CHECK_CUDA(cudaDriverGetVersion(&drv));
+	if (prop.major < 9) {
+		fprintf(stderr, "bankscope-dsmem: %s is sm_%d%d; distributed "
+			"shared memory needs sm_90 or newer\n", prop.name,
+			prop.major, prop.minor);
+		return 1;
+	}
+	for (int op = 0; op < NOPS; op++)
+		for (int w = 1; w <= 16; w *= 2)
+			if (kernel_of(op, w))
+				CHECK_CUDA(cudaFuncSetAttribute(
+					kernel_of(op, w),
+					cudaFuncAttributeMaxDynamicSharedMemorySize,
+					DSMEM_SMEM));
+	CHECK_CUDA(cudaMalloc(&d_out, sizeof *d_out));
+
+	int nm = nmetrics_total();
+	int ntarget_rows = npoints * NTARGETS;
+	double *vals = (double *)calloc((size_t)ntarget_rows * nm, sizeof *vals);
+	char (*why)[300] = (char (*)[300])calloc(NGROUPS, 300);
+	if (!vals || !why) {
+		fprintf(stderr, "bankscope-dsmem: out of memory\n");
+		return 1;
+	}
+	for (int i = 0; i < ntarget_rows * nm; i++)
+		vals[i] = NAN;
+
+	/* Counters: one group at a time, every row's two launches. */
+	int col = 0;
+	for (int g = 0; counters && g < NGROUPS; g++) {
+		int gm = group_size(g);
+		bs_counters *c = NULL;
+		char w[256];
+		if (bs_counters_open(&c, groups[g], gm, 64, w, sizeof w)) {
+			snprintf(why[g], 300, "%s", w);
+			fprintf(stderr, "bankscope-dsmem: counters group %d: %s\n",
+				g, w);
+			col += gm;
+			continue;
+		}
+		double *buf = (double *)malloc(64 * gm * sizeof *buf);
+		for (int r0 = 0; r0 < ntarget_rows; r0 += 32) {
+			int r1 = r0 + 32 < ntarget_rows ? r0 + 32 : ntarget_rows;
+			int nr = 0;
+			for (int r = r0; r < r1; r++)
+				for (int k = 1; k <= 2; k++) {
+					bs_counters_begin(c, "dsmem");
+					launch(&points[r / NTARGETS],
+					       r % NTARGETS, 1, k * COUNT_REPS,
+					       NULL);
+					bs_counters_end(c);
+				}
+			if (bs_counters_flush(c, buf, &nr, w, sizeof w) ||
+			    nr != 2 * (r1 - r0)) {
+				snprintf(why[g], 300, "%s", w);
+				fprintf(stderr, "bankscope-dsmem: counters "
+					"group %d: %s\n", g, w);
+				break;
+			}
+			for (int r = r0; r < r1; r++)
+				for (int m = 0; m < gm; m++) {
+					double a = buf[(2 * (r - r0)) * gm + m];
+					double b = buf[(2 * (r - r0) + 1) * gm + m];
+					vals[(size_t)r * nm + col + m] =
+						(b - a) / COUNT_REPS;
+				}
+		}
+		free(buf);
+		bs_counters_close(c);
+		col += gm;
+		fprintf(stderr, "bankscope-dsmem: counters group %d of %d "
+			"done\n", g + 1, NGROUPS);
+	}
+
+	/* The file: data/<gpu>/dsmem-<time>.csv (or --out), written in
+	   its place only when whole (bs_output). */
+	time_t now = time(NULL);
+	char path[1024], slug[64], stamp[32];
+	bs_output o;
+	bs_error err;
+	if (out_path && !strcmp(out_path, "-")) {
+		o.f = stdout;
+		o.tmp[0] = 0;
+	} else {
+		if (!out_path) {
+			bs_gpu_slug(prop.name, slug, sizeof slug);
+			strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S",
+				 gmtime(&now));
+			snprintf(path, sizeof path, "data/%s", slug);
+			mkdir("data", 0777);
+			mkdir(path, 0777);
+			snprintf(path, sizeof path, "data/%s/dsmem-%s.csv", slug,
+				 stamp);
+			out_path = path;
+		}
+		if (bs_output_open(&o, out_path, &err) < 0) {
+			char msg[600];
+			bs_error_format(&err, msg, sizeof msg);
+			fprintf(stderr, "bankscope-dsmem: %s\n", msg);
+			return 1;
+		}
+	}
+	/* Metadata and header. */
+	char date[32];
+	strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	fprintf(o.f, "# bankscope-dsmem: one warp's accesses to shared memory of "
+	       "its own CTA (local, self) and of another CTA of its cluster "
+	       "on another SM (remote)\n");
+	fprintf(o.f, "# gpu: %s\n# compute_capability: %d.%d\n# driver_version: "
+	       "%d\n# date: %s\n# sm_count: %d\n# counters: %s\n",
+	       prop.name, prop.major, prop.minor, drv, date,
+	       prop.multiProcessorCount,
+	       counters ? bs_counters_version() : "off");
+	fprintf(o.f, "# cycles: per access, clock64 on CTA 0's SM; ld and atom a "
+	       "dependent chain (latency), st and red the issue interval; "
+	       "median and min of %d repetitions of (t(%d) - t(%d)) / %d\n",
+	       DSMEM_REPS, CHAIN_LONG, CHAIN_SHORT, CHAIN_LONG - CHAIN_SHORT);
+	fprintf(o.f, "# counters: per instruction, (m(%d) - m(%d)) / %d\n",
+	       2 * COUNT_REPS, COUNT_REPS, COUNT_REPS);
+	for (int g = 0; g < NGROUPS; g++)
+		if (why[g][0])
+			fprintf(o.f, "# counters group %d not collected: %s\n", g,
+			       why[g]);
+	fprintf(o.f, "name,op,width,target,holdout,active_lanes,offsets,sm0,sm1,"
+	       "cycles_median,cycles_min,check");
+	for (int g = 0; g < NGROUPS; g++)
+		for (int m = 0; groups[g][m]; m++)
+			fprintf(o.f, ",%s", groups[g][m]);
+	fprintf(o.f, "\n");
+
+	dsmem_out h;
+	for (int r = 0; r < ntarget_rows; r++) {
+		const point *p = &points[r / NTARGETS];
+		int target = r % NTARGETS;
+		double cyc[DSMEM_REPS];
+		int active = 0;
+
+		launch(p, target, 0, 0, &h);
+		for (int k = 0; k < DSMEM_REPS; k++)
+			cyc[k] = (double)(h.cycles[k + 1][1] -
+					  h.cycles[k + 1][0]) /
+				 (CHAIN_LONG - CHAIN_SHORT);
+		qsort(cyc, DSMEM_REPS, sizeof *cyc, cmp_double);
+		launch(p, target, 1, COUNT_REPS, &h);
+		const char *ck = check_run(p, target, COUNT_REPS, &h);
+		for (int l = 0; l < 32; l++)
+			active += p->off[l] >= 0;
+		fprintf(o.f, "%s,%s,%d,%s,%d,%d,", p->name, op_name[p->op],
+		       p->width, target_name[target], p->holdout, active);
+		for (int l = 0; l < 32; l++) {
+			if (p->off[l] >= 0)
+				fprintf(o.f, "%s%d", l ? " " : "", p->off[l]);
+			else
+				fprintf(o.f, "%s-", l ? " " : "");
+		}
+		fprintf(o.f, ",%u,%u,%.3f,%.3f,%s", h.sm[0], h.sm[1],
+		       cyc[DSMEM_REPS / 2], cyc[0], ck);
+		for (int m = 0; m < nm; m++) {
+			double v = vals[(size_t)r * nm + m];
+			if (isnan(v))
+				fprintf(o.f, ",");
+			else
+				fprintf(o.f, ",%.4g", v);
+		}
+		fprintf(o.f, "\n");
+		if (r % 60 == 59)
+			fprintf(stderr, "bankscope-dsmem: %d of %d rows\n",
+				r + 1, ntarget_rows);
+	}
+	if (o.f == stdout) {
+		fflush(stdout);
+		return ferror(stdout) ? 1 : 0;
+	}
+	if (bs_output_commit(&o, &err) < 0) {
+		char msg[600];
+		bs_error_format(&err, msg, sizeof msg);
+		fprintf(stderr, "bankscope-dsmem: %s\n", msg);
+		return 1;
+	}
+	fprintf(stderr, "bankscope-dsmem: wrote %s\n", out_path);
+	CHECK_CUDA(cudaFree(d_out));
+	return 0;
+}
