@@ -482,7 +482,8 @@ static void gen_points(int op, int w, int quick)
 			int r = l / 4, c = l % 4;
 			off[l] = r * 128 + ((c ^ (r % 8)) % 8) * 16;
 		}
-		add_point("ld16_swz128_col", op, w, 0, off);
+		snprintf(name, sizeof name, "%s16_swz128_col", on);
+		add_point(name, op, w, 0, off);
 	}
 	int nr = quick ? 4 : 16;
 	for (int i = 0; i < nr; i++) {
