@@ -261,14 +261,11 @@ END_TEST
 Suite *kinds_suite(void)
 {
 	Suite *s = suite_create("kinds");
-	TCase *tc = tcase_create("every kind");
 	int n = (int)bs_kind_count();
 
-	tcase_set_timeout(tc, 60);
-	tcase_add_loop_test(tc, test_family_point, 0, n);
-	tcase_add_loop_test(tc, test_accessor, 0, n);
-	tcase_add_loop_test(tc, test_sass_reads_back, 0, n);
-	tcase_add_loop_test(tc, test_make_sass_group, 0, n);
-	suite_add_tcase(s, tc);
+	tu_add_tcase(s, "every kind", 60, (const tu_test[]){
+		{ test_family_point, n }, { test_accessor, n },
+		{ test_sass_reads_back, n }, { test_make_sass_group, n },
+		{ NULL, 0 } });
 	return s;
 }
