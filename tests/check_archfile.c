@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "bankscope.h"
+#include "testutil.h"
 
 /* ---- kinds ----------------------------------------------------------- */
 
@@ -754,29 +755,19 @@ END_TEST
 Suite *archfile_suite(void)
 {
 	Suite *s = suite_create("archfile");
-	TCase *tc = tcase_create("kinds");
 
-	tcase_add_test(tc, test_kind_rows);
-	tcase_add_test(tc, test_kind_width_text);
-	tcase_add_loop_test(tc, test_sass_kind, 0,
-			    sizeof sass_rows / sizeof *sass_rows);
-	suite_add_tcase(s, tc);
-	tc = tcase_create("profiles");
-	tcase_add_test(tc, test_builtins);
-	tcase_add_loop_test(tc, test_round_trip, 0, 2);
-	tcase_add_loop_test(tc, test_bad_profile, 0, sizeof bad / sizeof *bad);
-	tcase_add_test(tc, test_numbers);
-	suite_add_tcase(s, tc);
-	tc = tcase_create("rules");
-	tcase_add_test(tc, test_serial_words);
-	tcase_add_test(tc, test_ideal_by_lanes);
-	tcase_add_test(tc, test_slot_waves);
-	tcase_add_test(tc, test_fewer_address_lanes);
-	tcase_add_test(tc, test_cas_loop);
-	tcase_add_test(tc, test_cas_loop_no_loads);
-	tcase_add_test(tc, test_byte_banks);
-	tcase_add_test(tc, test_not_modeled);
-	tcase_add_test(tc, test_copy_lines_file);
-	suite_add_tcase(s, tc);
+	tu_add_tcase(s, "kinds", 0, (const tu_test[]){
+		{ test_kind_rows, 1 }, { test_kind_width_text, 1 },
+		{ test_sass_kind, TU_ROWS(sass_rows) }, { NULL, 0 } });
+	tu_add_tcase(s, "profiles", 0, (const tu_test[]){
+		{ test_builtins, 1 }, { test_round_trip, 2 },
+		{ test_bad_profile, TU_ROWS(bad) }, { test_numbers, 1 },
+		{ NULL, 0 } });
+	tu_add_tcase(s, "rules", 0, (const tu_test[]){
+		{ test_serial_words, 1 }, { test_ideal_by_lanes, 1 },
+		{ test_slot_waves, 1 }, { test_fewer_address_lanes, 1 },
+		{ test_cas_loop, 1 }, { test_cas_loop_no_loads, 1 },
+		{ test_byte_banks, 1 }, { test_not_modeled, 1 },
+		{ test_copy_lines_file, 1 }, { NULL, 0 } });
 	return s;
 }

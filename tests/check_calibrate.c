@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "bankscope.h"
+#include "testutil.h"
 
 #define H100 "data/h100-sxm/all-20261122-052715.csv"
 /* probe-all with the nine families: every kind */
@@ -651,24 +652,15 @@ END_TEST
 Suite *calibrate_suite(void)
 {
 	Suite *s = suite_create("calibrate");
-	TCase *tc = tcase_create("derive");
 
-	tcase_set_timeout(tc, 300);
-	tcase_add_loop_test(tc, test_measured_sm_90, 0, 2);
-	tcase_add_test(tc, test_measured_kinds);
-	tcase_add_test(tc, test_textbook);
-	tcase_add_test(tc, test_altered);
-	tcase_add_test(tc, test_altered_loops);
-	tcase_add_test(tc, test_64_banks);
-	tcase_add_test(tc, test_kinds_sm_90);
-	tcase_add_test(tc, test_sparse);
-	tcase_add_test(tc, test_unexplained);
-	tcase_add_loop_test(tc, test_conflicts, 0, 2);
-	tcase_add_test(tc, test_jitter);
-	tcase_add_test(tc, test_outliers);
-	tcase_add_test(tc, test_negative_slope);
-	tcase_add_test(tc, test_huge_tp);
-	tcase_add_test(tc, test_no_rows);
-	suite_add_tcase(s, tc);
+	tu_add_tcase(s, "derive", 300, (const tu_test[]){
+		{ test_measured_sm_90, 2 }, { test_measured_kinds, 1 },
+		{ test_textbook, 1 }, { test_altered, 1 },
+		{ test_altered_loops, 1 }, { test_64_banks, 1 },
+		{ test_kinds_sm_90, 1 }, { test_sparse, 1 },
+		{ test_unexplained, 1 }, { test_conflicts, 2 },
+		{ test_jitter, 1 }, { test_outliers, 1 },
+		{ test_negative_slope, 1 }, { test_huge_tp, 1 },
+		{ test_no_rows, 1 }, { NULL, 0 } });
 	return s;
 }

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "bankscope.h"
+#include "testutil.h"
 
 #define PATTERNS "tests/calibration/h100.patterns"
 #define EXPECTED "tests/calibration/h100.expected.csv"
@@ -149,10 +150,9 @@ END_TEST
 Suite *calibration_suite(void)
 {
 	Suite *s = suite_create("calibration");
-	TCase *tc = tcase_create("h100");
 
-	tcase_add_test(tc, test_every_row);
-	tcase_add_test(tc, test_measured_latency);
-	suite_add_tcase(s, tc);
+	tu_add_tcase(s, "h100", 0, (const tu_test[]){
+		{ test_every_row, 1 }, { test_measured_latency, 1 },
+		{ NULL, 0 } });
 	return s;
 }

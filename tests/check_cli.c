@@ -384,10 +384,8 @@ Suite *cli_suite(void)
 	else
 		tcase_add_test(tc, test_cases_found);
 	suite_add_tcase(s, tc);
-	tc = tcase_create("write errors");
-	tcase_add_loop_test(tc, test_dev_full, 0, NFULL);
-	tcase_add_test(tc, test_file_size_limit);
-	tcase_add_test(tc, test_dataset_write_error);
-	suite_add_tcase(s, tc);
+	tu_add_tcase(s, "write errors", 0, (const tu_test[]){
+		{ test_dev_full, NFULL }, { test_file_size_limit, 1 },
+		{ test_dataset_write_error, 1 }, { NULL, 0 } });
 	return s;
 }

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "bankscope.h"
+#include "testutil.h"
 
 #define ALL 0xffffffffu
 #define NNUM 16
@@ -1349,33 +1350,21 @@ END_TEST
 Suite *dataset_suite(void)
 {
 	Suite *s = suite_create("dataset");
-	TCase *io = tcase_create("io");
-	TCase *files = tcase_create("files");
-	TCase *cmd = tcase_create("check command");
 
-	tcase_add_test(io, test_write_read_rows);
-	tcase_add_loop_test(io, test_line_limit, 0, 2);
-	tcase_add_loop_test(io, test_number_format, 0,
-			    sizeof fmts / sizeof *fmts);
-	tcase_add_loop_test(io, test_write_refused, 0, 10);
-	tcase_add_test(io, test_write_header_refused);
-	tcase_add_test(io, test_write_error);
-	tcase_add_loop_test(io, test_csv_field, 0,
-			    sizeof csv_cases / sizeof *csv_cases);
-	tcase_add_test(io, test_row_init_predict);
-	tcase_add_test(io, test_metadata);
-	tcase_add_test(io, test_column_order);
-	tcase_add_loop_test(io, test_bad_file, 0, sizeof bad / sizeof *bad);
-	tcase_add_test(io, test_numbers);
-	tcase_add_test(io, test_nul_byte);
-	tcase_add_test(files, test_commit_never_overwrites);
-	tcase_add_test(files, test_create_fails);
-	tcase_add_loop_test(cmd, test_check_command, 0,
-			    sizeof cli / sizeof *cli);
-	tcase_add_test(cmd, test_check_holds_output);
-	tcase_add_test(cmd, test_check_zero_deviation);
-	suite_add_tcase(s, io);
-	suite_add_tcase(s, files);
-	suite_add_tcase(s, cmd);
+	tu_add_tcase(s, "io", 0, (const tu_test[]){
+		{ test_write_read_rows, 1 }, { test_line_limit, 2 },
+		{ test_number_format, TU_ROWS(fmts) },
+		{ test_write_refused, 10 }, { test_write_header_refused, 1 },
+		{ test_write_error, 1 }, { test_csv_field, TU_ROWS(csv_cases) },
+		{ test_row_init_predict, 1 }, { test_metadata, 1 },
+		{ test_column_order, 1 }, { test_bad_file, TU_ROWS(bad) },
+		{ test_numbers, 1 }, { test_nul_byte, 1 }, { NULL, 0 } });
+	tu_add_tcase(s, "files", 0, (const tu_test[]){
+		{ test_commit_never_overwrites, 1 }, { test_create_fails, 1 },
+		{ NULL, 0 } });
+	tu_add_tcase(s, "check command", 0, (const tu_test[]){
+		{ test_check_command, TU_ROWS(cli) },
+		{ test_check_holds_output, 1 },
+		{ test_check_zero_deviation, 1 }, { NULL, 0 } });
 	return s;
 }

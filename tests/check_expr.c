@@ -13,9 +13,9 @@
 #include <string.h>
 
 #include "bankscope.h"
+#include "testutil.h"
 
 #define ALL 0xffffffffu
-#define ROWS(t) ((int)(sizeof(t) / sizeof((t)[0])))
 
 typedef struct {
 	const char *text;
@@ -594,25 +594,18 @@ END_TEST
 Suite *expr_suite(void)
 {
 	Suite *s = suite_create("expr");
-	TCase *tc = tcase_create("parse and evaluate");
 
-	tcase_add_loop_test(tc, test_value, 0, ROWS(values));
-	tcase_add_loop_test(tc, test_parse_error, 0, ROWS(parse_errors));
-	tcase_add_loop_test(tc, test_eval_error, 0, ROWS(eval_errors));
-	tcase_add_test(tc, test_nesting);
-	tcase_add_test(tc, test_length);
-	tcase_add_test(tc, test_null_text);
-	tcase_add_test(tc, test_reuse);
-	suite_add_tcase(s, tc);
-
-	tc = tcase_create("access");
-	tcase_add_test(tc, test_access_stride33);
-	tcase_add_test(tc, test_access_active);
-	tcase_add_test(tc, test_access_inactive_not_evaluated);
-	tcase_add_test(tc, test_access_tid);
-	tcase_add_test(tc, test_access_top_of_window);
-	tcase_add_loop_test(tc, test_access_error, 0, ROWS(access_errors));
-	tcase_add_test(tc, test_access_long_name);
-	suite_add_tcase(s, tc);
+	tu_add_tcase(s, "parse and evaluate", 0, (const tu_test[]){
+		{ test_value, TU_ROWS(values) },
+		{ test_parse_error, TU_ROWS(parse_errors) },
+		{ test_eval_error, TU_ROWS(eval_errors) }, { test_nesting, 1 },
+		{ test_length, 1 }, { test_null_text, 1 }, { test_reuse, 1 },
+		{ NULL, 0 } });
+	tu_add_tcase(s, "access", 0, (const tu_test[]){
+		{ test_access_stride33, 1 }, { test_access_active, 1 },
+		{ test_access_inactive_not_evaluated, 1 },
+		{ test_access_tid, 1 }, { test_access_top_of_window, 1 },
+		{ test_access_error, TU_ROWS(access_errors) },
+		{ test_access_long_name, 1 }, { NULL, 0 } });
 	return s;
 }

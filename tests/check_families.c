@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "bankscope.h"
+#include "testutil.h"
 
 static const struct {
 	const char *family;
@@ -222,15 +223,11 @@ END_TEST
 Suite *families_suite(void)
 {
 	Suite *s = suite_create("families");
-	TCase *tc = tcase_create("points");
 
-	tcase_set_timeout(tc, 60);
-	tcase_add_loop_test(tc, test_counts, 0, sizeof counts / sizeof *counts);
-	tcase_add_test(tc, test_unique_names);
-	tcase_add_test(tc, test_all);
-	tcase_add_loop_test(tc, test_kinds_covered, 0, 18);
-	tcase_add_loop_test(tc, test_lanes, 0, sizeof lanes / sizeof *lanes);
-	tcase_add_test(tc, test_permline);
-	suite_add_tcase(s, tc);
+	tu_add_tcase(s, "points", 60, (const tu_test[]){
+		{ test_counts, TU_ROWS(counts) }, { test_unique_names, 1 },
+		{ test_all, 1 }, { test_kinds_covered, 18 },
+		{ test_lanes, TU_ROWS(lanes) }, { test_permline, 1 },
+		{ NULL, 0 } });
 	return s;
 }

@@ -21,6 +21,7 @@
 #include <sys/wait.h>
 
 #include "bankscope.h"
+#include "testutil.h"
 
 enum outcome { IDEAL, ALREADY, IMPROVED, UNCHANGED };
 
@@ -518,17 +519,11 @@ END_TEST
 Suite *fix_suite(void)
 {
 	Suite *s = suite_create("fix");
-	TCase *search = tcase_create("search");
-	TCase *program = tcase_create("program");
 
-	tcase_add_loop_test(search, test_fix_rows, 0,
-			    sizeof rows / sizeof *rows);
-	tcase_add_loop_test(search, test_stride_sweep, 0, 3);
-	tcase_add_loop_test(search, test_bad_input, 0,
-			    sizeof bad / sizeof *bad);
-	tcase_add_loop_test(program, test_program, 0,
-			    sizeof prog / sizeof *prog);
-	suite_add_tcase(s, search);
-	suite_add_tcase(s, program);
+	tu_add_tcase(s, "search", 0, (const tu_test[]){
+		{ test_fix_rows, TU_ROWS(rows) }, { test_stride_sweep, 3 },
+		{ test_bad_input, TU_ROWS(bad) }, { NULL, 0 } });
+	tu_add_tcase(s, "program", 0, (const tu_test[]){
+		{ test_program, TU_ROWS(prog) }, { NULL, 0 } });
 	return s;
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "bankscope.h"
+#include "testutil.h"
 
 typedef struct {
 	const char *name, *slug;
@@ -74,10 +75,9 @@ END_TEST
 Suite *gpu_suite(void)
 {
 	Suite *s = suite_create("gpu");
-	TCase *tc = tcase_create("slug");
 
-	tcase_add_loop_test(tc, test_slug, 0, sizeof slugs / sizeof *slugs);
-	tcase_add_test(tc, test_slug_cut);
-	suite_add_tcase(s, tc);
+	tu_add_tcase(s, "slug", 0, (const tu_test[]){
+		{ test_slug, TU_ROWS(slugs) }, { test_slug_cut, 1 },
+		{ NULL, 0 } });
 	return s;
 }

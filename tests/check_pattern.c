@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "bankscope.h"
+#include "testutil.h"
 
 #define ALL 0xffffffffu
 #define NOLANES (-1)
@@ -635,27 +636,17 @@ END_TEST
 Suite *pattern_suite(void)
 {
 	Suite *s = suite_create("pattern");
-	TCase *tc = tcase_create("lines");
-	TCase *st = tcase_create("stream");
 
-	tcase_add_loop_test(tc, test_valid_line, 0,
-			    sizeof valid / sizeof *valid);
-	tcase_add_loop_test(tc, test_valid_line_read, 0,
-			    sizeof valid / sizeof *valid);
-	tcase_add_loop_test(tc, test_format_round_trip, 0,
-			    sizeof valid / sizeof *valid);
-	tcase_add_test(tc, test_format_text);
-	tcase_add_test(tc, test_blank_and_comment);
-	tcase_add_loop_test(tc, test_error_line, 0,
-			    sizeof errors / sizeof *errors);
-	tcase_add_loop_test(tc, test_error_line_read, 0,
-			    sizeof errors / sizeof *errors);
-	suite_add_tcase(s, tc);
-	tcase_add_loop_test(st, test_stream, 0,
-			    sizeof streams / sizeof *streams);
-	tcase_add_test(st, test_line_limit);
-	tcase_add_loop_test(st, test_endless_line, 0, 2);
-	tcase_add_test(st, test_reader_name);
-	suite_add_tcase(s, st);
+	tu_add_tcase(s, "lines", 0, (const tu_test[]){
+		{ test_valid_line, TU_ROWS(valid) },
+		{ test_valid_line_read, TU_ROWS(valid) },
+		{ test_format_round_trip, TU_ROWS(valid) },
+		{ test_format_text, 1 }, { test_blank_and_comment, 1 },
+		{ test_error_line, TU_ROWS(errors) },
+		{ test_error_line_read, TU_ROWS(errors) }, { NULL, 0 } });
+	tu_add_tcase(s, "stream", 0, (const tu_test[]){
+		{ test_stream, TU_ROWS(streams) }, { test_line_limit, 1 },
+		{ test_endless_line, 2 }, { test_reader_name, 1 },
+		{ NULL, 0 } });
 	return s;
 }

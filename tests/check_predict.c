@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "bankscope.h"
+#include "testutil.h"
 
 typedef struct {
 	const char *what;
@@ -546,24 +547,17 @@ END_TEST
 Suite *predict_suite(void)
 {
 	Suite *s = suite_create("predict");
-	TCase *tc = tcase_create("rules");
 
-	tcase_add_loop_test(tc, test_rule_rows, 0, sizeof rows / sizeof *rows);
-	tcase_add_loop_test(tc, test_detail_agrees, 0,
-			    sizeof rows / sizeof *rows);
-	tcase_add_test(tc, test_detail_cells_stride2);
-	tcase_add_loop_test(tc, test_copy_lines_rows, 0,
-			    (int)(sizeof cg_rows / sizeof *cg_rows));
-	tcase_add_test(tc, test_copy_lines_duplicates);
-	tcase_add_test(tc, test_u64_loop_rows);
-	tcase_add_test(tc, test_copy_lines_sources);
-	tcase_add_test(tc, test_detail_broadcast);
-	tcase_add_test(tc, test_detail_phases_8byte);
-	tcase_add_loop_test(tc, test_invalid_access, 0,
-			    sizeof bad / sizeof *bad);
-	tcase_add_test(tc, test_pairwise_uniform);
-	tcase_add_test(tc, test_profiles);
-	tcase_add_loop_test(tc, test_fast_path_agrees, 0, 4);
-	suite_add_tcase(s, tc);
+	tu_add_tcase(s, "rules", 0, (const tu_test[]){
+		{ test_rule_rows, TU_ROWS(rows) },
+		{ test_detail_agrees, TU_ROWS(rows) },
+		{ test_detail_cells_stride2, 1 },
+		{ test_copy_lines_rows, TU_ROWS(cg_rows) },
+		{ test_copy_lines_duplicates, 1 }, { test_u64_loop_rows, 1 },
+		{ test_copy_lines_sources, 1 }, { test_detail_broadcast, 1 },
+		{ test_detail_phases_8byte, 1 },
+		{ test_invalid_access, TU_ROWS(bad) },
+		{ test_pairwise_uniform, 1 }, { test_profiles, 1 },
+		{ test_fast_path_agrees, 4 }, { NULL, 0 } });
 	return s;
 }

@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 
 #include "bankscope.h"
+#include "testutil.h"
 #include "../probes/driver_version.h"
 
 #define H100 "data/h100-sxm/all-20261122-052715.csv"
@@ -328,10 +329,8 @@ Suite *probe_suite(void)
 			"was not built\n");
 	}
 	suite_add_tcase(s, tc);
-	tc = tcase_create("driver");
-	tcase_add_loop_test(tc, test_driver_release, 0,
-			    sizeof releases / sizeof *releases);
-	tcase_add_test(tc, test_driver_release_small);
-	suite_add_tcase(s, tc);
+	tu_add_tcase(s, "driver", 0, (const tu_test[]){
+		{ test_driver_release, TU_ROWS(releases) },
+		{ test_driver_release_small, 1 }, { NULL, 0 } });
 	return s;
 }

@@ -1674,66 +1674,40 @@ END_TEST
 Suite *profile_suite(void)
 {
 	Suite *s = suite_create("profile");
-	TCase *lib = tcase_create("records");
-	TCase *cmd = tcase_create("command");
-	TCase *damaged = tcase_create("damaged");
 
-	tcase_add_test(lib, test_cubin_indexes);
-	tcase_add_test(lib, test_long_kernel_names);
-	tcase_add_test(lib, test_cubin_truncated);
-	tcase_add_test(lib, test_recorded_functions);
-	tcase_add_test(lib, test_transpose_table);
-	tcase_add_test(lib, test_transpose_cuobjdump);
-	tcase_add_test(lib, test_transpose_no_disasm);
-	tcase_add_loop_test(lib, test_is_shared, 0,
-			    sizeof opcodes / sizeof *opcodes);
-	tcase_add_loop_test(lib, test_bad_records, 0,
-			    sizeof bad_records / sizeof *bad_records);
-	tcase_add_loop_test(lib, test_bad_launches, 0,
-			    sizeof bad_launches / sizeof *bad_launches);
-	tcase_add_test(lib, test_count_limits);
-	tcase_add_test(lib, test_sums_and_order);
-	tcase_add_loop_test(lib, test_not_counted, 0,
-			    sizeof uncounted / sizeof *uncounted);
-	tcase_add_test(lib, test_window_counts);
-	tcase_add_test(lib, test_not_counted_kept);
-	tcase_add_test(lib, test_out_of_order);
-	tcase_add_test(lib, test_explain_read);
-	tcase_add_loop_test(lib, test_explain_bad, 0,
-			    sizeof bad_explain / sizeof *bad_explain);
-	tcase_add_test(lib, test_explain_sources);
-	suite_add_tcase(s, lib);
-
-	tcase_add_test(cmd, test_replay_text);
-	tcase_add_test(cmd, test_replay_csv);
-	tcase_add_test(cmd, test_replay_json);
-	tcase_add_test(cmd, test_replay_garbled);
-	tcase_add_test(cmd, test_replay_missing_records);
-	tcase_add_test(cmd, test_replay_not_allowed);
-	tcase_add_test(cmd, test_replay_no_status);
-	tcase_add_test(cmd, test_run_false);
-	tcase_add_test(cmd, test_run_true);
-	tcase_add_test(cmd, test_run_signal);
-	tcase_add_test(cmd, test_run_not_found);
-	tcase_add_test(cmd, test_run_not_executable);
-	tcase_add_test(cmd, test_run_one);
-	tcase_add_test(cmd, test_run_reruns);
-	tcase_add_test(cmd, test_replay_disassembles_recorded_functions);
-	tcase_add_test(cmd, test_run_all_launches);
-	tcase_add_test(cmd, test_run_kernel);
-	tcase_add_test(cmd, test_run_verbose);
-	tcase_add_test(cmd, test_dataset_write_error);
-	tcase_add_test(cmd, test_dataset_newline_path);
-	tcase_add_test(cmd, test_usage);
-	tcase_set_timeout(cmd, 30);
-	suite_add_tcase(s, cmd);
-
-	tcase_add_loop_test(damaged, test_replay_fifo, 0,
-			    sizeof fifo_files / sizeof *fifo_files);
-	tcase_add_test(damaged, test_replay_cut_sass);
-	tcase_add_test(damaged, test_replay_empty_disassembly);
-	tcase_add_test(damaged, test_replay_status_huge);
-	tcase_add_test(damaged, test_run_short_options);
-	suite_add_tcase(s, damaged);
+	tu_add_tcase(s, "records", 0, (const tu_test[]){
+		{ test_cubin_indexes, 1 }, { test_long_kernel_names, 1 },
+		{ test_cubin_truncated, 1 }, { test_recorded_functions, 1 },
+		{ test_transpose_table, 1 }, { test_transpose_cuobjdump, 1 },
+		{ test_transpose_no_disasm, 1 },
+		{ test_is_shared, TU_ROWS(opcodes) },
+		{ test_bad_records, TU_ROWS(bad_records) },
+		{ test_bad_launches, TU_ROWS(bad_launches) },
+		{ test_count_limits, 1 }, { test_sums_and_order, 1 },
+		{ test_not_counted, TU_ROWS(uncounted) },
+		{ test_window_counts, 1 }, { test_not_counted_kept, 1 },
+		{ test_out_of_order, 1 }, { test_explain_read, 1 },
+		{ test_explain_bad, TU_ROWS(bad_explain) },
+		{ test_explain_sources, 1 }, { NULL, 0 } });
+	tu_add_tcase(s, "command", 30, (const tu_test[]){
+		{ test_replay_text, 1 }, { test_replay_csv, 1 },
+		{ test_replay_json, 1 }, { test_replay_garbled, 1 },
+		{ test_replay_missing_records, 1 },
+		{ test_replay_not_allowed, 1 }, { test_replay_no_status, 1 },
+		{ test_run_false, 1 }, { test_run_true, 1 },
+		{ test_run_signal, 1 }, { test_run_not_found, 1 },
+		{ test_run_not_executable, 1 }, { test_run_one, 1 },
+		{ test_run_reruns, 1 },
+		{ test_replay_disassembles_recorded_functions, 1 },
+		{ test_run_all_launches, 1 }, { test_run_kernel, 1 },
+		{ test_run_verbose, 1 }, { test_dataset_write_error, 1 },
+		{ test_dataset_newline_path, 1 }, { test_usage, 1 },
+		{ NULL, 0 } });
+	tu_add_tcase(s, "damaged", 0, (const tu_test[]){
+		{ test_replay_fifo, TU_ROWS(fifo_files) },
+		{ test_replay_cut_sass, 1 },
+		{ test_replay_empty_disassembly, 1 },
+		{ test_replay_status_huge, 1 }, { test_run_short_options, 1 },
+		{ NULL, 0 } });
 	return s;
 }

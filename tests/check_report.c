@@ -1407,58 +1407,34 @@ END_TEST
 Suite *report_suite(void)
 {
 	Suite *s = suite_create("report");
-	TCase *tc = tcase_create("h100");
+	TCase *tc;
 
+	tc = tu_add_tcase(s, "h100", 0, (const tu_test[]){
+		{ test_h100_written, 1 }, { test_h100_holds, TU_ROWS(expect) },
+		{ test_h100_offline, 1 }, { test_h100_sections, 1 },
+		{ NULL, 0 } });
 	tcase_add_unchecked_fixture(tc, h100_setup, h100_teardown);
-	tcase_add_test(tc, test_h100_written);
-	tcase_add_loop_test(tc, test_h100_holds, 0,
-			    (int)(sizeof expect / sizeof *expect));
-	tcase_add_test(tc, test_h100_offline);
-	tcase_add_test(tc, test_h100_sections);
-	suite_add_tcase(s, tc);
-
-	tc = tcase_create("kinds");
+	tc = tu_add_tcase(s, "kinds", 0, (const tu_test[]){
+		{ test_kinds_written, 1 },
+		{ test_kinds_holds, TU_ROWS(kinds_expect) },
+		{ test_kinds_order, 1 }, { test_plot_data, 1 },
+		{ test_plot_data_kept, 1 }, { NULL, 0 } });
 	tcase_add_unchecked_fixture(tc, kinds_setup, kinds_teardown);
-	tcase_add_test(tc, test_kinds_written);
-	tcase_add_loop_test(tc, test_kinds_holds, 0,
-			    (int)(sizeof kinds_expect / sizeof *kinds_expect));
-	tcase_add_test(tc, test_kinds_order);
-	tcase_add_test(tc, test_plot_data);
-	tcase_add_test(tc, test_plot_data_kept);
-	suite_add_tcase(s, tc);
-
-	tc = tcase_create("content");
-	tcase_add_test(tc, test_driver_recorded);
-	tcase_add_test(tc, test_many_disagree);
-	tcase_add_test(tc, test_rule_partners);
-	tcase_add_test(tc, test_wide_cases);
-	tcase_add_test(tc, test_not_drawn);
-	suite_add_tcase(s, tc);
-
-	tc = tcase_create("escape");
-	tcase_add_test(tc, test_escape);
-	suite_add_tcase(s, tc);
-
-	tc = tcase_create("charts");
-	tcase_add_test(tc, test_charts);
-	suite_add_tcase(s, tc);
-
-	tc = tcase_create("out");
-	tcase_add_test(tc, test_symlinks);
-	tcase_add_test(tc, test_out_refused);
-	tcase_add_test(tc, test_chart_link);
-	tcase_add_test(tc, test_concurrent);
-	tcase_add_loop_test(tc, test_interrupted, 0,
-			    (int)(sizeof interrupt_signals /
-				  sizeof *interrupt_signals));
-	tcase_add_loop_test(tc, test_plot_data_interrupted, 0,
-			    (int)(sizeof interrupt_signals /
-				  sizeof *interrupt_signals));
-	tcase_set_timeout(tc, 60);
-	suite_add_tcase(s, tc);
-
-	tc = tcase_create("bad");
-	tcase_add_loop_test(tc, test_bad, 0, (int)(sizeof bad / sizeof *bad));
-	suite_add_tcase(s, tc);
+	tu_add_tcase(s, "content", 0, (const tu_test[]){
+		{ test_driver_recorded, 1 }, { test_many_disagree, 1 },
+		{ test_rule_partners, 1 }, { test_wide_cases, 1 },
+		{ test_not_drawn, 1 }, { NULL, 0 } });
+	tu_add_tcase(s, "escape", 0,
+		     (const tu_test[]){ { test_escape, 1 }, { NULL, 0 } });
+	tu_add_tcase(s, "charts", 0,
+		     (const tu_test[]){ { test_charts, 1 }, { NULL, 0 } });
+	tu_add_tcase(s, "out", 60, (const tu_test[]){
+		{ test_symlinks, 1 }, { test_out_refused, 1 },
+		{ test_chart_link, 1 }, { test_concurrent, 1 },
+		{ test_interrupted, TU_ROWS(interrupt_signals) },
+		{ test_plot_data_interrupted, TU_ROWS(interrupt_signals) },
+		{ NULL, 0 } });
+	tu_add_tcase(s, "bad", 0, (const tu_test[]){
+		{ test_bad, TU_ROWS(bad) }, { NULL, 0 } });
 	return s;
 }

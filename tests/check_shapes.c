@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "bankscope.h"
+#include "testutil.h"
 
 #define ALL 0xffffffffu
 
@@ -827,30 +828,23 @@ END_TEST
 Suite *shapes_suite(void)
 {
 	Suite *s = suite_create("shapes");
-	TCase *tc = tcase_create("tile");
 
-	tcase_add_loop_test(tc, test_tile, 0, ROWS(tiles));
-	tcase_add_test(tc, test_tile_xor_narrow);
-	tcase_add_test(tc, test_tile_named);
-	tcase_add_loop_test(tc, test_tile_error, 0, ROWS(tile_errors));
-	tcase_add_test(tc, test_tile_long_name);
-	suite_add_tcase(s, tc);
-
-	tc = tcase_create("matrix");
-	tcase_add_loop_test(tc, test_matrix_tile, 0, ROWS(mtiles));
-	tcase_add_test(tc, test_matrix_bank_map);
-	tcase_add_loop_test(tc, test_cute_apply, 0, ROWS(applies));
-	tcase_add_loop_test(tc, test_swizzle_parse, 0, ROWS(parses));
-	tcase_add_test(tc, test_tile_dir_names);
-	tcase_add_loop_test(tc, test_matrix_tile_error, 0, ROWS(mtile_errors));
-	tcase_add_loop_test(tc, test_tile_warning, 0, ROWS(warnings));
-	suite_add_tcase(s, tc);
-
-	tc = tcase_create("struct");
-	tcase_add_loop_test(tc, test_struct, 0, ROWS(structs));
-	tcase_add_test(tc, test_struct_named);
-	tcase_add_loop_test(tc, test_struct_error, 0, ROWS(struct_errors));
-	tcase_add_test(tc, test_struct_top_of_window);
-	suite_add_tcase(s, tc);
+	tu_add_tcase(s, "tile", 0, (const tu_test[]){
+		{ test_tile, TU_ROWS(tiles) }, { test_tile_xor_narrow, 1 },
+		{ test_tile_named, 1 },
+		{ test_tile_error, TU_ROWS(tile_errors) },
+		{ test_tile_long_name, 1 }, { NULL, 0 } });
+	tu_add_tcase(s, "matrix", 0, (const tu_test[]){
+		{ test_matrix_tile, TU_ROWS(mtiles) },
+		{ test_matrix_bank_map, 1 },
+		{ test_cute_apply, TU_ROWS(applies) },
+		{ test_swizzle_parse, TU_ROWS(parses) },
+		{ test_tile_dir_names, 1 },
+		{ test_matrix_tile_error, TU_ROWS(mtile_errors) },
+		{ test_tile_warning, TU_ROWS(warnings) }, { NULL, 0 } });
+	tu_add_tcase(s, "struct", 0, (const tu_test[]){
+		{ test_struct, TU_ROWS(structs) }, { test_struct_named, 1 },
+		{ test_struct_error, TU_ROWS(struct_errors) },
+		{ test_struct_top_of_window, 1 }, { NULL, 0 } });
 	return s;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bankscope.h"
+#include "testutil.h"
 
 #define TOL 1e-12
 
@@ -183,13 +184,11 @@ END_TEST
 Suite *stats_suite(void)
 {
 	Suite *s = suite_create("stats");
-	TCase *tc = tcase_create("stats");
 
-	tcase_add_loop_test(tc, test_min_median, 0, sizeof mm / sizeof *mm);
-	tcase_add_test(tc, test_min_median_empty);
-	tcase_add_loop_test(tc, test_fit_line, 0, sizeof fits / sizeof *fits);
-	tcase_add_loop_test(tc, test_fit_stream, 0, sizeof fits / sizeof *fits);
-	tcase_add_test(tc, test_fit_stream_offset);
-	suite_add_tcase(s, tc);
+	tu_add_tcase(s, "stats", 0, (const tu_test[]){
+		{ test_min_median, TU_ROWS(mm) }, { test_min_median_empty, 1 },
+		{ test_fit_line, TU_ROWS(fits) },
+		{ test_fit_stream, TU_ROWS(fits) },
+		{ test_fit_stream_offset, 1 }, { NULL, 0 } });
 	return s;
 }

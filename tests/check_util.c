@@ -401,26 +401,19 @@ END_TEST
 Suite *util_suite(void)
 {
 	Suite *s = suite_create("util");
-	TCase *tc = tcase_create("text");
+	TCase *tc;
 
-	tcase_add_loop_test(tc, test_utf8_next, 0, sizeof utf8 / sizeof *utf8);
-	tcase_add_loop_test(tc, test_escape, 0,
-			    sizeof escapes / sizeof *escapes);
-	tcase_add_test(tc, test_escape_cut);
-	tcase_add_loop_test(tc, test_parse_u64, 0,
-			    sizeof u64_rows / sizeof *u64_rows);
-	tcase_add_loop_test(tc, test_parse_decimal, 0,
-			    sizeof dec_rows / sizeof *dec_rows);
-	tcase_add_test(tc, test_parse_decimal_span);
-	suite_add_tcase(s, tc);
-	tc = tcase_create("output");
+	tu_add_tcase(s, "text", 0, (const tu_test[]){
+		{ test_utf8_next, TU_ROWS(utf8) },
+		{ test_escape, TU_ROWS(escapes) }, { test_escape_cut, 1 },
+		{ test_parse_u64, TU_ROWS(u64_rows) },
+		{ test_parse_decimal, TU_ROWS(dec_rows) },
+		{ test_parse_decimal_span, 1 }, { NULL, 0 } });
+	tc = tu_add_tcase(s, "output", 0, (const tu_test[]){
+		{ test_output_new, 1 }, { test_output_regular, 1 },
+		{ test_output_fifo, 1 }, { test_output_symlink, 1 },
+		{ test_output_device, 1 }, { test_output_refused, 1 },
+		{ NULL, 0 } });
 	tcase_add_checked_fixture(tc, out_setup, out_teardown);
-	tcase_add_test(tc, test_output_new);
-	tcase_add_test(tc, test_output_regular);
-	tcase_add_test(tc, test_output_fifo);
-	tcase_add_test(tc, test_output_symlink);
-	tcase_add_test(tc, test_output_device);
-	tcase_add_test(tc, test_output_refused);
-	suite_add_tcase(s, tc);
 	return s;
 }

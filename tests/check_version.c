@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 
 #include "bankscope.h"
+#include "testutil.h"
 
 static const char *expected(void)
 {
@@ -70,15 +71,13 @@ END_TEST
 Suite *version_suite(void)
 {
 	Suite *s = suite_create("version");
-	TCase *tc = tcase_create("version");
+	TCase *tc = tu_add_tcase(s, "version", 0, (const tu_test[]){
+		{ test_library, 1 }, { test_bankscope, 1 }, { NULL, 0 } });
 
-	tcase_add_test(tc, test_library);
-	tcase_add_test(tc, test_bankscope);
 	if (getenv("PROBE") && *getenv("PROBE"))
 		tcase_add_test(tc, test_probe);
 	else
 		fprintf(stderr, "check_version: skipped bankscope-probe "
 			"--version: PROBE is empty, it was not built\n");
-	suite_add_tcase(s, tc);
 	return s;
 }

@@ -162,14 +162,11 @@ END_TEST
 Suite *web_suite(void)
 {
 	Suite *s = suite_create("web");
-	TCase *tc = tcase_create("web");
 
-	tcase_add_test(tc, test_predict_arrays);
-	tcase_add_test(tc, test_errors_name_the_field);
-	tcase_add_test(tc, test_fix);
-	tcase_add_test(tc, test_dataset_rows);
-	tcase_add_test(tc, test_dataset_bad_line);
-	tcase_add_test(tc, test_profile_file);
-	suite_add_tcase(s, tc);
+	tu_add_tcase(s, "web", 0, (const tu_test[]){
+		{ test_predict_arrays, 1 }, { test_errors_name_the_field, 1 },
+		{ test_fix, 1 }, { test_dataset_rows, 1 },
+		{ test_dataset_bad_line, 1 }, { test_profile_file, 1 },
+		{ NULL, 0 } });
 	return s;
 }

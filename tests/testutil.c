@@ -67,3 +67,16 @@ void tu_first_difference(const char *what, const char *label,
 	snprintf(msg, size, "%s differs at line %ld:\n  %s: %s\n  actual: %s",
 		 what, line, label, w, g);
 }
+
+TCase *tu_add_tcase(Suite *s, const char *name, int timeout,
+		    const tu_test *tests)
+{
+	TCase *tc = tcase_create(name);
+
+	if (timeout)
+		tcase_set_timeout(tc, timeout);
+	for (; tests->test; tests++)
+		tcase_add_loop_test(tc, tests->test, 0, tests->n);
+	suite_add_tcase(s, tc);
+	return tc;
+}
