@@ -8,7 +8,7 @@
 # (pairs, quads, s0) take fewer wavefronts than the stores of the same
 # addresses: the profile's packing.  Each case is labelled with the
 # element index of lane l that defines it (the table `cases` below, from
-# probes/wide.cu; its active lanes when not all 32), so the chart reads on
+# analyzer/families/wide.c; its active lanes when not all 32), so the chart reads on
 # its own; the report lists the cases in full under the chart.  No wide
 # row at all: the chart is not drawn (exit status SKIP, see common.gp).
 #
