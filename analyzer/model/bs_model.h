@@ -393,6 +393,20 @@ int bs_predict_detail(const bs_arch *p, const bs_access *a, bs_detail *out,
 unsigned bs_counters_differ(double wavefronts, double conflicts,
 			    const bs_summary *s);
 
+/*
+ * Distributed shared memory: what an access to another CTA's shared
+ * memory touches (analyzer/model/remote.c).  sectors and lines: the
+ * distinct 32-byte sectors and 128-byte lines of the active lanes' bytes;
+ * passes: the sum, over those sectors, of the most lanes whose bytes fall
+ * in one 4-byte word of the sector (an atomic's read-modify-writes of one
+ * word go one after another).  0, or -1 for a width past 16 or an access
+ * that runs past 4 GiB.
+ */
+typedef struct {
+	unsigned sectors, lines, passes;
+} bs_remote;
+int bs_remote_geometry(const bs_access *a, bs_remote *out);
+
 /* Is the request pairwise uniform under lane partner l^m? */
 int bs_pairwise_uniform(const bs_access *a, unsigned m);
 

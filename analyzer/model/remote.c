@@ -1,0 +1,87 @@
+/*
+ * remote.c - what a warp access to another CTA's shared memory touches:
+ * its 32-byte sectors, 128-byte lines and, per sector, the most lanes on
+ * one 4-byte word (bs_remote_geometry, bs_model.h).
+ *
+ * A remote access (ld/st/red/atom.shared::cluster to a CTA on another SM)
+ * crosses the SM-to-SM network, and no shared-memory bank counter sees it:
+ * the crossbar moves 32-byte sectors (docs/model.md, "Distributed shared
+ * memory"; measured in data/h200/dsmem-20261127).  The counts here are
+ * what the rules of such kinds price: loads and stores the distinct
+ * sectors, atomics one read and one write of each sector per pass, where
+ * a sector takes as many passes as the most lanes that update one of its
+ * words.  Every active lane's bytes count, [address, address + width).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bs_model.h"
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Sorted v[0..n) to its distinct values; how many. */
+static unsigned distinct(uint32_t *v, unsigned n)
+{
+	unsigned k = 0;
+
+	qsort(v, n, sizeof *v, cmp_u32);
+	for (unsigned i = 0; i < n; i++)
+		if (!k || v[k - 1] != v[i])
+			v[k++] = v[i];
+	return k;
+}
+
+int bs_remote_geometry(const bs_access *a, bs_remote *out)
+{
+	/* a 16-byte lane touches 4 words but 1 sector and 1 line */
+	uint32_t sec[BS_LANES * 4], line[BS_LANES * 4], word[BS_LANES * 4];
+	unsigned ns = 0, nl = 0, nw = 0;
+
+	memset(out, 0, sizeof *out);
+	if (a->width == 0 || a->width > 16)
+		return -1;
+	for (unsigned l = 0; l < BS_LANES; l++) {
+		uint32_t first, last;
+
+		if (!(a->active >> l & 1))
+			continue;
+		first = a->addr[l];
+		last = first + a->width - 1;
+		if (last < first)
+			return -1;      /* past 4 GiB */
+		for (uint32_t s = first / 32; s <= last / 32; s++)
+			sec[ns++] = s;
+		for (uint32_t s = first / 128; s <= last / 128; s++)
+			line[nl++] = s;
+		for (uint32_t w = first / 4; w <= last / 4; w++)
+			word[nw++] = w;
+	}
+	out->sectors = distinct(sec, ns);
+	out->lines = distinct(line, nl);
+	/*
+	 * Passes: word[] sorted keeps a word's lanes together and a sector's
+	 * words together (8 words a sector); per sector, the longest run.
+	 */
+	qsort(word, nw, sizeof *word, cmp_u32);
+	for (unsigned i = 0; i < nw;) {
+		uint32_t s = word[i] / 8;
+		unsigned most = 0;
+
+		while (i < nw && word[i] / 8 == s) {
+			unsigned j = i;
+
+			while (j < nw && word[j] == word[i])
+				j++;
+			if (j - i > most)
+				most = j - i;
+			i = j;
+		}
+		out->passes += most;
+	}
+	return 0;
+}

@@ -1,0 +1,156 @@
+/*
+ * check_remote.c - bs_remote_geometry against the remote rows of the
+ * committed DSMEM run (data/h200/dsmem-20261127/dsmem-a.csv, an H200):
+ * the sectors a remote load moves (l1tex__m_xbar2l1tex_read_sectors_mem_
+ * dshared_op_ld) are the distinct sectors of its addresses, and an atomic
+ * moves two per pass (..._op_atom, red included) on every row the
+ * measurements agree on; plus hand-made accesses with known counts.
+ * Tests run from the repository's root.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bankscope.h"
+#include "testutil.h"
+
+#define DSMEM_CSV "data/h200/dsmem-20261127/dsmem-a.csv"
+
+static bs_access lanes(unsigned width, const int *off)
+{
+	bs_access a;
+
+	memset(&a, 0, sizeof a);
+	a.width = width;
+	for (unsigned l = 0; l < BS_LANES; l++)
+		if (off[l] >= 0) {
+			a.active |= 1u << l;
+			a.addr[l] = (uint32_t)off[l];
+		}
+	return a;
+}
+
+START_TEST(test_hand_made)
+{
+	int off[BS_LANES];
+	bs_remote r;
+	bs_access a;
+
+	for (int l = 0; l < BS_LANES; l++)
+		off[l] = 4 * l;              /* stride 1: 4 sectors, 1 line */
+	a = lanes(4, off);
+	ck_assert_int_eq(bs_remote_geometry(&a, &r), 0);
+	ck_assert_uint_eq(r.sectors, 4);
+	ck_assert_uint_eq(r.lines, 1);
+	ck_assert_uint_eq(r.passes, 4);
+	for (int l = 0; l < BS_LANES; l++)
+		off[l] = 132 * l;            /* stride 33: 32 sectors, 32 lines */
+	a = lanes(4, off);
+	ck_assert_int_eq(bs_remote_geometry(&a, &r), 0);
+	ck_assert_uint_eq(r.sectors, 32);
+	ck_assert_uint_eq(r.lines, 32);
+	ck_assert_uint_eq(r.passes, 32);
+	for (int l = 0; l < BS_LANES; l++)
+		off[l] = 20;                 /* broadcast: 1 sector, 32 passes */
+	a = lanes(4, off);
+	ck_assert_int_eq(bs_remote_geometry(&a, &r), 0);
+	ck_assert_uint_eq(r.sectors, 1);
+	ck_assert_uint_eq(r.passes, 32);
+	for (int l = 0; l < BS_LANES; l++)
+		off[l] = l < 2 ? 30 * l : -1;  /* 8 bytes at 30: two sectors */
+	a = lanes(8, off);
+	ck_assert_int_eq(bs_remote_geometry(&a, &r), 0);
+	ck_assert_uint_eq(r.sectors, 2);
+	ck_assert_uint_eq(r.lines, 1);
+	a.width = 32;
+	ck_assert_int_eq(bs_remote_geometry(&a, &r), -1);
+}
+END_TEST
+
+/* The fields of one CSV line (no quoting in this file); how many. */
+static int fields(char *line, char **f, int max)
+{
+	int n = 0;
+
+	for (char *p = line; n < max;) {
+		f[n++] = p;
+		p = strchr(p, ',');
+		if (!p)
+			break;
+		*p++ = 0;
+	}
+	return n;
+}
+
+static int column(char **head, int n, const char *name)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(head[i], name))
+			return i;
+	ck_abort_msg("%s: no column %s", DSMEM_CSV, name);
+	return -1;
+}
+
+START_TEST(test_measured)
+{
+	FILE *f = fopen(DSMEM_CSV, "r");
+	char line[8192], hline[8192], *head[64], *v[64];
+	int nh = 0, op, width, target, offs, rd_ld, rd_atom;
+	unsigned loads = 0, loads_ok = 0, atoms = 0, atoms_ok = 0;
+
+	ck_assert_msg(f != NULL, "cannot read %s", DSMEM_CSV);
+	while (fgets(hline, sizeof hline, f) && hline[0] == '#')
+		;
+	hline[strcspn(hline, "\n")] = 0;
+	nh = fields(hline, head, 64);
+	op = column(head, nh, "op");
+	width = column(head, nh, "width");
+	target = column(head, nh, "target");
+	offs = column(head, nh, "offsets");
+	rd_ld = column(head, nh,
+		       "l1tex__m_xbar2l1tex_read_sectors_mem_dshared_op_ld.sum");
+	rd_atom = column(head, nh,
+			 "l1tex__m_xbar2l1tex_read_sectors_mem_dshared_op_atom.sum");
+	while (fgets(line, sizeof line, f)) {
+		int off[BS_LANES], n;
+		char *tok, *save = NULL;
+		bs_remote r;
+		bs_access a;
+
+		line[strcspn(line, "\n")] = 0;
+		ck_assert_int_eq(fields(line, v, 64), nh);
+		if (strcmp(v[target], "remote"))
+			continue;
+		n = 0;
+		for (tok = strtok_r(v[offs], " ", &save); tok && n < BS_LANES;
+		     tok = strtok_r(NULL, " ", &save))
+			off[n++] = strcmp(tok, "-") ? atoi(tok) : -1;
+		ck_assert_int_eq(n, BS_LANES);
+		a = lanes((unsigned)atoi(v[width]), off);
+		ck_assert_int_eq(bs_remote_geometry(&a, &r), 0);
+		if (!strcmp(v[op], "ld")) {
+			loads++;
+			loads_ok += atof(v[rd_ld]) == r.sectors;
+		} else if (strstr(v[op], "add.u32")) {
+			atoms++;
+			atoms_ok += atof(v[rd_atom]) == 2.0 * r.passes;
+		}
+	}
+	fclose(f);
+	/* what docs/probes/dsmem.md states: every load, 64 of 66 atomics */
+	ck_assert_uint_eq(loads, 166);
+	ck_assert_uint_eq(loads_ok, 166);
+	ck_assert_uint_eq(atoms, 66);
+	ck_assert_uint_eq(atoms_ok, 64);
+}
+END_TEST
+
+Suite *remote_suite(void)
+{
+	Suite *s = suite_create("remote");
+
+	tu_add_tcase(s, "geometry", 0, (const tu_test[]){
+		{ test_hand_made, 1 }, { test_measured, 1 }, { NULL, 0 } });
+	return s;
+}
