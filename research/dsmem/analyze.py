@@ -130,6 +130,26 @@ def main():
                                 for b, f in zip(c[1:], feats)),
                fe[0], fe[1], te[0], te[1], len(test_rows)))
 
+    print('\n== remote cycles of each op against the sectors its rule '
+          'moves (ld, st: distinct sectors; red, atom: 2 x passes), fitted '
+          'on systematic rows, judged on held-out ones')
+    for op in ('ld', 'st', 'red.add.u32', 'atom.add.u32'):
+        fit_rows, test_rows = [], []
+        for r in rows:
+            if r['op'] != op or r['target'] != 'remote':
+                continue
+            g = geometry(r)
+            moved = g['sectors'] if op in ('ld', 'st') else 2 * g['sector_passes']
+            (test_rows if r['holdout'] == '1' else fit_rows).append(
+                ([1.0, float(moved)], float(r['cycles_median']), r['name']))
+        c = solve([x for x, _, _ in fit_rows], [y for _, y, _ in fit_rows])
+        e = [abs(c[0] + c[1] * x[1] - y) for x, y, _ in fit_rows]
+        t = [abs(c[0] + c[1] * x[1] - y) for x, y, _ in test_rows]
+        print('  %-13s cycles = %.1f + %.2f x moved: systematic max %.1f '
+              'median %.1f; held-out max %.1f median %.1f (%d rows)' %
+              (op, c[0], c[1], max(e), statistics.median(e), max(t),
+               statistics.median(t), len(t)))
+
     if len(sys.argv) > 2:
         other = {(r['op'], r['width'], r['name'], r['target']): r
                  for r in rows_of(sys.argv[2])}
