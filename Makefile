@@ -452,18 +452,19 @@ sass:
 
 # ---- profile: the injection library and a sample program -------------------
 # build/libbankscope_inject.so is what `bankscope profile` sets as
-# CUDA_INJECTION64_PATH (profiler/inject/inject.c; gcc and the CUDA headers
-# build it, no GPU needed); profiler/select.h, its choice of launches, is
-# the explain library's too.  DT_RPATH (--disable-new-dtags), not RUNPATH: it
+# CUDA_INJECTION64_PATH (profiler/inject/*.c, whose files inject.h lists;
+# gcc and the CUDA headers build it, no GPU needed); profiler/select.h, its
+# choice of launches, and profiler/common.h are the explain library's too.  DT_RPATH (--disable-new-dtags), not RUNPATH: it
 # lets libcupti dlopen libnvperf_host.so from the CUDA lib folder.
 # build/tests/transpose is the sample the profile was checked with.
-$(INJECT): profiler/inject/inject.c profiler/select.h probes/cupti_reason.c \
-		probes/cupti_reason.h probes/check.h probes/metrics.h \
-		$(LIB_H) build/stamp/cuda-cc
+INJECT_SRC := $(wildcard profiler/inject/*.c)
+$(INJECT): $(INJECT_SRC) profiler/inject/inject.h profiler/select.h \
+		profiler/common.h probes/cupti_reason.c probes/cupti_reason.h \
+		probes/check.h $(LIB_H) build/stamp/cuda-cc
 	@mkdir -p $(@D)
 	$(CC) $(PROBE_CFLAGS) -fPIC -shared -fvisibility=hidden \
 		-Iprofiler -Iprobes -Ianalyzer \
-		-o $@ profiler/inject/inject.c probes/cupti_reason.c \
+		-o $@ $(INJECT_SRC) probes/cupti_reason.c \
 		-L$(CUDA_HOME)/lib64 \
 		-Wl,--disable-new-dtags,-rpath,$(CUDA_HOME)/lib64 \
 		-lcupti -ldl -lpthread
@@ -491,10 +492,12 @@ deps-sanitizer:
 	@sh scripts/sanitizer-deps.sh
 
 build/libbankscope_explain.so: profiler/explain/explain.c \
-		profiler/explain/explain.h profiler/select.h $(LIB_H)
+		profiler/explain/explain.h profiler/select.h profiler/common.h \
+		probes/check.h $(LIB_H)
 	@mkdir -p $(@D)
 	$(CC) -std=c11 $(WARN) $(OPT) -g -fPIC -shared -fvisibility=hidden \
-		-Iprofiler/explain -Iprofiler -Ianalyzer -I$(SANITIZER_DIR)/include \
+		-Iprofiler/explain -Iprofiler -Iprobes -Ianalyzer \
+		-I$(SANITIZER_DIR)/include \
 		-I$(CUDA_HOME)/include -o $@ profiler/explain/explain.c \
 		-L$(SANITIZER_LIBDIR) -Wl,-rpath,$(abspath $(SANITIZER_LIBDIR)) \
 		-lsanitizer-public -ldl -lpthread
