@@ -38,8 +38,8 @@
 #                     probe-ldsm probe-stsm probe-atoms probe-cpasync
 #   make probe-all    measure on the GPU into data/<gpu>/, then check
 #   make sass         the probes' SASS into build/sass/ (needs cuobjdump),
-#                     with a count of each shared-memory opcode (LDS, STS,
-#                     LDSM, STSM, ATOMS, LDGSTS)
+#                     with a count of each shared-memory opcode (those of
+#                     the kinds table, as bankscope archs --kinds lists it)
 #   build/bankscope-tutorial  the tutorial kernels, for bankscope profile
 #   make plots        charts of DATA (a dataset CSV) into build/plots/
 #   make report       build/report/: measure when a GPU is present, else the
@@ -440,14 +440,18 @@ probe-%:
 	@f=$$($(PROBE) --probe $*) && build/bankscope check $$f
 
 CUOBJDUMP ?= $(shell command -v cuobjdump 2>/dev/null || echo $(CUDA_HOME)/bin/cuobjdump)
+# The opcodes counted are the kinds table's (analyzer/model/kinds.c), as
+# the CLI lists them (their SASS column up to the first '.'): a new kind
+# is counted without a second list here to keep in step.
 sass:
 	@command -v '$(CUOBJDUMP)' >/dev/null 2>&1 || { \
 		echo "make sass: no cuobjdump at $(CUOBJDUMP): it comes with the CUDA toolkit (NVIDIA's package cuda-cuobjdump-<version>); set CUOBJDUMP or CUDA_HOME" >&2; \
 		exit 1; }
-	@$(MAKE) --no-print-directory build/obj/probes/kernels.o
+	@$(MAKE) --no-print-directory build/obj/probes/kernels.o $(CLI)
 	@mkdir -p build/sass
 	$(CUOBJDUMP) -sass build/obj/probes/kernels.o > build/sass/kernels.sass
-	@grep -oE '(LDSM|STSM|LDS|STS|ATOMS|LDGSTS)(\.[A-Z0-9]+)*' build/sass/kernels.sass | sort | uniq -c
+	@ops=$$($(CLI) archs --kinds | awk 'NR > 1 { sub(/\..*/, "", $$2); print $$2 }' | sort -u | paste -sd '|') && \
+		grep -oE "($$ops)(\.[A-Z0-9]+)*" build/sass/kernels.sass | sort | uniq -c
 	@echo "SASS in build/sass/kernels.sass"
 
 # ---- profile: the injection library and a sample program -------------------

@@ -25,17 +25,10 @@ static const char *opcode(const char *sass, size_t *n)
 	return p;
 }
 
+/* The opcodes of the kinds table (bs_sass_kind), the one list of them. */
 int bs_sass_is_shared(const char *sass)
 {
-	static const char *const op[] = { "LDS", "STS", "LDSM", "STSM",
-					  "ATOMS" };
-	size_t n;
-	const char *p = opcode(sass, &n);
-
-	for (size_t i = 0; i < sizeof op / sizeof *op; i++)
-		if (strlen(op[i]) == n && !strncmp(p, op[i], n))
-			return 1;
-	return 0;
+	return bs_sass_kind(sass, NULL, NULL) == 1;
 }
 
 const char *bs_sass_not_counted(const char *sass)
