@@ -38,8 +38,8 @@
 #                     probe-ldsm probe-stsm probe-atoms probe-cpasync
 #   make probe-all    measure on the GPU into data/<gpu>/, then check
 #   make sass         the probes' SASS into build/sass/ (needs cuobjdump),
-#                     with a count of each shared-memory opcode (LDS, STS,
-#                     LDSM, STSM, ATOMS, LDGSTS)
+#                     with a count of each shared-memory opcode (those of
+#                     the kinds table, as bankscope archs --kinds lists it)
 #   build/bankscope-tutorial  the tutorial kernels, for bankscope profile
 #   make plots        charts of DATA (a dataset CSV) into build/plots/
 #   make report       build/report/: measure when a GPU is present, else the
@@ -435,30 +435,35 @@ probe-%:
 	@f=$$($(PROBE) --probe $*) && build/bankscope check $$f
 
 CUOBJDUMP ?= $(shell command -v cuobjdump 2>/dev/null || echo $(CUDA_HOME)/bin/cuobjdump)
+# The opcodes counted are the kinds table's (analyzer/model/kinds.c), as
+# the CLI lists them (their SASS column up to the first '.'): a new kind
+# is counted without a second list here to keep in step.
 sass:
 	@command -v '$(CUOBJDUMP)' >/dev/null 2>&1 || { \
 		echo "make sass: no cuobjdump at $(CUOBJDUMP): it comes with the CUDA toolkit (NVIDIA's package cuda-cuobjdump-<version>); set CUOBJDUMP or CUDA_HOME" >&2; \
 		exit 1; }
-	@$(MAKE) --no-print-directory build/obj/probes/kernels.o
+	@$(MAKE) --no-print-directory build/obj/probes/kernels.o $(CLI)
 	@mkdir -p build/sass
 	$(CUOBJDUMP) -sass build/obj/probes/kernels.o > build/sass/kernels.sass
-	@grep -oE '(LDSM|STSM|LDS|STS|ATOMS|LDGSTS)(\.[A-Z0-9]+)*' build/sass/kernels.sass | sort | uniq -c
+	@ops=$$($(CLI) archs --kinds | awk 'NR > 1 { sub(/\..*/, "", $$2); print $$2 }' | sort -u | paste -sd '|') && \
+		grep -oE "($$ops)(\.[A-Z0-9]+)*" build/sass/kernels.sass | sort | uniq -c
 	@echo "SASS in build/sass/kernels.sass"
 
 # ---- profile: the injection library and a sample program -------------------
 # build/libbankscope_inject.so is what `bankscope profile` sets as
-# CUDA_INJECTION64_PATH (profiler/inject/inject.c; gcc and the CUDA headers
-# build it, no GPU needed); profiler/select.h, its choice of launches, is
-# the explain library's too.  DT_RPATH (--disable-new-dtags), not RUNPATH: it
+# CUDA_INJECTION64_PATH (profiler/inject/*.c, whose files inject.h lists;
+# gcc and the CUDA headers build it, no GPU needed); profiler/select.h, its
+# choice of launches, and profiler/common.h are the explain library's too.  DT_RPATH (--disable-new-dtags), not RUNPATH: it
 # lets libcupti dlopen libnvperf_host.so from the CUDA lib folder.
 # build/tests/transpose is the sample the profile was checked with.
-$(INJECT): profiler/inject/inject.c profiler/select.h probes/cupti_reason.c \
-		probes/cupti_reason.h probes/check.h probes/metrics.h \
-		$(LIB_H) build/stamp/cuda-cc
+INJECT_SRC := $(wildcard profiler/inject/*.c)
+$(INJECT): $(INJECT_SRC) profiler/inject/inject.h profiler/select.h \
+		profiler/common.h probes/cupti_reason.c probes/cupti_reason.h \
+		probes/check.h $(LIB_H) build/stamp/cuda-cc
 	@mkdir -p $(@D)
 	$(CC) $(PROBE_CFLAGS) -fPIC -shared -fvisibility=hidden \
 		-Iprofiler -Iprobes -Ianalyzer \
-		-o $@ profiler/inject/inject.c probes/cupti_reason.c \
+		-o $@ $(INJECT_SRC) probes/cupti_reason.c \
 		-L$(CUDA_HOME)/lib64 \
 		-Wl,--disable-new-dtags,-rpath,$(CUDA_HOME)/lib64 \
 		-lcupti -ldl -lpthread
@@ -486,10 +491,12 @@ deps-sanitizer:
 	@sh scripts/sanitizer-deps.sh
 
 build/libbankscope_explain.so: profiler/explain/explain.c \
-		profiler/explain/explain.h profiler/select.h $(LIB_H)
+		profiler/explain/explain.h profiler/select.h profiler/common.h \
+		probes/check.h $(LIB_H)
 	@mkdir -p $(@D)
 	$(CC) -std=c11 $(WARN) $(OPT) -g -fPIC -shared -fvisibility=hidden \
-		-Iprofiler/explain -Iprofiler -Ianalyzer -I$(SANITIZER_DIR)/include \
+		-Iprofiler/explain -Iprofiler -Iprobes -Ianalyzer \
+		-I$(SANITIZER_DIR)/include \
 		-I$(CUDA_HOME)/include -o $@ profiler/explain/explain.c \
 		-L$(SANITIZER_LIBDIR) -Wl,-rpath,$(abspath $(SANITIZER_LIBDIR)) \
 		-lsanitizer-public -ldl -lpthread

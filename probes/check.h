@@ -1,7 +1,8 @@
 /*
  * check.h - the one home of the error checks around CUDA runtime, CUDA
- * driver and CUPTI calls: the probe runner and kernels (C++ through nvcc),
- * the counters (C), the tutorial and the test programs.
+ * driver, CUPTI and CUDA Sanitizer API calls: the probe runner and kernels
+ * (C++ through nvcc), the counters (C), the two injection libraries of
+ * profiler/, the tutorial and the test programs.
  *
  *   CHECK_CUDA(call)    a CUDA runtime call (cudaError_t)
  *   CHECK_CU(call)      a CUDA driver call (CUresult); include <cuda.h>
@@ -10,6 +11,8 @@
  *                       parameter names)
  *   CHECK_CUPTI(call)   a CUPTI call (CUptiResult); include cupti_reason.h
  *                       and link cupti_reason.c
+ *   CHECK_SAN(call)     a CUDA Sanitizer API call (SanitizerResult);
+ *                       include <sanitizer.h> first
  *
  * Each evaluates the call once.  When it fails, it writes one line that
  * says what went wrong first and then where, the file, line, call and the
@@ -30,7 +33,7 @@
  *     the program exits with status 1;
  *   - a file with its own way to fail defines BS_CHECK_FAIL(msg) before
  *     including this file, a statement that uses the line and leaves the
- *     function (the injection library: record msg as the reason it
+ *     function (the injection libraries: record msg as the reason they
  *     stopped collecting, return -1).
  *
  * A runtime that finds no driver says "CUDA driver version is
@@ -146,6 +149,23 @@ static inline void bs_check_cu_line(char *buf, size_t size, const char *file,
 }
 #endif
 
+#ifdef __SANITIZER_RESULT_H__   /* <sanitizer.h>: the Sanitizer API */
+/* The Sanitizer API names no result, it only describes it. */
+static inline void bs_check_san_line(char *buf, size_t size, const char *file,
+				     int line, const char *call,
+				     SanitizerResult r)
+{
+	const char *text = NULL;
+	char num[48];
+
+	if (sanitizerGetResultString(r, &text) != SANITIZER_SUCCESS)
+		text = NULL;
+	snprintf(num, sizeof num, "SanitizerResult %d", (int)r);
+	bs_check_line(buf, size, file, line, call, num,
+		      text ? text : "Sanitizer error");
+}
+#endif
+
 #if defined(BS_CHECK_FAIL)
 #define BS_CHECK_FAILED_(msg) BS_CHECK_FAIL(msg)
 #elif defined(BS_CHECK_PROGRAM)
@@ -191,6 +211,17 @@ static inline void bs_check_cu_line(char *buf, size_t size, const char *file,
 			char bs_m_[512];                                     \
 			bs_cupti_reason(bs_m_, sizeof bs_m_, __FILE__,       \
 					__LINE__, #call, bs_p_);             \
+			BS_CHECK_FAILED_(bs_m_);                             \
+		}                                                            \
+	} while (0)
+
+#define CHECK_SAN(call)                                                      \
+	do {                                                                 \
+		SanitizerResult bs_s_ = (call);                              \
+		if (bs_s_ != SANITIZER_SUCCESS) {                            \
+			char bs_m_[512];                                     \
+			bs_check_san_line(bs_m_, sizeof bs_m_, __FILE__,     \
+					  __LINE__, #call, bs_s_);           \
 			BS_CHECK_FAILED_(bs_m_);                             \
 		}                                                            \
 	} while (0)

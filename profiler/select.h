@@ -1,6 +1,6 @@
 /*
  * select.h - which kernel launches the two injection libraries take:
- * inject/inject.c (the counters of `bankscope profile`) and
+ * inject/ (the counters of `bankscope profile`) and
  * explain/explain.c (the addresses of --explain) read the one selection
  * the profile command sets, with the same rule:
  *
@@ -10,7 +10,7 @@
  *   BANKSCOPE_PROFILE_COUNT   the matching launches to take
  *
  * Unset (or empty), each takes every launch.  A bad value stops the
- * library through its own stop() (inject.c: status.txt, explain.c:
+ * library through its own stop() (inject/: status.txt, explain.c:
  * explain-status.txt) with the same words in both.  Static inline: each
  * .so compiles its own copy and exports none of it.
  */
@@ -56,7 +56,7 @@ static inline int bs_select_env_ulong(const char *name, unsigned long *out,
 }
 
 /* The selection from the environment into s; 0, or -1 (stopped).
- * zero_count_stops: BANKSCOPE_PROFILE_COUNT=0 is an error (inject.c: it
+ * zero_count_stops: BANKSCOPE_PROFILE_COUNT=0 is an error (inject/: it
  * would measure nothing), else it takes no launch (explain.c). */
 static inline int bs_select_read(bs_select *s, int zero_count_stops,
 				 bs_select_stop stop)

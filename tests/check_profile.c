@@ -213,7 +213,8 @@ static const struct {
 	{ "LDG.E R0, desc[UR4][R2.64]", 0 },
 	{ "STG.E desc[UR4][R2.64], R9", 0 },
 	{ "LD.E R0, [R2.64]", 0 },
-	{ "LDGSTS.E [R3], desc[UR4][R4.64]", 0 },
+	/* cp.async, a row of the kinds table since it is modeled */
+	{ "LDGSTS.E [R3], desc[UR4][R4.64]", 1 },
 	{ "ATOM.E.ADD.STRONG.GPU PT, R0, [R2.64], R5", 0 },
 	{ "BAR.SYNC.DEFER_BLOCKING 0x0", 0 },
 	{ "LDSX R0, [R1]", 0 },

@@ -207,8 +207,9 @@ const bs_explain_insn *bs_explain_find(bs_explain *e, const char *function,
 				       uint32_t pc);
 const bs_explain_sample *bs_explain_sample_at(bs_explain *e, size_t i);
 
-/* 1 when the instruction's opcode (after an @P predicate) is LDS, STS,
- * LDSM, STSM or ATOMS, with or without .modifiers; else 0. */
+/* 1 when the instruction's opcode (after an @P predicate) is one of the
+ * kinds table's (bs_sass_kind: LDS, STS, LDSM, STSM, ATOMS, LDGSTS), with
+ * or without .modifiers; else 0. */
 int bs_sass_is_shared(const char *sass);
 /* Why CUPTI's LSU shared-memory metrics do not count an instruction that
  * uses shared memory (TMA UTMALDG/UTMASTG/UTMAREDG, bulk UBLKCP/UBLKRED,

@@ -1,7 +1,8 @@
 /*
  * sassprof.c - per-instruction profiles: the records the injection library
  * writes, summed per instruction, named from a disassembly, filtered to
- * shared memory and sorted (see bs_sass.h).
+ * shared memory and sorted (see bs_sass.h; the files: sassprof.h).  Here
+ * the storage and the reading of records.tsv and launches.tsv.
  *
  * Reading.  records.tsv and launches.tsv: the header line exactly as
  * BS_SASS_RECORD_COLUMNS / BS_SASS_LAUNCH_COLUMNS, then lines of exactly
@@ -22,70 +23,18 @@
  * kernel named by the first line (another name later is a mismatch).
  * Every error names the file, line and the 1-based column of the field.
  *
- * Storage.  Names are interned (one copy of each kernel and function
- * name); instructions live in an open-addressing hash on (crc, function,
- * pc), whose slots are indexes into one array; finish() drops the hash and
- * sorts the array in place.  A second hash, on (instruction, launch),
- * keeps the line of each record for the duplicate check.
- *
- * Disassembly.  Lines are taken as they come: a function header sets the
- * function and clears the source position, a File line sets the position,
- * an instruction line looks up (crc, function, offset) and, where recorded,
- * stores its text and position.  Unknown lines are skipped, so nvdisasm's
- * directives and labels and the -hex encoding comments do no harm.
  */
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "bs_sass.h"
+#include "sassprof.h"
 
 #define LINE_MAX_BYTES (1024 * 1024)
 #define RECORD_FIELDS 9
 #define LAUNCH_FIELDS 3
-#define COUNT_MAX ((uint64_t)INT64_MAX)   /* a count, or a sum of them */
 #define DRAINED ULONG_MAX                 /* the launch of a "-" record */
-
-typedef struct {
-	char **slot;
-	size_t n, cap;
-} strtab;
-
-/* A record's key and line, for the duplicate check. */
-typedef struct {
-	size_t entry;                /* index + 1; 0 = empty slot */
-	unsigned long launch;        /* DRAINED for "-" */
-	long line;
-} seen;
-
-typedef struct {
-	bs_sass_insn in;
-	unsigned long last_launch;   /* for counting launches per insn */
-	int drained;                 /* has records not tied to a launch */
-} entry;
-
-struct bs_sassprof {
-	strtab names;
-	entry *e;
-	size_t n, cap;
-	size_t *hash;                /* index + 1; 0 = empty */
-	size_t hcap;
-	uint32_t *crcs;              /* distinct, ascending */
-	size_t ncrc, crccap;
-	bs_sass_launch *launch;      /* sorted by index after each read */
-	size_t nl, lcap;
-	size_t *lhash;               /* launch index -> position + 1 */
-	size_t lhcap;
-	int lsorted;                 /* launch[] is in index order */
-	seen *seen;                  /* every record's key and line */
-	size_t nseen, seencap;
-	bs_sassprof_totals tot;
-	size_t kept;
-	int finished;
-	char *line;
-	size_t linecap;
-};
 
 static uint64_t hash_bytes(const char *s, uint64_t h)
 {
@@ -94,8 +43,7 @@ static uint64_t hash_bytes(const char *s, uint64_t h)
 	return h;
 }
 
-/* The interned copy of s; NULL when out of memory (intern) or absent. */
-static char *str_find(const strtab *t, const char *s, size_t *at)
+char *sp_str_find(const strtab *t, const char *s, size_t *at)
 {
 	size_t i;
 
@@ -110,10 +58,10 @@ static char *str_find(const strtab *t, const char *s, size_t *at)
 	return NULL;
 }
 
-static char *intern(strtab *t, const char *s)
+char *sp_intern(strtab *t, const char *s)
 {
 	size_t at = 0, len;
-	char *c = str_find(t, s, &at);
+	char *c = sp_str_find(t, s, &at);
 
 	if (c)
 		return c;
@@ -138,7 +86,7 @@ static char *intern(strtab *t, const char *s)
 		free(t->slot);
 		t->slot = slot;
 		t->cap = cap;
-		str_find(t, s, &at);
+		sp_str_find(t, s, &at);
 	}
 	len = strlen(s) + 1;
 	if (!(c = malloc(len)))
@@ -157,9 +105,8 @@ static size_t key_hash(uint32_t crc, const char *fn, uint32_t pc)
 	return (size_t)(h ^ h >> 29);
 }
 
-/* Slot of (crc, fn, pc): its entry, or the empty slot where it belongs. */
-static size_t *lookup(const bs_sassprof *p, uint32_t crc, const char *fn,
-		      uint32_t pc)
+size_t *sp_lookup(const bs_sassprof *p, uint32_t crc, const char *fn,
+		  uint32_t pc)
 {
 	size_t i = key_hash(crc, fn, pc) & (p->hcap - 1);
 
@@ -186,7 +133,7 @@ static int grow_hash(bs_sassprof *p)
 		if (old[i]) {
 			const bs_sass_insn *in = &p->e[old[i] - 1].in;
 
-			*lookup(p, in->cubin_crc, in->function, in->pc) =
+			*sp_lookup(p, in->cubin_crc, in->function, in->pc) =
 				old[i];
 		}
 	free(old);
@@ -343,16 +290,7 @@ void bs_sassprof_free(bs_sassprof *p)
 
 /* ---- reading ------------------------------------------------------------ */
 
-typedef struct {
-	bs_sassprof *p;
-	FILE *f;
-	const char *name;
-	long line;
-} src;
-
-/* One line into p->line without its newline (and CR); 1, 2 the last
- * line, ended by the end of the file and not a newline, 0 at end, -1. */
-static int read_line(src *s, bs_error *err)
+int sp_read_line(src *s, bs_error *err)
 {
 	bs_sassprof *p = s->p;
 	size_t n = 0;
@@ -395,7 +333,7 @@ static int read_line(src *s, bs_error *err)
 
 /* A line read_line gave 2 for: every file here is written in whole
  * lines, so its end is missing. */
-static int truncated(const src *s, bs_error *err)
+int sp_truncated(const src *s, bs_error *err)
 {
 	return bs_error_set(err, s->name, s->line, 0, "the last line has no "
 			    "newline: the file is truncated");
@@ -460,7 +398,7 @@ static int get_name(src *s, const field *f, const char *what, char **out,
 	if (!f->text[0])
 		return bs_error_set(err, s->name, s->line, f->col,
 				    "%s is empty", what);
-	if (!(*out = intern(&s->p->names, f->text)))
+	if (!(*out = sp_intern(&s->p->names, f->text)))
 		return bs_error_set(err, s->name, s->line, f->col,
 				    "out of memory");
 	return 0;
@@ -471,7 +409,7 @@ static int expect_header(src *s, const char *header, bs_error *err)
 {
 	int rc;
 
-	while ((rc = read_line(s, err)) > 0 && !s->p->line[0])
+	while ((rc = sp_read_line(s, err)) > 0 && !s->p->line[0])
 		;
 	if (rc < 0)
 		return -1;
@@ -479,7 +417,7 @@ static int expect_header(src *s, const char *header, bs_error *err)
 		return bs_error_set(err, s->name, 0, 0, "empty file: expected "
 				    "the header line");
 	if (rc == 2)
-		return truncated(s, err);
+		return sp_truncated(s, err);
 	if (strcmp(s->p->line, header)) {
 		const char *a = s->p->line, *b = header;
 
@@ -492,8 +430,8 @@ static int expect_header(src *s, const char *header, bs_error *err)
 	return 0;
 }
 
-static int refuse_finished(const bs_sassprof *p, const char *name,
-			   bs_error *err)
+int sp_refuse_finished(const bs_sassprof *p, const char *name,
+		       bs_error *err)
 {
 	if (p->finished)
 		return bs_error_set(err, name, 0, 0,
@@ -576,7 +514,7 @@ static int add_record(bs_sassprof *p, src *s, const field *fld,
 			return -1;
 	if (note_crc(p, (uint32_t)crc) < 0)
 		return bs_error_set(err, s->name, s->line, 0, "out of memory");
-	slot = lookup(p, (uint32_t)crc, fn, (uint32_t)pc);
+	slot = sp_lookup(p, (uint32_t)crc, fn, (uint32_t)pc);
 	if (!*slot) {
 		if (p->n == p->cap) {
 			size_t cap = p->cap ? 2 * p->cap : 256;
@@ -647,12 +585,12 @@ int bs_sassprof_read_records(bs_sassprof *p, FILE *f, const char *name,
 	field fld[RECORD_FIELDS];
 	int rc;
 
-	if (refuse_finished(p, s.name, err) < 0 ||
+	if (sp_refuse_finished(p, s.name, err) < 0 ||
 	    expect_header(&s, BS_SASS_RECORD_COLUMNS, err) < 0)
 		return -1;
-	while ((rc = read_line(&s, err)) > 0) {
+	while ((rc = sp_read_line(&s, err)) > 0) {
 		if (rc == 2)
-			return truncated(&s, err);
+			return sp_truncated(&s, err);
 		if (!p->line[0])
 			continue;
 		if (split(&s, fld, RECORD_FIELDS, "a record", err) < 0 ||
@@ -671,17 +609,17 @@ int bs_sassprof_read_launches(bs_sassprof *p, FILE *f, const char *name,
 	field fld[LAUNCH_FIELDS];
 	int rc;
 
-	if (refuse_finished(p, s.name, err) < 0 ||
+	if (sp_refuse_finished(p, s.name, err) < 0 ||
 	    expect_header(&s, BS_SASS_LAUNCH_COLUMNS, err) < 0)
 		return -1;
-	while ((rc = read_line(&s, err)) > 0) {
+	while ((rc = sp_read_line(&s, err)) > 0) {
 		uint64_t launch, n = 0;
 		bs_sass_launch *l;
 		char *kernel;
 		int measured, window;
 
 		if (rc == 2)
-			return truncated(&s, err);
+			return sp_truncated(&s, err);
 		if (!p->line[0])
 			continue;
 		if (split(&s, fld, LAUNCH_FIELDS, "a launch", err) < 0 ||
@@ -751,389 +689,3 @@ size_t bs_sassprof_functions(const bs_sassprof *p, uint32_t crc,
 	return u;
 }
 
-/* ---- disassembly --------------------------------------------------------- */
-
-/* The function a header line names, cut in place; NULL when none. */
-static char *function_header(char *l)
-{
-	char *n = strstr(l, "Function : "), *e;
-
-	if (n)
-		n += strlen("Function : ");
-	else if (!strncmp(l, "//---", 5) && (n = strstr(l, " .text.")))
-		n += strlen(" .text.");
-	else
-		return NULL;
-	e = n + strcspn(n, " \t");
-	if (e == n)
-		return NULL;
-	*e = '\0';
-	return n;
-}
-
-/* '//## File "PATH", line N': the path cut in place, and N. */
-static char *file_line(char *l, unsigned long *line)
-{
-	char *p = l + strspn(l, " \t"), *path, *q;
-	uint64_t n;
-
-	if (strncmp(p, "//## File \"", 11))
-		return NULL;
-	path = p + 11;
-	if (!(q = strchr(path, '"')) || strncmp(q, "\", line ", 8))
-		return NULL;
-	*q = '\0';
-	p = q + 8;
-	q = p + strspn(p, "0123456789");
-	if (q == p || (*q && *q != ' ' && *q != '\t'))
-		return NULL;
-	*q = '\0';
-	if (bs_parse_u64(p, ULONG_MAX, &n) < 0)
-		return NULL;
-	*line = (unsigned long)n;
-	return path;
-}
-
-/* An instruction line: its offset and text (cut in place before ';'). */
-static char *instruction(char *l, uint32_t *pc)
-{
-	char *p = l + strspn(l, " \t"), *q, *t, *end;
-	char hex[12] = "0x";
-	uint64_t v;
-
-	if (strncmp(p, "/*", 2))
-		return NULL;
-	p += 2;
-	q = p + strspn(p, "0123456789abcdefABCDEF");
-	if (q == p || q - p > 8 || strncmp(q, "*/", 2))
-		return NULL;
-	memcpy(hex + 2, p, (size_t)(q - p));
-	hex[2 + (q - p)] = '\0';
-	if (bs_parse_u64(hex, UINT32_MAX, &v) < 0)
-		return NULL;
-	t = q + 2;
-	t += strspn(t, " \t");
-	if (!(end = strchr(t, ';')))
-		return NULL;
-	while (end > t && (end[-1] == ' ' || end[-1] == '\t'))
-		end--;
-	if (end == t)
-		return NULL;
-	*end = '\0';
-	*pc = (uint32_t)v;
-	return t;
-}
-
-int bs_sassprof_read_disasm(bs_sassprof *p, uint32_t crc, FILE *f,
-			    const char *name, bs_error *err)
-{
-	src s = { p, f, name ? name : "<stdin>", 0 };
-	const char *fn = NULL, *file = NULL;
-	unsigned long line = 0;
-	int rc;
-
-	if (refuse_finished(p, s.name, err) < 0)
-		return -1;
-	while ((rc = read_line(&s, err)) > 0) {
-		char *t, *n;
-		unsigned long l;
-		uint32_t pc;
-		size_t *slot;
-
-		if (rc == 2)
-			return truncated(&s, err);
-		if ((n = function_header(p->line))) {
-			fn = str_find(&p->names, n, NULL);
-			file = NULL;
-			line = 0;
-		} else if ((n = file_line(p->line, &l))) {
-			if (!(file = intern(&p->names, n)))
-				return bs_error_set(err, s.name, s.line, 0,
-						    "out of memory");
-			line = l;
-		} else if (fn && (t = instruction(p->line, &pc)) &&
-			   *(slot = lookup(p, crc, fn, pc))) {
-			bs_sass_insn *in = &p->e[*slot - 1].in;
-
-			if (!in->sass)
-				p->tot.disassembled++;
-			if (!(in->sass = intern(&p->names, t)))
-				return bs_error_set(err, s.name, s.line, 0,
-						    "out of memory");
-			in->source_file = file;
-			in->source_line = file ? line : 0;
-		}
-	}
-	return rc;
-}
-
-/* ---- filtering and order ------------------------------------------------- */
-
-/* The opcode of a SASS line (after an @P predicate), and its length up
- * to the first '.' or blank. */
-static const char *opcode(const char *sass, size_t *n)
-{
-	const char *p = sass + strspn(sass, " \t");
-
-	if (*p == '@') {
-		p += strcspn(p, " \t");
-		p += strspn(p, " \t");
-	}
-	*n = strcspn(p, ". \t");
-	return p;
-}
-
-int bs_sass_is_shared(const char *sass)
-{
-	static const char *const op[] = { "LDS", "STS", "LDSM", "STSM",
-					  "ATOMS" };
-	size_t n;
-	const char *p = opcode(sass, &n);
-
-	for (size_t i = 0; i < sizeof op / sizeof *op; i++)
-		if (strlen(op[i]) == n && !strncmp(p, op[i], n))
-			return 1;
-	return 0;
-}
-
-const char *bs_sass_not_counted(const char *sass)
-{
-	static const struct {
-		const char *op, *why;
-	} op[] = {
-		{ "UTMALDG", "TMA load: the tensor memory accelerator writes "
-			     "shared memory, outside the LSU pipe" },
-		{ "UTMASTG", "TMA store: the tensor memory accelerator reads "
-			     "shared memory, outside the LSU pipe" },
-		{ "UTMAREDG", "TMA reduction: the tensor memory accelerator "
-			      "reads shared memory, outside the LSU pipe" },
-		{ "UBLKCP", "bulk copy: the tensor memory accelerator moves "
-			    "it, outside the LSU pipe" },
-		{ "UBLKRED", "bulk reduction: the tensor memory accelerator "
-			     "moves it, outside the LSU pipe" },
-		{ "HGMMA", "warpgroup MMA: reads its operands from shared "
-			   "memory through descriptors, outside the LSU pipe" },
-		{ "IGMMA", "warpgroup MMA: reads its operands from shared "
-			   "memory through descriptors, outside the LSU pipe" },
-		{ "QGMMA", "warpgroup MMA: reads its operands from shared "
-			   "memory through descriptors, outside the LSU pipe" },
-		{ "BGMMA", "warpgroup MMA: reads its operands from shared "
-			   "memory through descriptors, outside the LSU pipe" },
-	};
-	size_t n;
-	const char *p = opcode(sass, &n);
-
-	for (size_t i = 0; i < sizeof op / sizeof *op; i++)
-		if (strlen(op[i].op) == n && !strncmp(p, op[i].op, n))
-			return op[i].why;
-	return NULL;
-}
-
-static int by_report_order(const void *a, const void *b)
-{
-	const bs_sass_insn *x = &((const entry *)a)->in;
-	const bs_sass_insn *y = &((const entry *)b)->in;
-	int c;
-
-	if (!x->not_counted != !y->not_counted)
-		return x->not_counted ? 1 : -1;
-	if (x->excess != y->excess)
-		return x->excess > y->excess ? -1 : 1;
-	if ((c = strcmp(x->kernel, y->kernel)))
-		return c;
-	if (x->pc != y->pc)
-		return x->pc < y->pc ? -1 : 1;
-	if ((c = strcmp(x->function, y->function)))
-		return c;
-	return (x->cubin_crc > y->cubin_crc) - (x->cubin_crc < y->cubin_crc);
-}
-
-/* Exact: both sums are at most COUNT_MAX (add_record). */
-static int64_t excess(uint64_t w, uint64_t ideal)
-{
-	return (int64_t)w - (int64_t)ideal;
-}
-
-static int by_address(const void *a, const void *b)
-{
-	uintptr_t x = (uintptr_t)*(const char *const *)a;
-	uintptr_t y = (uintptr_t)*(const char *const *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* The distinct interned names of v[0..n), sorted by address, in place;
- * returns how many. */
-static size_t distinct(const char **v, size_t n)
-{
-	size_t d = 0;
-
-	qsort(v, n, sizeof *v, by_address);
-	for (size_t i = 0; i < n; i++)
-		if (!d || v[i] != v[d - 1])
-			v[d++] = v[i];
-	return d;
-}
-
-static int among(const char *const *v, size_t n, const char *k)
-{
-	return k && bsearch(&k, v, n, sizeof *v, by_address) != NULL;
-}
-
-/* A kernel and the launches of it inside a measured window. */
-typedef struct {
-	const char *kernel;
-	unsigned long n;
-} kernel_count;
-
-static int by_kernel_address(const void *a, const void *b)
-{
-	return by_address(&((const kernel_count *)a)->kernel,
-			  &((const kernel_count *)b)->kernel);
-}
-
-/*
- * The counts: launches and kernels come from launches.tsv (records alone
- * when there is none), kernels are told apart by name, a launch is
- * measured when a run measured it alone (its records carry its index) or
- * it was inside a window and its kernel has records; a measured launch
- * whose run gave no record for it is empty.  Records of kernels no launch
- * line names (a launch the library could not see) are counted apart, so
- * every total adds up.  Instructions drained from a window count the
- * measured launches of their kernel.
- */
-static int count(bs_sassprof *p)
-{
-	const char **rk = malloc((p->n + 1) * sizeof *rk);
-	const char **lk = malloc((p->nl + 1) * sizeof *lk);
-	const char **mk = malloc((p->nl + 1) * sizeof *mk);
-	kernel_count *wc = malloc((p->nl + 1) * sizeof *wc);
-	size_t nrk = 0, nlk = 0, nmk = 0, nwc = 0;
-
-	if (!rk || !lk || !mk || !wc) {
-		free(rk);
-		free(lk);
-		free(mk);
-		free(wc);
-		return -1;
-	}
-	for (size_t i = 0; i < p->n; i++)
-		rk[nrk++] = p->e[i].in.kernel;
-	nrk = distinct(rk, nrk);
-	p->tot.launches = (unsigned long)p->nl;
-	for (size_t i = 0; i < p->nl; i++) {
-		bs_sass_launch *l = &p->launch[i];
-		int has = among(rk, nrk, l->kernel);
-
-		if (l->kernel)
-			lk[nlk++] = l->kernel;
-		if (l->window && !l->measured)
-			l->measured = has;
-		p->tot.measured += (unsigned long)l->measured;
-		p->tot.empty_launches += (l->measured && !l->records &&
-					  !l->window) ||
-					 (l->window && !has);
-		if (has && l->kernel)
-			mk[nmk++] = l->kernel;
-		if (l->window && has)
-			wc[nwc++] = (kernel_count){ l->kernel, 1 };
-	}
-	nlk = distinct(lk, nlk);
-	p->tot.kernels = (unsigned long)(p->nl ? nlk : nrk);
-	p->tot.kernels_measured = (unsigned long)distinct(mk, nmk);
-	for (size_t i = 0; p->nl && i < nrk; i++)
-		p->tot.kernels_unlaunched += !among(lk, nlk, rk[i]);
-	qsort(wc, nwc, sizeof *wc, by_kernel_address);
-	for (size_t i = 0, k = 0; i < nwc; i = k) {
-		for (k = i + 1; k < nwc && wc[k].kernel == wc[i].kernel; k++)
-			;
-		wc[i].n = (unsigned long)(k - i);
-		for (size_t j = i + 1; j < k; j++)
-			wc[j].n = 0;
-	}
-	for (size_t i = 0; i < p->n; i++) {
-		entry *e = &p->e[i];
-		kernel_count key = { e->in.kernel, 0 }, *c;
-
-		if (!e->drained)
-			continue;
-		c = bsearch(&key, wc, nwc, sizeof *wc, by_kernel_address);
-		while (c && c > wc && c[-1].kernel == key.kernel)
-			c--;
-		e->in.launches += c ? c->n : 0;
-	}
-	free(rk);
-	free(lk);
-	free(mk);
-	free(wc);
-	return 0;
-}
-
-size_t bs_sassprof_finish(bs_sassprof *p)
-{
-	size_t k = 0;
-
-	if (p->finished)
-		return p->kept;
-	p->tot.instructions = (unsigned long)p->n;
-	if (count(p) < 0)
-		p->tot.kernels = 0;
-	for (size_t i = 0; i < p->n; i++) {
-		bs_sass_insn *in = &p->e[i].in;
-		int shared = in->sass && bs_sass_is_shared(in->sass);
-		const char *why = in->sass ? bs_sass_not_counted(in->sass)
-					   : NULL;
-
-		in->excess = excess(in->wavefronts, in->ideal);
-		if (!shared && !in->wavefronts && why && in->executions) {
-			in->not_counted = why;
-			p->tot.not_counted++;
-		} else if (!shared && !in->wavefronts) {
-			continue;
-		}
-		p->e[k++] = p->e[i];
-	}
-	if (k)
-		qsort(p->e, k, sizeof *p->e, by_report_order);
-	free(p->hash);
-	p->hash = NULL;
-	p->hcap = 0;
-	p->kept = k;
-	p->finished = 1;
-	return k;
-}
-
-const bs_sass_insn *bs_sassprof_get(const bs_sassprof *p, size_t i)
-{
-	return p->finished && i < p->kept ? &p->e[i].in : NULL;
-}
-
-void bs_sassprof_get_totals(const bs_sassprof *p, bs_sassprof_totals *out)
-{
-	*out = p->tot;
-}
-
-size_t bs_sassprof_undisassembled(const bs_sassprof *p, uint32_t crc,
-				  size_t *recorded)
-{
-	size_t n = 0, all = 0;
-
-	for (size_t i = 0; i < p->n; i++)
-		if (p->e[i].in.cubin_crc == crc) {
-			all++;
-			n += !p->e[i].in.sass;
-		}
-	if (recorded)
-		*recorded = all;
-	return n;
-}
-
-size_t bs_sassprof_launch_count(const bs_sassprof *p)
-{
-	return p->nl;
-}
-
-const bs_sass_launch *bs_sassprof_launch_at(const bs_sassprof *p, size_t i)
-{
-	return i < p->nl ? &p->launch[i] : NULL;
-}

@@ -17,8 +17,10 @@
  *                   the sampled distribution and the counters' mean are
  *                   shown, no equality is claimed
  *   NOT MODELED     the profile has no rule for the access's kind and
- *                   width (the CAS retry loops, cp.async.cg): the
- *                   addresses are still recorded
+ *                   width (sm_90 has one for every row of the kinds
+ *                   table, the CAS retry loops and cp.async.cg
+ *                   included; textbook only ld and st): the addresses
+ *                   are still recorded
  *   BAD SAMPLES     no sample is a valid access of its kind and width
  *                   (an address misaligned for the width, or past the
  *                   32-bit window: the hardware faults on those, so the
@@ -90,12 +92,13 @@ static const bs_rule *loop_rule(const bs_access *a)
 
 /*
  * A sampled execution's prediction.  An instruction of a retry loop
- * (ATOMS.CAST.SPIN, for the float atomicAdd's loop=cas rule) is one
- * compare-and-store of one pass, not the loop the source operation costs:
- * slot_waves wavefronts for each of the rule's phases with an active
- * lane, its ideal the same (docs/model.md, "Shared atomics").  The loop's
- * loads are LDS instructions of their own, predicted as loads.  0, or -1
- * when the profile does not model the access.
+ * (ATOMS.CAST.SPIN, for the loop=cas rules of the float and the 64-bit
+ * atomicAdd) is one compare-and-store of one pass, not the loop the
+ * source operation costs: slot_waves wavefronts for each of the rule's
+ * phases with an active lane, its ideal the same (docs/model.md, "Shared
+ * atomics").  The loop's loads are LDS instructions of their own,
+ * predicted as loads.  0, or -1 when the profile does not model the
+ * access.
  */
 static int predict_sample(const bs_access *a, bs_summary *s)
 {
@@ -130,12 +133,12 @@ static void operand(const char *sass, char *buf, size_t size)
 }
 
 /*
- * 1 when cas is the ATOMS.CAST.SPIN of a retry loop (a kind with a
- * loop=cas rule, or atom.add.u64, which has none yet) and in is that
- * loop's load or cas itself: an LDS of the same function up to 0x200
- * bytes before it, from the same source line (-lineinfo) or through the
- * same address operand.  ptxas emits the loop as LDS, the operation,
- * ATOMS.CAST.SPIN and a branch back.
+ * 1 when cas is the ATOMS.CAST.SPIN of a retry loop (atom.add.f32 or
+ * atom.add.u64, whose rules are loop=cas) and in is that loop's load or
+ * cas itself: an LDS of the same function up to 0x200 bytes before it,
+ * from the same source line (-lineinfo) or through the same address
+ * operand.  ptxas emits the loop as LDS, the operation, ATOMS.CAST.SPIN
+ * and a branch back.
  */
 int explain_loop_of(const bs_sass_insn *in, const bs_sass_insn *cas)
 {

@@ -6,14 +6,15 @@
  * source statement among that kernel's statements of that op, counted
  * from 0 in source order), as `bankscope-tutorial --patterns` prints them.
  * A profiled instruction is joined to one by the same three things: its
- * kernel, its op (LDS* is ld, STS* is st; other opcodes are not joined),
- * and the rank of its source line among the distinct source lines of that
- * kernel's instructions of that op.  Several instructions of one statement
- * (an unrolled loop) share its pattern.  The access width is the
- * instruction's own (LDS.U8 1, .U16/.S16 2, .64 8, .128 16, else 4):
- * when the compiler merges a statement's accesses into a wider one, the
- * lanes' first addresses stay those of the pattern (an instruction whose
- * pattern addresses are not aligned to its width is not joined).  When a
+ * kernel, its op (its row of the kinds table, bs_sass_kind: LDS is ld,
+ * STS is st; other opcodes are not joined), and the rank of its source
+ * line among the distinct source lines of that kernel's instructions of
+ * that op.  Several instructions of one statement (an unrolled loop)
+ * share its pattern.  The access width is the instruction's own, from its
+ * modifiers (LDS.U8 1, .U16/.S16 2, .64 8, .128 16, else 4): when the
+ * compiler merges a statement's accesses into a wider one, the lanes'
+ * first addresses stay those of the pattern (an instruction whose pattern
+ * addresses are not aligned to its width is not joined).  When a
  * name appears twice in the file the first one counts.
  *
  * The ranks of all instructions are found at once, the first time a
@@ -109,27 +110,15 @@ static void kernel_key(const char *k, char *buf, size_t size)
 	buf[n] = '\0';
 }
 
-/* "ld", "st" or NULL, and the access width, from the SASS text. */
+/* "ld", "st" or NULL, and the access width, from the SASS text: its row
+ * of the kinds table (bs_sass_kind), if that is ld or st. */
 static const char *sass_op(const char *sass, unsigned *width)
 {
-	const char *op;
+	bs_kind k;
 
-	if (!sass)
+	if (!sass || bs_sass_kind(sass, &k, width) != 1)
 		return NULL;
-	if (sass[0] == '@')
-		sass = strchr(sass, ' ') ? strchr(sass, ' ') + 1 : sass;
-	if (!strncmp(sass, "LDS", 3) && (sass[3] == ' ' || sass[3] == '.'))
-		op = "ld";
-	else if (!strncmp(sass, "STS", 3) && (sass[3] == ' ' || sass[3] == '.'))
-		op = "st";
-	else
-		return NULL;
-	*width = !strncmp(sass + 3, ".U8", 3) || !strncmp(sass + 3, ".S8", 3)
-		 ? 1 : !strncmp(sass + 3, ".U16", 4) ||
-		   !strncmp(sass + 3, ".S16", 4) ? 2
-		 : !strncmp(sass + 3, ".64", 3) ? 8
-		 : !strncmp(sass + 3, ".128", 4) ? 16 : 4;
-	return op;
+	return k == BS_KIND_LD ? "ld" : k == BS_KIND_ST ? "st" : NULL;
 }
 
 typedef struct {

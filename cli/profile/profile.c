@@ -266,18 +266,19 @@ static unsigned long default_jobs(void)
 	return n < 1 ? 1 : n > 16 ? 16 : (unsigned long)n;
 }
 
-int cmd_profile(int argc, char **argv)
+/* The values of options given as text, before they are checked. */
+typedef struct {
+	const char *fmt, *runs, *jobs, *skip, *count, *top, *which, *arch;
+} option_text;
+
+#define GO_ON (-1)   /* not an exit status: the command goes on */
+
+/* The options into o and t, up to the program (o->prog); GO_ON, or the
+ * exit status (0 after --help). */
+static int read_options(int argc, char **argv, options *o, option_text *t)
 {
-	options o;
-	const char *fmt = NULL, *runs = NULL, *jobs = NULL, *skip = NULL;
-	const char *count = NULL, *top = NULL, *which = NULL, *arch = NULL;
-	unsigned b, w, e;
-	char tail;
 	int i, rc;
 
-	memset(&o, 0, sizeof o);
-	o.max_runs = MAX_RUNS_DEFAULT;
-	o.jobs = default_jobs();
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
 
@@ -290,36 +291,40 @@ int cmd_profile(int argc, char **argv)
 			return 0;
 		}
 		if (!strcmp(a, "--full-names")) {
-			o.full_names = 1;
+			o->full_names = 1;
 			continue;
 		}
 		if (!strcmp(a, "--explain")) {
-			o.explain = 1;
+			o->explain = 1;
 			continue;
 		}
 		if (!strcmp(a, "--verbose")) {
-			o.verbose = 1;
+			o->verbose = 1;
 			continue;
 		}
-		if ((rc = opt_value(argc, argv, &i, "--format", &fmt)) ||
-		    (rc = opt_value(argc, argv, &i, "--keep", &o.keep)) ||
-		    (rc = opt_value(argc, argv, &i, "--kernel", &o.kernel)) ||
-		    (rc = opt_value(argc, argv, &i, "-k", &o.kernel)) ||
-		    (rc = opt_value(argc, argv, &i, "--launch-skip", &skip)) ||
-		    (rc = opt_value(argc, argv, &i, "-s", &skip)) ||
+		if ((rc = opt_value(argc, argv, &i, "--format", &t->fmt)) ||
+		    (rc = opt_value(argc, argv, &i, "--keep", &o->keep)) ||
+		    (rc = opt_value(argc, argv, &i, "--kernel", &o->kernel)) ||
+		    (rc = opt_value(argc, argv, &i, "-k", &o->kernel)) ||
+		    (rc = opt_value(argc, argv, &i, "--launch-skip",
+				    &t->skip)) ||
+		    (rc = opt_value(argc, argv, &i, "-s", &t->skip)) ||
 		    (rc = opt_value(argc, argv, &i, "--launch-count",
-				    &count)) ||
-		    (rc = opt_value(argc, argv, &i, "-c", &count)) ||
-		    (rc = opt_value(argc, argv, &i, "--top", &top)) ||
-		    (rc = opt_value(argc, argv, &i, "--launches", &which)) ||
-		    (rc = opt_value(argc, argv, &i, "--sample", &o.sample)) ||
-		    (rc = opt_value(argc, argv, &i, "--jobs", &jobs)) ||
-		    (rc = opt_value(argc, argv, &i, "--max-runs", &runs)) ||
-		    (rc = opt_value(argc, argv, &i, "--inject", &o.inject)) ||
-		    (rc = opt_value(argc, argv, &i, "--replay", &o.replay)) ||
-		    (rc = opt_value(argc, argv, &i, "--patterns", &o.patterns)) ||
-		    (rc = opt_value(argc, argv, &i, "--dataset", &o.dataset)) ||
-		    (rc = opt_value(argc, argv, &i, "--arch", &arch))) {
+				    &t->count)) ||
+		    (rc = opt_value(argc, argv, &i, "-c", &t->count)) ||
+		    (rc = opt_value(argc, argv, &i, "--top", &t->top)) ||
+		    (rc = opt_value(argc, argv, &i, "--launches",
+				    &t->which)) ||
+		    (rc = opt_value(argc, argv, &i, "--sample", &o->sample)) ||
+		    (rc = opt_value(argc, argv, &i, "--jobs", &t->jobs)) ||
+		    (rc = opt_value(argc, argv, &i, "--max-runs", &t->runs)) ||
+		    (rc = opt_value(argc, argv, &i, "--inject", &o->inject)) ||
+		    (rc = opt_value(argc, argv, &i, "--replay", &o->replay)) ||
+		    (rc = opt_value(argc, argv, &i, "--patterns",
+				    &o->patterns)) ||
+		    (rc = opt_value(argc, argv, &i, "--dataset",
+				    &o->dataset)) ||
+		    (rc = opt_value(argc, argv, &i, "--arch", &t->arch))) {
 			if (rc < 0)
 				return EXIT_BADINPUT;
 			continue;
@@ -329,74 +334,108 @@ int cmd_profile(int argc, char **argv)
 					   "bankscope profile --help)", a);
 		break;
 	}
-	o.prog = argv + i;
-	o.nprog = argc - i;
-	if (!fmt || !strcmp(fmt, "text"))
-		o.fmt = FMT_TEXT;
-	else if (!strcmp(fmt, "csv"))
-		o.fmt = FMT_CSV;
-	else if (!strcmp(fmt, "json"))
-		o.fmt = FMT_JSON;
+	o->prog = argv + i;
+	o->nprog = argc - i;
+	return GO_ON;
+}
+
+/* The values of t checked and into o; GO_ON, or the exit status. */
+static int check_values(options *o, const option_text *t)
+{
+	unsigned b, w, e;
+	char tail;
+
+	if (!t->fmt || !strcmp(t->fmt, "text"))
+		o->fmt = FMT_TEXT;
+	else if (!strcmp(t->fmt, "csv"))
+		o->fmt = FMT_CSV;
+	else if (!strcmp(t->fmt, "json"))
+		o->fmt = FMT_JSON;
 	else
 		return usage_error("option --format: '%s' is not text, csv or "
-				   "json", fmt);
-	if (which && strcmp(which, "first") && strcmp(which, "all"))
+				   "json", t->fmt);
+	if (t->which && strcmp(t->which, "first") && strcmp(t->which, "all"))
 		return usage_error("option --launches: '%s' is not first or "
-				   "all", which);
-	o.all_launches = which && !strcmp(which, "all");
-	if (runs && !strcmp(runs, "0"))
+				   "all", t->which);
+	o->all_launches = t->which && !strcmp(t->which, "all");
+	if (t->runs && !strcmp(t->runs, "0"))
 		return usage_error("option --max-runs: 0 runs measure "
 				   "nothing");
-	if (parse_count("--max-runs", runs, 1000000, 0, &o.max_runs) ||
-	    parse_count("--jobs", jobs, JOBS_MAX, 0, &o.jobs) ||
-	    parse_count("--launch-skip", skip, UINT32_MAX, 1, &o.skip) ||
-	    parse_count("--launch-count", count, UINT32_MAX, 0, &o.count) ||
-	    parse_count("--top", top, UINT32_MAX, 0, &o.top))
+	if (parse_count("--max-runs", t->runs, 1000000, 0, &o->max_runs) ||
+	    parse_count("--jobs", t->jobs, JOBS_MAX, 0, &o->jobs) ||
+	    parse_count("--launch-skip", t->skip, UINT32_MAX, 1, &o->skip) ||
+	    parse_count("--launch-count", t->count, UINT32_MAX, 0,
+			&o->count) ||
+	    parse_count("--top", t->top, UINT32_MAX, 0, &o->top))
 		return EXIT_BADINPUT;
-	if (o.sample && (sscanf(o.sample, "%ux%ux%u%c", &b, &w, &e, &tail) != 3 ||
-			 !b || !w || !e || w > 32 || e > 1024 ||
-			 strspn(o.sample, "0123456789x") != strlen(o.sample)))
+	if (o->sample &&
+	    (sscanf(o->sample, "%ux%ux%u%c", &b, &w, &e, &tail) != 3 ||
+	     !b || !w || !e || w > 32 || e > 1024 ||
+	     strspn(o->sample, "0123456789x") != strlen(o->sample)))
 		return usage_error("option --sample: '%s' is not BLOCKSxWARPSx"
 				   "EXECS (each at least 1, at most 32 warps, "
-				   "1024 executions)", o.sample);
-	if (o.sample && !o.explain)
+				   "1024 executions)", o->sample);
+	if (o->sample && !o->explain)
 		return usage_error("profile: --sample goes with --explain");
-	if (arch && arch_option(arch, &o.arch))
+	if (t->arch && arch_option(t->arch, &o->arch))
 		return EXIT_BADINPUT;
-	if (o.kernel) {
-		int e2 = regcomp(&o.re, o.kernel, REG_EXTENDED | REG_NOSUB);
+	return GO_ON;
+}
 
-		if (e2) {
-			char why[256];
+/* --kernel compiled into o->re; GO_ON, or the exit status. */
+static int compile_kernel(options *o)
+{
+	char why[256];
+	int e;
 
-			regerror(e2, &o.re, why, sizeof why);
-			return usage_error("option --kernel: '%s' is not a "
-					   "regular expression: %s", o.kernel,
-					   why);
-		}
-	}
-	if (o.replay) {
-		const char *with = o.keep ? "--keep" : o.inject ? "--inject"
-				 : runs ? "--max-runs" : jobs ? "--jobs"
-				 : which ? "--launches"
-				 : o.sample ? "--sample" : NULL;
+	if (!o->kernel ||
+	    !(e = regcomp(&o->re, o->kernel, REG_EXTENDED | REG_NOSUB)))
+		return GO_ON;
+	regerror(e, &o->re, why, sizeof why);
+	return usage_error("option --kernel: '%s' is not a regular "
+			   "expression: %s", o->kernel, why);
+}
 
-		rc = o.nprog ? usage_error("profile: --replay takes no "
-					   "program")
-		   : o.dataset && !o.patterns
+/* Replay a records directory, or run the program; the exit status. */
+static int replay_or_run(const options *o, const option_text *t)
+{
+	const char *with = o->keep ? "--keep" : o->inject ? "--inject"
+			 : t->runs ? "--max-runs" : t->jobs ? "--jobs"
+			 : t->which ? "--launches"
+			 : o->sample ? "--sample" : NULL;
+
+	if (o->replay)
+		return o->nprog ? usage_error("profile: --replay takes no "
+					      "program")
+		       : o->dataset && !o->patterns
 			? usage_error("profile: --dataset needs --patterns")
-		   : with ? usage_error("profile: --replay does not go with "
-					"%s", with)
-			  : profile_replay(&o);
-	} else if (o.patterns || o.dataset) {
-		rc = usage_error("profile: --patterns and --dataset go with "
-				 "--replay");
-	} else if (!o.nprog) {
-		rc = usage_error("profile: no program (bankscope profile "
-				 "[OPTIONS] -- PROGRAM [ARGS])");
-	} else {
-		rc = profile_run(&o);
-	}
+		       : with ? usage_error("profile: --replay does not go "
+					    "with %s", with)
+			      : profile_replay(o);
+	if (o->patterns || o->dataset)
+		return usage_error("profile: --patterns and --dataset go with "
+				   "--replay");
+	if (!o->nprog)
+		return usage_error("profile: no program (bankscope profile "
+				   "[OPTIONS] -- PROGRAM [ARGS])");
+	return profile_run(o);
+}
+
+int cmd_profile(int argc, char **argv)
+{
+	options o;
+	option_text t;
+	int rc;
+
+	memset(&o, 0, sizeof o);
+	memset(&t, 0, sizeof t);
+	o.max_runs = MAX_RUNS_DEFAULT;
+	o.jobs = default_jobs();
+	if ((rc = read_options(argc, argv, &o, &t)) != GO_ON ||
+	    (rc = check_values(&o, &t)) != GO_ON ||
+	    (rc = compile_kernel(&o)) != GO_ON)
+		return rc;
+	rc = replay_or_run(&o, &t);
 	if (o.kernel)
 		regfree(&o.re);
 	return rc;

@@ -553,54 +553,107 @@ static int spec_explain(run_spec *r, const char *lib, const char *dir,
 	       (lib && spec_set(r, 9, lib) < 0) ? -1 : 0;
 }
 
+#define PATH_BYTES 4096
+
+/* The injection library, and with --explain the explain library and its
+ * patch module, into PATH_BYTES buffers; 0, or the exit status. */
+static int find_libraries(const options *o, char *inject, char *lib,
+			  char *patch)
+{
+	if (find_file(o->inject ? o->inject : getenv("BANKSCOPE_INJECT"),
+		      INJECT_NAME, "injection library", "make build/"
+		      INJECT_NAME ", or name it with --inject", inject,
+		      PATH_BYTES) ||
+	    (o->explain &&
+	     (find_file(getenv("BANKSCOPE_EXPLAIN_LIB"), EXPLAIN_NAME,
+			"explain library", "make explain: it needs the CUDA "
+			"Sanitizer API", lib, PATH_BYTES) ||
+	      find_file(getenv("BANKSCOPE_EXPLAIN_PATCH"), PATCH_NAME,
+			"explain patch module", "make explain", patch,
+			PATH_BYTES))))
+		return EXIT_BADINPUT;
+	return 0;
+}
+
+/* The records directory: --keep's, else a new one under $TMPDIR named in
+ * tmpl (PATH_BYTES); 0, or the exit status. */
+static int records_dir(const options *o, char *tmpl, const char **dir)
+{
+	if (o->keep) {
+		if (keep_dir(o->keep))
+			return EXIT_BADINPUT;
+		*dir = o->keep;
+		return 0;
+	}
+	snprintf(tmpl, PATH_BYTES, "%s/bankscope-profile-XXXXXX",
+		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	if (!mkdtemp(tmpl))
+		return usage_error("profile: cannot make a directory %s: %s",
+				   tmpl, strerror(errno));
+	*dir = tmpl;
+	return 0;
+}
+
+/* The first run's variables, and with a separate explain run x's (its
+ * own selection: the injection library is not there to pass it on);
+ * 0, or -1 out of memory. */
+static int set_specs(const options *o, run_spec *first, run_spec *x,
+		     const char *inject, const char *lib, const char *patch,
+		     const char *dir, int same)
+{
+	if (spec_set(first, 0, inject) < 0 || spec_set(first, 1, dir) < 0 ||
+	    spec_select(first, o) < 0 ||
+	    (same && spec_explain(first, lib, dir, patch, o) < 0))
+		return -1;
+	if (!o->explain || same)
+		return 0;
+	return spec_set(x, 0, lib) < 0 ||
+	       spec_explain(x, NULL, dir, patch, o) < 0 ||
+	       (o->kernel && spec_set(x, 2, o->kernel) < 0) ||
+	       (o->skip && spec_set_ul(x, 3, o->skip) < 0) ||
+	       (o->count && spec_set_ul(x, 4, o->count) < 0) ? -1 : 0;
+}
+
+/* How the program's runs ended, when not well: killed, an exit status,
+ * an explain run that ended otherwise. */
+static void tell_ending(const options *o, const profile *p,
+			const run_spec *first, const run_spec *x, int code)
+{
+	int empty = p->state == ST_NONE || !p->tot.records;
+
+	if (WIFSIGNALED(first->status))
+		usage_error("%s was killed by signal %d (%s)%s", o->prog[0],
+			    WTERMSIG(first->status),
+			    strsignal(WTERMSIG(first->status)),
+			    empty ? "" : "; the profile covers what ran");
+	else if (code)
+		usage_error("%s exited with status %d%s", o->prog[0], code,
+			    empty ? "" : "; the profile covers what ran");
+	if (o->explain && x->started && wait_code(x->status) != code)
+		usage_error("the explain run of %s ended with status %d",
+			    o->prog[0], wait_code(x->status));
+}
+
 int profile_run(const options *o)
 {
-	char inject[4096], lib[4096], patch[4096], tmpl[4096], *program;
+	char inject[PATH_BYTES], lib[PATH_BYTES], patch[PATH_BYTES];
+	char tmpl[PATH_BYTES], *program;
 	struct sigaction ign, old_int, old_quit;
 	run_spec first, x;
 	profile p;
 	bs_error err;
-	int rc, code, empty, same;
+	int rc, code, same;
 	double t = now();
 
 	memset(&first, 0, sizeof first);
 	memset(&x, 0, sizeof x);
 	memset(&p, 0, sizeof p);
 	p.jobs = o->jobs;
-	if (find_file(o->inject ? o->inject : getenv("BANKSCOPE_INJECT"),
-		      INJECT_NAME, "injection library", "make build/"
-		      INJECT_NAME ", or name it with --inject", inject,
-		      sizeof inject) ||
-	    (o->explain &&
-	     (find_file(getenv("BANKSCOPE_EXPLAIN_LIB"), EXPLAIN_NAME,
-			"explain library", "make explain: it needs the CUDA "
-			"Sanitizer API", lib, sizeof lib) ||
-	      find_file(getenv("BANKSCOPE_EXPLAIN_PATCH"), PATCH_NAME,
-			"explain patch module", "make explain", patch,
-			sizeof patch))))
-		return EXIT_BADINPUT;
-	if (o->keep) {
-		if (keep_dir(o->keep))
-			return EXIT_BADINPUT;
-		p.dir = o->keep;
-	} else {
-		snprintf(tmpl, sizeof tmpl, "%s/bankscope-profile-XXXXXX",
-			 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-		if (!mkdtemp(tmpl))
-			return usage_error("profile: cannot make a directory "
-					   "%s: %s", tmpl, strerror(errno));
-		p.dir = tmpl;
-	}
+	if ((rc = find_libraries(o, inject, lib, patch)) ||
+	    (rc = records_dir(o, tmpl, &p.dir)))
+		return rc;
 	same = o->explain && explain_same_run();
-	if (spec_set(&first, 0, inject) < 0 || spec_set(&first, 1, p.dir) < 0 ||
-	    spec_select(&first, o) < 0 ||
-	    (same && spec_explain(&first, lib, p.dir, patch, o) < 0) ||
-	    (o->explain && !same &&
-	     (spec_set(&x, 0, lib) < 0 || spec_explain(&x, NULL, p.dir, patch,
-						       o) < 0 ||
-	      (o->kernel && spec_set(&x, 2, o->kernel) < 0) ||
-	      (o->skip && spec_set_ul(&x, 3, o->skip) < 0) ||
-	      (o->count && spec_set_ul(&x, 4, o->count) < 0)))) {
+	if (set_specs(o, &first, &x, inject, lib, patch, p.dir, same) < 0) {
 		rc = usage_error("profile: out of memory");
 		goto out;
 	}
@@ -645,18 +698,7 @@ int profile_run(const options *o)
 		rc = EXIT_BADINPUT;
 		goto out;
 	}
-	empty = p.state == ST_NONE || !p.tot.records;
-	if (WIFSIGNALED(first.status))
-		usage_error("%s was killed by signal %d (%s)%s", o->prog[0],
-			    WTERMSIG(first.status),
-			    strsignal(WTERMSIG(first.status)),
-			    empty ? "" : "; the profile covers what ran");
-	else if (code)
-		usage_error("%s exited with status %d%s", o->prog[0], code,
-			    empty ? "" : "; the profile covers what ran");
-	if (o->explain && x.started && wait_code(x.status) != code)
-		usage_error("the explain run of %s ended with status %d",
-			    o->prog[0], wait_code(x.status));
+	tell_ending(o, &p, &first, &x, code);
 	if (profile_tell(&p, o->prog[0], inject) && !code)
 		code = 1;
 	program = joined(o->prog, o->nprog);

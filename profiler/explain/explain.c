@@ -31,7 +31,7 @@
  * back.  Function starts come from sanitizerGetFunctionPcAndSize, so a
  * record's pc becomes the offset CUPTI's SASS metrics use.
  *
- * explain.tsv (format in analyzer/bankscope.h, "explain records"): one
+ * explain.tsv (format in analyzer/sass/bs_sass.h, "explain records"): one
  * line per sampled warp execution.  explain-status.txt: "ok", or the
  * reason collection stopped; then one line per sampled launch with its
  * record count and the records dropped for lack of room.
@@ -40,7 +40,6 @@
  * explain-status.txt and sampling stops; nothing is printed.
  */
 #define _GNU_SOURCE
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -54,17 +53,15 @@
 
 #include <sanitizer.h>
 
-#include "bankscope.h"
+#include "common.h"
 #include "explain.h"
+#include "sass/bs_sass.h"
 #include "select.h"
 
-#define EXPORT __attribute__((visibility("default")))
 #define MAX_FUNCS 4096
 #define MAX_MODULES 4096
 #define REC_CAP 16384
 #define MAX_PENDING 64
-
-typedef char *(*demangle_fn)(const char *, char *, size_t *, int *);
 
 typedef struct {
 	CUfunction f;
@@ -101,23 +98,10 @@ static struct {
 	int nsampled;
 	pending pend[MAX_PENDING];  /* sampled launches not collected yet */
 	int npend;
-	demangle_fn demangle;
+	bs_demangle_fn demangle;
 } g;
 
-static void trace(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static void trace(const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!g.log)
-		return;
-	va_start(ap, fmt);
-	vfprintf(g.log, fmt, ap);
-	va_end(ap);
-	fputc('\n', g.log);
-	fflush(g.log);
-}
+#define trace(...) bs_trace(g.log, __VA_ARGS__)
 
 static void stop(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -144,32 +128,23 @@ static void stop(const char *fmt, ...)
 	}
 }
 
-#define CHECK_SAN(call)                                                      \
+/* Every Sanitizer API call goes through check.h's CHECK_SAN: on failure
+ * sampling stops, the line in explain-status.txt, and the calling
+ * function returns -1. */
+#define BS_CHECK_FAIL(msg)                                                   \
 	do {                                                                 \
-		SanitizerResult bs_r_ = (call);                              \
-		if (bs_r_ != SANITIZER_SUCCESS) {                            \
-			const char *bs_s_ = NULL;                            \
-			sanitizerGetResultString(bs_r_, &bs_s_);             \
-			stop("explain.c:%d: %s: %s", __LINE__, #call,        \
-			     bs_s_ ? bs_s_ : "Sanitizer error");             \
-			return -1;                                           \
-		}                                                            \
+		stop("%s", (msg));                                           \
+		return -1;                                                   \
 	} while (0)
+#include "check.h"
 
+/* The demangled name into buf, cut to fit. */
 static void kernel_name(const char *mangled, char *buf, size_t size)
 {
-	char *d = NULL;
-	int st = -1;
+	char *d = bs_kernel_name(g.demangle, mangled);
 
-	if (!mangled || !*mangled)
-		mangled = "?";
-	if (g.demangle)
-		d = g.demangle(mangled, NULL, NULL, &st);
-	snprintf(buf, size, "%s", d && st == 0 ? d : mangled);
+	snprintf(buf, size, "%s", d ? d : "?");
 	free(d);
-	for (char *p = buf; *p; p++)
-		if (*p == '\t' || *p == '\n' || *p == '\r')
-			*p = ' ';
 }
 
 /* ---- selection ----------------------------------------------------------- */
@@ -345,16 +320,17 @@ static void lane_fields(uint32_t mask, const uint32_t *v)
 	}
 }
 
-/* A call of collect(): a failure is traced and the launch kept for a
- * later try (the Sanitizer API refuses copies in some callbacks). */
+/* A call of collect(): a failure is traced (in check.h's words) and the
+ * launch kept for a later try (the Sanitizer API refuses copies in some
+ * callbacks), where CHECK_SAN would stop sampling. */
 #define TRY_SAN(call)                                                        \
 	do {                                                                 \
 		SanitizerResult bs_r_ = (call);                              \
 		if (bs_r_ != SANITIZER_SUCCESS) {                            \
-			const char *bs_s_ = NULL;                            \
-			sanitizerGetResultString(bs_r_, &bs_s_);             \
-			trace("%s: %s: %s", where, #call,                    \
-			      bs_s_ ? bs_s_ : "Sanitizer error");            \
+			char bs_m_[512];                                     \
+			bs_check_san_line(bs_m_, sizeof bs_m_, __FILE__,     \
+					  __LINE__, #call, bs_r_);           \
+			trace("%s: %s", where, bs_m_);                       \
 			free(rec);                                           \
 			return -1;                                           \
 		}                                                            \
@@ -496,22 +472,35 @@ static FILE *open_out(const char *name, const char *header)
 	return f;
 }
 
+/* The callbacks: launches, new contexts and modules, and the
+ * synchronizations and copies after which records can be collected. */
+static int subscribe(void)
+{
+	const Sanitizer_CallbackDomain res = SANITIZER_CB_DOMAIN_RESOURCE;
+
+	CHECK_SAN(sanitizerSubscribe(&g.sub, on_callback, NULL));
+	CHECK_SAN(sanitizerEnableDomain(1, g.sub, SANITIZER_CB_DOMAIN_LAUNCH));
+	CHECK_SAN(sanitizerEnableCallback(
+		1, g.sub, res, SANITIZER_CBID_RESOURCE_CONTEXT_CREATION_FINISHED));
+	CHECK_SAN(sanitizerEnableCallback(
+		1, g.sub, res, SANITIZER_CBID_RESOURCE_MODULE_LOADED));
+	CHECK_SAN(sanitizerEnableDomain(1, g.sub,
+					SANITIZER_CB_DOMAIN_SYNCHRONIZE));
+	CHECK_SAN(sanitizerEnableDomain(1, g.sub, SANITIZER_CB_DOMAIN_MEMCPY));
+	return 0;
+}
+
 static void at_exit(void);
 
 static void init(void)
 {
-	pthread_mutexattr_t a;
 	const char *dir = getenv("BANKSCOPE_EXPLAIN_DIR");
-	void *sym;
 	char path[PATH_MAX];
 
 	if (g.inited || !dir || !*dir || strlen(dir) >= sizeof g.dir)
 		return;
 	g.inited = 1;
-	pthread_mutexattr_init(&a);
-	pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
-	pthread_mutex_init(&g.lock, &a);
-	pthread_mutexattr_destroy(&a);
+	bs_recursive_mutex_init(&g.lock);
 	pthread_mutex_lock(&g.lock);
 	snprintf(g.dir, sizeof g.dir, "%s", dir);
 	g.active = 1;
@@ -519,40 +508,15 @@ static void init(void)
 		snprintf(path, sizeof path, "%s/explain.log", g.dir);
 		g.log = fopen(path, "a");
 	}
-	if ((sym = dlsym(RTLD_DEFAULT, "__cxa_demangle")))
-		memcpy(&g.demangle, &sym, sizeof sym);
+	g.demangle = bs_find_demangler();
 	if ((g.status = open_out("explain-status.txt", "ok")) &&
 	    read_choices() == 0 &&
 	    (g.out = open_out("explain.tsv", BS_EXPLAIN_COLUMNS_SOURCES))) {
-		SanitizerResult r = sanitizerSubscribe(&g.sub, on_callback,
-						       NULL);
+		int rc = subscribe();
 
-		if (r == SANITIZER_SUCCESS)
-			r = sanitizerEnableDomain(1, g.sub,
-						  SANITIZER_CB_DOMAIN_LAUNCH);
-		if (r == SANITIZER_SUCCESS)
-			r = sanitizerEnableCallback(
-				1, g.sub, SANITIZER_CB_DOMAIN_RESOURCE,
-				SANITIZER_CBID_RESOURCE_CONTEXT_CREATION_FINISHED);
-		if (r == SANITIZER_SUCCESS)
-			r = sanitizerEnableCallback(
-				1, g.sub, SANITIZER_CB_DOMAIN_RESOURCE,
-				SANITIZER_CBID_RESOURCE_MODULE_LOADED);
-		if (r == SANITIZER_SUCCESS)
-			r = sanitizerEnableDomain(1, g.sub,
-						  SANITIZER_CB_DOMAIN_SYNCHRONIZE);
-		if (r == SANITIZER_SUCCESS)
-			r = sanitizerEnableDomain(1, g.sub,
-						  SANITIZER_CB_DOMAIN_MEMCPY);
-		if (r != SANITIZER_SUCCESS) {
-			const char *s = NULL;
-
-			sanitizerGetResultString(r, &s);
-			stop("sanitizerSubscribe: %s", s ? s : "failed");
-		}
 		trace("pid %ld subscribed, sample %ux%ux%u", (long)getpid(),
 		      g.blocks, g.warps, g.execs);
-		if (r == SANITIZER_SUCCESS)
+		if (rc == 0)
 			atexit(at_exit);
 	}
 	pthread_mutex_unlock(&g.lock);
@@ -580,9 +544,9 @@ __attribute__((constructor)) static void on_load(void)
 	init();
 }
 
-EXPORT int InitializeInjection(void);
+BS_EXPORT int InitializeInjection(void);
 
-EXPORT int InitializeInjection(void)
+BS_EXPORT int InitializeInjection(void)
 {
 	init();
 	return 1;
