@@ -104,10 +104,10 @@ static int choose_geometry(group *g, const groups *gs, bs_calib_result *res)
 		if ((int)gi == best || score[gi] != best_total)
 			continue;
 		if (calib_add_open(res, BS_KIND_NONE, 0, NULL, -1, "bank "
-				   "geometry: the rows fit %u banks of %u bytes "
-				   "and %u banks of %u bytes alike (4-byte "
-				   "strides, as probe-stride measures them, "
-				   "would settle it)",
+				   "geometry: the rows fit %u banks of %u "
+				   "bytes and %u banks of %u bytes alike "
+				   "(4-byte strides, as probe-stride measures "
+				   "them, would settle it)",
 				   calib_geometries[best].banks,
 				   calib_geometries[best].bank_bytes,
 				   calib_geometries[gi].banks,

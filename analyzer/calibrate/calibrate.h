@@ -84,14 +84,14 @@ typedef struct {
 	bs_arch scratch;
 } group;
 
-/* ---- intake.c ------------------------------------------------------------ */
+/* ---- intake.c ---------------------------------------------------------- */
 
 /* Each access's medians; the spread of a repeated access's rows. */
 void calib_finish(bs_calib *c);
 /* The 90th percentile of the spread, in cycles. */
 double calib_spread_p90(const bs_calib *c);
 
-/* ---- search.c ------------------------------------------------------------ */
+/* ---- search.c ---------------------------------------------------------- */
 
 /* A rule as its profile line, for messages. */
 void calib_rule_text(const bs_rule *r, char *buf, size_t size);
@@ -110,7 +110,7 @@ int calib_check_open(group *g, const geometry *geo, const bs_rule *chosen,
 int calib_choose_ideal(group *g, const geometry *geo, bs_rule *r,
 		       bs_calib_result *res);
 
-/* ---- fit.c ---------------------------------------------------------------- */
+/* ---- fit.c ------------------------------------------------------------- */
 
 /* A timed row: x its wavefronts, k whether the rule packs it. */
 typedef struct {
@@ -129,7 +129,7 @@ int calib_fit_latency(group *g, const geometry *geo, bs_rule *r, double tol,
 		      bs_calib_result *res);
 void calib_fit_throughput(group *g, const geometry *geo, bs_rule *r);
 
-/* ---- findings.c ----------------------------------------------------------- */
+/* ---- findings.c -------------------------------------------------------- */
 
 /* An open rule of (kind, width), settled by ref's point (-1: none); 0, or
  * -1 out of memory. */
