@@ -719,20 +719,52 @@ int bs_arch_parse(const char *text, const char *name, bs_arch *out,
 
 /* ---- writing ----------------------------------------------------------- */
 
-/* The shortest decimal that reads back as v. */
-static void shortest(char *buf, size_t size, double v)
+/* " KEY=V", V the shortest decimal that reads back as v; nothing for NaN
+ * (not modeled). */
+static void put_number(FILE *f, const char *key, double v)
 {
+	char num[32];
+
+	if (isnan(v))
+		return;
 	for (int prec = 1; prec <= 17; prec++) {
-		snprintf(buf, size, "%.*g", prec, v);
-		if (strtod(buf, NULL) == v)
-			return;
+		snprintf(num, sizeof num, "%.*g", prec, v);
+		if (strtod(num, NULL) == v)
+			break;
 	}
+	fprintf(f, " %s=%s", key, num);
+}
+
+/* One rule's line. */
+static void put_rule(FILE *f, const bs_arch *p, const bs_rule *r)
+{
+	char pt[BS_PARTNERS_TEXT_MAX];
+
+	fprintf(f, "rule %s %u phase=%u", bs_kind_name(r->kind), r->width,
+		r->phase_lanes);
+	if (r->packed_lanes)
+		fprintf(f, " packed=%u partners=%s", r->packed_lanes,
+			bs_partners_text(r->pack_partners, pt));
+	if (r->same_word != BS_SAME_WORD_SHARE)
+		fprintf(f, " same_word=%s", bs_same_word_name(r->same_word));
+	if (r->ideal != BS_IDEAL_WORDS)
+		fprintf(f, " ideal=%s", bs_ideal_name(r->ideal));
+	if (r->slot_waves > 1)
+		fprintf(f, " slot_waves=%u", r->slot_waves);
+	if (r->loop)
+		fprintf(f, " loop=%s", bs_loop_name(r->loop));
+	if (r->copy)
+		fprintf(f, " copy=%s", bs_copy_name(r->copy));
+	put_number(f, "lat_base", r->lat_base);
+	put_number(f, "lat_packed", r->lat_packed);
+	put_number(f, "lat_slope", r->lat_slope);
+	put_number(f, "tp", r->tp_bytes_per_clk);
+	fprintf(f, " source=%s\n", r->source < p->nsources
+		? p->source[r->source].tag : "?");
 }
 
 int bs_arch_write(FILE *f, const bs_arch *p)
 {
-	char num[32], pt[BS_PARTNERS_TEXT_MAX];
-
 	fprintf(f, "# bankscope architecture profile (format: docs/model.md, "
 		"\"Profile files\")\nprofile %s\n", p->name);
 	if (p->description[0])
@@ -748,43 +780,8 @@ int bs_arch_write(FILE *f, const bs_arch *p)
 			const bs_rule *r = bs_arch_rule(p, (bs_kind)k,
 							   bs_widths[w]);
 
-			if (!r)
-				continue;
-			fprintf(f, "rule %s %u phase=%u", bs_kind_name(r->kind),
-				r->width, r->phase_lanes);
-			if (r->packed_lanes) {
-				fprintf(f, " packed=%u partners=%s", r->packed_lanes,
-					bs_partners_text(r->pack_partners, pt));
-			}
-			if (r->same_word != BS_SAME_WORD_SHARE)
-				fprintf(f, " same_word=%s",
-					bs_same_word_name(r->same_word));
-			if (r->ideal != BS_IDEAL_WORDS)
-				fprintf(f, " ideal=%s", bs_ideal_name(r->ideal));
-			if (r->slot_waves > 1)
-				fprintf(f, " slot_waves=%u", r->slot_waves);
-			if (r->loop)
-				fprintf(f, " loop=%s", bs_loop_name(r->loop));
-			if (r->copy)
-				fprintf(f, " copy=%s", bs_copy_name(r->copy));
-			if (!isnan(r->lat_base)) {
-				shortest(num, sizeof num, r->lat_base);
-				fprintf(f, " lat_base=%s", num);
-			}
-			if (!isnan(r->lat_packed)) {
-				shortest(num, sizeof num, r->lat_packed);
-				fprintf(f, " lat_packed=%s", num);
-			}
-			if (!isnan(r->lat_slope)) {
-				shortest(num, sizeof num, r->lat_slope);
-				fprintf(f, " lat_slope=%s", num);
-			}
-			if (!isnan(r->tp_bytes_per_clk)) {
-				shortest(num, sizeof num, r->tp_bytes_per_clk);
-				fprintf(f, " tp=%s", num);
-			}
-			fprintf(f, " source=%s\n", r->source < p->nsources
-				? p->source[r->source].tag : "?");
+			if (r)
+				put_rule(f, p, r);
 		}
 	return ferror(f) ? -1 : 0;
 }
