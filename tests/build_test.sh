@@ -194,7 +194,7 @@ for f in analyzer/*/*.c; do
 	done
 done
 if [ -z "$bad_inc" ]; then
-	ok "every library file includes its own wing's header only"
+	ok "every library file includes its own wing's headers only"
 else
 	fail "library files reaching outside their wing:$bad_inc"
 fi
