@@ -70,6 +70,17 @@ int bs_parse_u64(const char *s, uint64_t max, uint64_t *out);
  */
 int bs_parse_decimal(const char *s, size_t n, double *out);
 /*
+ * The tokens of a line of words (profile files, pattern files): blanks
+ * are ' ' and '\t', a token runs to a blank, '#' (a comment) or the end.
+ * bs_skip_blanks: s past its blanks.  bs_token_len: the length of the
+ * token at s (0 at a blank, '#' or the end).  bs_copy_token: up to size -
+ * 1 of the n bytes at s into dst, NUL-terminated (size > 0), for messages
+ * and lookups that quote no more.
+ */
+const char *bs_skip_blanks(const char *s);
+size_t bs_token_len(const char *s);
+void bs_copy_token(char *dst, size_t size, const char *s, size_t n);
+/*
  * Write s as one CSV field, the rule of every CSV bankscope writes:
  * quoted (RFC 4180, quotes doubled) when it holds a comma, a quote, a CR
  * or LF, starts with '#' (a comment to the dataset reader), or starts or

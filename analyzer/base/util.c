@@ -129,6 +129,30 @@ int bs_parse_decimal(const char *s, size_t n, double *out)
 	return rc;
 }
 
+const char *bs_skip_blanks(const char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	return s;
+}
+
+size_t bs_token_len(const char *s)
+{
+	size_t n = 0;
+
+	while (s[n] && s[n] != ' ' && s[n] != '\t' && s[n] != '#')
+		n++;
+	return n;
+}
+
+void bs_copy_token(char *dst, size_t size, const char *s, size_t n)
+{
+	if (n > size - 1)
+		n = size - 1;
+	memcpy(dst, s, n);
+	dst[n] = '\0';
+}
+
 /*
  * RFC 4180 needs quotes around a comma, a quote (doubled) and a line
  * break; a leading '#' would make the dataset reader take a row for a

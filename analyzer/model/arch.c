@@ -135,32 +135,6 @@ enum { SEEN_PROFILE, SEEN_DESCRIPTION, SEEN_CC, SEEN_BANKS, SEEN_BANK_BYTES,
 #define FAIL(at, ...) bs_error_set(rd->err, rd->name, rd->line, \
 				   (long)((at) - rd->text) + 1, __VA_ARGS__)
 
-static const char *skip_blanks(const char *s)
-{
-	while (*s == ' ' || *s == '\t')
-		s++;
-	return s;
-}
-
-/* The token at s: its length (up to a blank, '#' or the end). */
-static size_t token_len(const char *s)
-{
-	size_t n = 0;
-
-	while (s[n] && s[n] != ' ' && s[n] != '\t' && s[n] != '#')
-		n++;
-	return n;
-}
-
-/* Up to size - 1 bytes of a token, for messages and lookups. */
-static void copy_tok(char *dst, size_t size, const char *s, size_t n)
-{
-	if (n > size - 1)
-		n = size - 1;
-	memcpy(dst, s, n);
-	dst[n] = '\0';
-}
-
 /* A whole decimal number from min to max (no hex: bs_parse_decimal's
  * grammar, datasets' too). */
 static int parse_uint(reader *rd, const char *at, size_t n, unsigned min,
@@ -169,7 +143,7 @@ static int parse_uint(reader *rd, const char *at, size_t n, unsigned min,
 	char word[24];
 	uint64_t v;
 
-	copy_tok(word, sizeof word, at, n);
+	bs_copy_token(word, sizeof word, at, n);
 	if (n >= sizeof word || !n || strspn(word, "0123456789") != n ||
 	    bs_parse_u64(word, max, &v) < 0 || v < min)
 		return FAIL(at, "%s: '%s' is not a whole number from %u to %u",
@@ -220,7 +194,7 @@ static int rest_of_line(reader *rd, const char *at, char *dst, size_t size,
 
 static int parse_name(reader *rd, const char *at)
 {
-	size_t n = token_len(at);
+	size_t n = bs_token_len(at);
 
 	if (!n)
 		return FAIL(at, "profile needs a name");
@@ -231,9 +205,9 @@ static int parse_name(reader *rd, const char *at)
 		if (!isalnum((unsigned char)at[i]) && !strchr("_-.", at[i]))
 			return FAIL(at + i, "a profile name takes letters, "
 				    "digits, '_', '-' and '.'");
-	if (*skip_blanks(at + n) && *skip_blanks(at + n) != '#')
-		return FAIL(skip_blanks(at + n), "one name after 'profile'");
-	copy_tok(rd->p->name, sizeof rd->p->name, at, n);
+	if (*bs_skip_blanks(at + n) && *bs_skip_blanks(at + n) != '#')
+		return FAIL(bs_skip_blanks(at + n), "one name after 'profile'");
+	bs_copy_token(rd->p->name, sizeof rd->p->name, at, n);
 	return 0;
 }
 
@@ -247,7 +221,7 @@ static int parse_cc(reader *rd, const char *at)
 		return FAIL(at, "compute_capability needs at least one value "
 			    "such as 9.0");
 	while (*at && *at != '#') {
-		size_t n = token_len(at);
+		size_t n = bs_token_len(at);
 		size_t i = 0;
 
 		while (i < n && isdigit((unsigned char)at[i]))
@@ -264,14 +238,14 @@ static int parse_cc(reader *rd, const char *at)
 		memcpy(dst + len, at, n);
 		len += n;
 		dst[len] = '\0';
-		at = skip_blanks(at + n);
+		at = bs_skip_blanks(at + n);
 	}
 	return 0;
 }
 
 static int parse_source(reader *rd, const char *at)
 {
-	size_t n = token_len(at);
+	size_t n = bs_token_len(at);
 	bs_source *s;
 
 	if (!n)
@@ -287,8 +261,8 @@ static int parse_source(reader *rd, const char *at)
 	if (rd->p->nsources == BS_MAX_SOURCES)
 		return FAIL(at, "more than %d sources", BS_MAX_SOURCES);
 	s = &rd->p->source[rd->p->nsources];
-	copy_tok(s->tag, sizeof s->tag, at, n);
-	if (rest_of_line(rd, skip_blanks(at + n), s->text, sizeof s->text,
+	bs_copy_token(s->tag, sizeof s->tag, at, n);
+	if (rest_of_line(rd, bs_skip_blanks(at + n), s->text, sizeof s->text,
 			 "source") < 0)
 		return -1;
 	rd->p->nsources++;
@@ -321,221 +295,243 @@ static int parse_partners(reader *rd, const char *at, size_t n,
 	return 0;
 }
 
-typedef struct {
-	const char *at;          /* where the key was, for later checks */
-} key_seen;
-
 enum { K_PHASE, K_PACKED, K_PARTNERS, K_SAME, K_IDEAL, K_SLOT, K_LOOP,
        K_COPY, K_LAT_BASE, K_LAT_PACKED, K_LAT_SLOPE, K_TP, K_SOURCE,
        NKEYS };
 
+/* The keys the parser knows: an unknown key's message lists them all. */
 static const char *const key_names[NKEYS] = {
 	"phase", "packed", "partners", "same_word", "ideal", "slot_waves",
 	"loop", "copy", "lat_base", "lat_packed", "lat_slope", "tp", "source",
 };
 
-static int parse_rule(reader *rd, const char *at)
-{
-	bs_rule r;
-	key_seen seen[NKEYS] = { { NULL } };
-	char word[32];
-	size_t n = token_len(at);
-	unsigned v, ri;
-	const char *kind_at = at, *width_at;
+/* The keys that take one of two words, value 0 or 1 (bs_model.h). */
+static const char *const choices[NKEYS][2] = {
+	[K_SAME] = { "share", "serial" }, [K_IDEAL] = { "words", "lanes" },
+	[K_LOOP] = { "none", "cas" },     [K_COPY] = { "none", "lines" },
+};
 
-	memset(&r, 0, sizeof r);
-	r.slot_waves = 1;
-	r.lat_base = r.lat_packed = r.lat_slope = r.tp_bytes_per_clk = NAN;
+/* A rule as it is read: where each key was, for the checks after them. */
+typedef struct {
+	bs_rule r;
+	const char *kind_at, *width_at;
+	const char *seen[NKEYS];
+} rule_read;
+
+/* KIND WIDTH at *at into t->r, *at moved to the first key; 0 or -1. */
+static int parse_kind_width(reader *rd, const char **at, rule_read *t)
+{
+	bs_rule *r = &t->r;
+	const char *s = *at;
+	char word[32];
+	size_t n = bs_token_len(s);
+	unsigned v;
+
+	t->kind_at = s;
 	if (!n)
-		return FAIL(at, "rule needs KIND WIDTH and its keys");
-	copy_tok(word, sizeof word, at, n);
-	if (n >= sizeof word || bs_kind_find(word, &r.kind) < 0)
-		return FAIL(at, "unknown kind '%s' (bankscope archs --kinds "
+		return FAIL(s, "rule needs KIND WIDTH and its keys");
+	bs_copy_token(word, sizeof word, s, n);
+	if (n >= sizeof word || bs_kind_find(word, &r->kind) < 0)
+		return FAIL(s, "unknown kind '%s' (bankscope archs --kinds "
 			    "lists them)", word);
-	at = skip_blanks(at + n);
-	width_at = at;
-	n = token_len(at);
+	s = bs_skip_blanks(s + n);
+	t->width_at = s;
+	n = bs_token_len(s);
 	if (!n)
-		return FAIL(at, "rule needs a width after the kind");
-	if (parse_uint(rd, at, n, 1, 16, &v, "width") < 0)
+		return FAIL(s, "rule needs a width after the kind");
+	if (parse_uint(rd, s, n, 1, 16, &v, "width") < 0)
 		return -1;
-	if (!bs_kind_allows_width(r.kind, v)) {
+	if (!bs_kind_allows_width(r->kind, v)) {
 		char allowed[32];
 
-		bs_kind_widths_text(r.kind, allowed, sizeof allowed);
-		return FAIL(at, "%s takes a width of %s bytes, not %u",
-			    bs_kind_name(r.kind), allowed, v);
+		bs_kind_widths_text(r->kind, allowed, sizeof allowed);
+		return FAIL(s, "%s takes a width of %s bytes, not %u",
+			    bs_kind_name(r->kind), allowed, v);
 	}
-	r.width = (uint8_t)v;
-	if (bs_arch_rule(rd->p, r.kind, r.width))
-		return FAIL(kind_at, "a second rule for %s %u",
-			    bs_kind_name(r.kind), v);
-	for (at = skip_blanks(at + n); *at && *at != '#';
-	     at = skip_blanks(at + n)) {
-		const char *eq, *val;
-		size_t vn;
-		int k;
+	r->width = (uint8_t)v;
+	if (bs_arch_rule(rd->p, r->kind, r->width))
+		return FAIL(t->kind_at, "a second rule for %s %u",
+			    bs_kind_name(r->kind), v);
+	*at = bs_skip_blanks(s + n);
+	return 0;
+}
 
-		n = token_len(at);
-		eq = memchr(at, '=', n);
-		if (!eq)
-			return FAIL(at, "expected KEY=VALUE, not '%.*s'",
-				    (int)(n > 24 ? 24 : n), at);
-		for (k = 0; k < NKEYS; k++)
-			if (strlen(key_names[k]) == (size_t)(eq - at) &&
-			    !memcmp(key_names[k], at, (size_t)(eq - at)))
-				break;
-		if (k == NKEYS) {
-			char keys[160];
-			size_t kn = 0;
+/* The key of KEY=VALUE at `at` (n bytes): its index, or -1 with the
+ * error, which names every key the parser knows. */
+static int find_key(reader *rd, const char *at, size_t n)
+{
+	const char *eq = memchr(at, '=', n);
+	char keys[192];
+	size_t kn = 0;
 
-			for (int i = 0; i < NKEYS; i++)
-				kn += (size_t)snprintf(keys + kn,
-						       sizeof keys - kn, "%s%s",
-						       i ? ", " : "",
-						       key_names[i]);
-			return FAIL(at, "unknown key '%.*s' (%s)",
-				    (int)(eq - at > 24 ? 24 : eq - at), at,
-				    keys);
+	if (!eq)
+		return FAIL(at, "expected KEY=VALUE, not '%.*s'",
+			    (int)(n > 24 ? 24 : n), at);
+	for (int k = 0; k < NKEYS; k++)
+		if (strlen(key_names[k]) == (size_t)(eq - at) &&
+		    !memcmp(key_names[k], at, (size_t)(eq - at)))
+			return k;
+	for (int i = 0; i < NKEYS; i++)
+		kn += (size_t)snprintf(keys + kn, sizeof keys - kn, "%s%s",
+				       i ? ", " : "", key_names[i]);
+	return FAIL(at, "unknown key '%.*s' (%s)",
+		    (int)(eq - at > 24 ? 24 : eq - at), at, keys);
+}
+
+/* The value of a two-word key k: 0 or 1 into *out, or -1. */
+static int parse_choice(reader *rd, int k, const char *val, size_t vn,
+			uint8_t *out)
+{
+	for (int i = 0; i < 2; i++)
+		if (strlen(choices[k][i]) == vn &&
+		    !memcmp(choices[k][i], val, vn)) {
+			*out = (uint8_t)i;
+			return 0;
 		}
-		if (seen[k].at)
-			return FAIL(at, "%s given twice", key_names[k]);
-		seen[k].at = at;
-		val = eq + 1;
-		vn = n - (size_t)(val - at);
-		if (!vn)
-			return FAIL(val, "%s needs a value", key_names[k]);
-		switch (k) {
-		case K_PHASE:
-		case K_PACKED:
-			if (parse_uint(rd, val, vn, 1, 32, &v,
-				       key_names[k]) < 0)
-				return -1;
-			if (!is_pow2(v))
-				return FAIL(val, "%s: %u is not 1, 2, 4, 8, 16 "
-					    "or 32 lanes", key_names[k], v);
-			if (k == K_PHASE)
-				r.phase_lanes = (uint8_t)v;
-			else
-				r.packed_lanes = (uint8_t)v;
-			break;
-		case K_PARTNERS:
-			if (parse_partners(rd, val, vn, &r.pack_partners) < 0)
-				return -1;
-			break;
-		case K_SAME:
-			if (vn == 5 && !memcmp(val, "share", 5))
-				r.same_word = BS_SAME_WORD_SHARE;
-			else if (vn == 6 && !memcmp(val, "serial", 6))
-				r.same_word = BS_SAME_WORD_SERIAL;
-			else
-				return FAIL(val, "same_word is share or serial");
-			break;
-		case K_IDEAL:
-			if (vn == 5 && !memcmp(val, "words", 5))
-				r.ideal = BS_IDEAL_WORDS;
-			else if (vn == 5 && !memcmp(val, "lanes", 5))
-				r.ideal = BS_IDEAL_LANES;
-			else
-				return FAIL(val, "ideal is words or lanes");
-			break;
-		case K_SLOT:
-			if (parse_uint(rd, val, vn, 1, 4, &v,
-				       "slot_waves") < 0)
-				return -1;
-			r.slot_waves = (uint8_t)v;
-			break;
-		case K_LOOP:
-			if (vn == 4 && !memcmp(val, "none", 4))
-				r.loop = BS_LOOP_NONE;
-			else if (vn == 3 && !memcmp(val, "cas", 3))
-				r.loop = BS_LOOP_CAS;
-			else
-				return FAIL(val, "loop is none or cas");
-			if (r.loop && bs_kind_get(r.kind)->direction !=
-				      BS_UPDATES)
-				return FAIL(val, "loop=cas is for atomics: %s "
-					    "is not one", bs_kind_name(r.kind));
-			break;
-		case K_COPY:
-			if (vn == 4 && !memcmp(val, "none", 4))
-				r.copy = BS_COPY_NONE;
-			else if (vn == 5 && !memcmp(val, "lines", 5))
-				r.copy = BS_COPY_LINES;
-			else
-				return FAIL(val, "copy is none or lines");
-			if (r.copy && (bs_kind_get(r.kind)->direction !=
-				       BS_WRITES || r.width != 16))
-				return FAIL(val, "copy=lines is for 16-byte "
-					    "writes (cp.async.cg): %s %u is "
-					    "not one", bs_kind_name(r.kind),
-					    r.width);
-			break;
-		case K_LAT_BASE:
-			if (parse_cycles(rd, val, vn, &r.lat_base, "lat_base") < 0)
-				return -1;
-			break;
-		case K_LAT_PACKED:
-			if (parse_cycles(rd, val, vn, &r.lat_packed,
-					 "lat_packed") < 0)
-				return -1;
-			break;
-		case K_LAT_SLOPE:
-			if (parse_cycles(rd, val, vn, &r.lat_slope,
-					 "lat_slope") < 0)
-				return -1;
-			break;
-		case K_TP:
-			if (parse_cycles(rd, val, vn, &r.tp_bytes_per_clk,
-					 "tp") < 0)
-				return -1;
-			break;
-		case K_SOURCE:
-			if (vn >= sizeof rd->rule_tag[0])
-				return FAIL(val, "source tag longer than %zu "
-					    "bytes", sizeof rd->rule_tag[0] - 1);
-			break;
-		}
+	return FAIL(val, "%s is %s or %s", key_names[k], choices[k][0],
+		    choices[k][1]);
+}
+
+/* The value of key k (vn bytes at val, at least one) into t->r. */
+static int parse_value(reader *rd, int k, const char *val, size_t vn,
+		       rule_read *t)
+{
+	bs_rule *r = &t->r;
+	unsigned v;
+
+	switch (k) {
+	case K_PHASE:
+	case K_PACKED:
+		if (parse_uint(rd, val, vn, 1, 32, &v, key_names[k]) < 0)
+			return -1;
+		if (!is_pow2(v))
+			return FAIL(val, "%s: %u is not 1, 2, 4, 8, 16 or 32 "
+				    "lanes", key_names[k], v);
+		if (k == K_PHASE)
+			r->phase_lanes = (uint8_t)v;
+		else
+			r->packed_lanes = (uint8_t)v;
+		return 0;
+	case K_PARTNERS:
+		return parse_partners(rd, val, vn, &r->pack_partners);
+	case K_SAME:
+		return parse_choice(rd, k, val, vn, &r->same_word);
+	case K_IDEAL:
+		return parse_choice(rd, k, val, vn, &r->ideal);
+	case K_SLOT:
+		if (parse_uint(rd, val, vn, 1, 4, &v, "slot_waves") < 0)
+			return -1;
+		r->slot_waves = (uint8_t)v;
+		return 0;
+	case K_LOOP:
+		if (parse_choice(rd, k, val, vn, &r->loop) < 0)
+			return -1;
+		if (r->loop && bs_kind_get(r->kind)->direction != BS_UPDATES)
+			return FAIL(val, "loop=cas is for atomics: %s is not "
+				    "one", bs_kind_name(r->kind));
+		return 0;
+	case K_COPY:
+		if (parse_choice(rd, k, val, vn, &r->copy) < 0)
+			return -1;
+		if (r->copy && (bs_kind_get(r->kind)->direction != BS_WRITES ||
+				r->width != 16))
+			return FAIL(val, "copy=lines is for 16-byte writes "
+				    "(cp.async.cg): %s %u is not one",
+				    bs_kind_name(r->kind), r->width);
+		return 0;
+	case K_LAT_BASE:
+		return parse_cycles(rd, val, vn, &r->lat_base, "lat_base");
+	case K_LAT_PACKED:
+		return parse_cycles(rd, val, vn, &r->lat_packed, "lat_packed");
+	case K_LAT_SLOPE:
+		return parse_cycles(rd, val, vn, &r->lat_slope, "lat_slope");
+	case K_TP:
+		return parse_cycles(rd, val, vn, &r->tp_bytes_per_clk, "tp");
+	case K_SOURCE:
+		if (vn >= sizeof rd->rule_tag[0])
+			return FAIL(val, "source tag longer than %zu bytes",
+				    sizeof rd->rule_tag[0] - 1);
+		return 0;
 	}
-	if (!seen[K_PHASE].at)
-		return FAIL(width_at, "rule %s %u needs phase=LANES",
-			    bs_kind_name(r.kind), r.width);
-	if (!seen[K_SOURCE].at)
-		return FAIL(width_at, "rule %s %u needs source=TAG",
-			    bs_kind_name(r.kind), r.width);
-	if (!!seen[K_PACKED].at != !!seen[K_PARTNERS].at)
-		return FAIL(seen[K_PACKED].at ? seen[K_PACKED].at
-					      : seen[K_PARTNERS].at,
+	return 0;
+}
+
+/* The checks that need every key of the rule. */
+static int check_keys(reader *rd, const rule_read *t)
+{
+	const bs_rule *r = &t->r;
+	const char *const *seen = t->seen;
+
+	if (!seen[K_PHASE])
+		return FAIL(t->width_at, "rule %s %u needs phase=LANES",
+			    bs_kind_name(r->kind), r->width);
+	if (!seen[K_SOURCE])
+		return FAIL(t->width_at, "rule %s %u needs source=TAG",
+			    bs_kind_name(r->kind), r->width);
+	if (!!seen[K_PACKED] != !!seen[K_PARTNERS])
+		return FAIL(seen[K_PACKED] ? seen[K_PACKED] : seen[K_PARTNERS],
 			    "packed= and partners= go together");
-	if (r.packed_lanes && r.packed_lanes <= r.phase_lanes)
-		return FAIL(seen[K_PACKED].at, "packed=%u is not wider than "
-			    "phase=%u", r.packed_lanes, r.phase_lanes);
-	if (!!seen[K_LAT_BASE].at != !!seen[K_LAT_SLOPE].at)
-		return FAIL(seen[K_LAT_BASE].at ? seen[K_LAT_BASE].at
-						: seen[K_LAT_SLOPE].at,
+	if (r->packed_lanes && r->packed_lanes <= r->phase_lanes)
+		return FAIL(seen[K_PACKED], "packed=%u is not wider than "
+			    "phase=%u", r->packed_lanes, r->phase_lanes);
+	if (!!seen[K_LAT_BASE] != !!seen[K_LAT_SLOPE])
+		return FAIL(seen[K_LAT_BASE] ? seen[K_LAT_BASE]
+					     : seen[K_LAT_SLOPE],
 			    "lat_base= and lat_slope= go together");
-	if (seen[K_LAT_PACKED].at && (!r.packed_lanes || !seen[K_LAT_BASE].at))
-		return FAIL(seen[K_LAT_PACKED].at, "lat_packed= needs packed= "
+	if (seen[K_LAT_PACKED] && (!r->packed_lanes || !seen[K_LAT_BASE]))
+		return FAIL(seen[K_LAT_PACKED], "lat_packed= needs packed= "
 			    "and lat_base=");
-	if (r.loop && r.packed_lanes)
-		return FAIL(seen[K_PACKED].at, "packed= does not apply with "
+	if (r->loop && r->packed_lanes)
+		return FAIL(seen[K_PACKED], "packed= does not apply with "
 			    "loop=cas: the loop's loads pack by the ld rule");
-	if (r.copy && (r.packed_lanes || r.loop || r.same_word ||
-		       r.slot_waves > 1 || r.ideal))
-		return FAIL(seen[K_COPY].at, "copy=lines counts lines: "
+	if (r->copy && (r->packed_lanes || r->loop || r->same_word ||
+			r->slot_waves > 1 || r->ideal))
+		return FAIL(seen[K_COPY], "copy=lines counts lines: "
 			    "packed=, loop=, same_word=, slot_waves= and "
 			    "ideal= do not apply with it");
-	ri = rd->p->nrules;
-	if (bs_arch_set_rule(rd->p, &r, rd->err) < 0)
-		return FAIL(kind_at, "more than %d rules", BS_MAX_RULES);
-	{
-		const char *val = strchr(seen[K_SOURCE].at, '=') + 1;
+	return 0;
+}
 
-		copy_tok(rd->rule_tag[ri], sizeof rd->rule_tag[ri], val,
-			 token_len(val));
-		rd->rule_line[ri] = rd->line;
-		rd->rule_col[ri] = (long)(val - rd->text) + 1;
+/* rule KIND WIDTH KEY=VALUE...: the rule into the profile, its source
+ * tag kept to resolve once every source is declared. */
+static int parse_rule(reader *rd, const char *at)
+{
+	rule_read t;
+	const char *val;
+	size_t n;
+	unsigned ri;
+
+	memset(&t, 0, sizeof t);
+	t.r.slot_waves = 1;
+	t.r.lat_base = t.r.lat_packed = t.r.lat_slope = NAN;
+	t.r.tp_bytes_per_clk = NAN;
+	if (parse_kind_width(rd, &at, &t) < 0)
+		return -1;
+	for (; *at && *at != '#'; at = bs_skip_blanks(at + n)) {
+		int k;
+
+		n = bs_token_len(at);
+		if ((k = find_key(rd, at, n)) < 0)
+			return -1;
+		if (t.seen[k])
+			return FAIL(at, "%s given twice", key_names[k]);
+		t.seen[k] = at;
+		val = at + strlen(key_names[k]) + 1;
+		if (val == at + n)
+			return FAIL(val, "%s needs a value", key_names[k]);
+		if (parse_value(rd, k, val, (size_t)(at + n - val), &t) < 0)
+			return -1;
 	}
+	if (check_keys(rd, &t) < 0)
+		return -1;
+	ri = rd->p->nrules;
+	if (bs_arch_set_rule(rd->p, &t.r, rd->err) < 0)
+		return FAIL(t.kind_at, "more than %d rules", BS_MAX_RULES);
+	val = strchr(t.seen[K_SOURCE], '=') + 1;
+	bs_copy_token(rd->rule_tag[ri], sizeof rd->rule_tag[ri], val,
+		      bs_token_len(val));
+	rd->rule_line[ri] = rd->line;
+	rd->rule_col[ri] = (long)(val - rd->text) + 1;
 	return 0;
 }
 
@@ -545,8 +541,8 @@ static int parse_statement(reader *rd, const char *s)
 	static const char *const header[] = { "profile", "description",
 					      "compute_capability", "banks",
 					      "bank_bytes" };
-	size_t n = token_len(s);
-	const char *at = skip_blanks(s + n);
+	size_t n = bs_token_len(s);
+	const char *at = bs_skip_blanks(s + n);
 	unsigned v;
 	int h;
 
@@ -577,7 +573,7 @@ static int parse_statement(reader *rd, const char *s)
 	case SEEN_CC:
 		return parse_cc(rd, at);
 	case SEEN_BANKS:
-		if (parse_uint(rd, at, token_len(at), 2, BS_MAX_BANKS, &v,
+		if (parse_uint(rd, at, bs_token_len(at), 2, BS_MAX_BANKS, &v,
 			       "banks") < 0)
 			return -1;
 		if (!is_pow2(v))
@@ -586,7 +582,7 @@ static int parse_statement(reader *rd, const char *s)
 		rd->p->banks = v;
 		break;
 	case SEEN_BANK_BYTES:
-		if (parse_uint(rd, at, token_len(at), 1, 16, &v,
+		if (parse_uint(rd, at, bs_token_len(at), 1, 16, &v,
 			       "bank_bytes") < 0)
 			return -1;
 		if (bs_width_index(v) < 0)
@@ -595,7 +591,7 @@ static int parse_statement(reader *rd, const char *s)
 		rd->p->bank_bytes = v;
 		break;
 	}
-	at = skip_blanks(at + token_len(at));
+	at = bs_skip_blanks(at + bs_token_len(at));
 	if (h >= SEEN_BANKS && *at && *at != '#')
 		return FAIL(at, "one value after '%s'", header[h]);
 	return 0;
@@ -664,7 +660,7 @@ static void reader_init(reader *rd, const char *name, bs_arch *out,
 
 static int one_line(reader *rd, const char *line)
 {
-	const char *s = skip_blanks(line);
+	const char *s = bs_skip_blanks(line);
 
 	rd->text = line;
 	if (!*s || *s == '#')
@@ -723,20 +719,52 @@ int bs_arch_parse(const char *text, const char *name, bs_arch *out,
 
 /* ---- writing ----------------------------------------------------------- */
 
-/* The shortest decimal that reads back as v. */
-static void shortest(char *buf, size_t size, double v)
+/* " KEY=V", V the shortest decimal that reads back as v; nothing for NaN
+ * (not modeled). */
+static void put_number(FILE *f, const char *key, double v)
 {
+	char num[32];
+
+	if (isnan(v))
+		return;
 	for (int prec = 1; prec <= 17; prec++) {
-		snprintf(buf, size, "%.*g", prec, v);
-		if (strtod(buf, NULL) == v)
-			return;
+		snprintf(num, sizeof num, "%.*g", prec, v);
+		if (strtod(num, NULL) == v)
+			break;
 	}
+	fprintf(f, " %s=%s", key, num);
+}
+
+/* One rule's line. */
+static void put_rule(FILE *f, const bs_arch *p, const bs_rule *r)
+{
+	char pt[BS_PARTNERS_TEXT_MAX];
+
+	fprintf(f, "rule %s %u phase=%u", bs_kind_name(r->kind), r->width,
+		r->phase_lanes);
+	if (r->packed_lanes)
+		fprintf(f, " packed=%u partners=%s", r->packed_lanes,
+			bs_partners_text(r->pack_partners, pt));
+	if (r->same_word != BS_SAME_WORD_SHARE)
+		fprintf(f, " same_word=%s", bs_same_word_name(r->same_word));
+	if (r->ideal != BS_IDEAL_WORDS)
+		fprintf(f, " ideal=%s", bs_ideal_name(r->ideal));
+	if (r->slot_waves > 1)
+		fprintf(f, " slot_waves=%u", r->slot_waves);
+	if (r->loop)
+		fprintf(f, " loop=%s", bs_loop_name(r->loop));
+	if (r->copy)
+		fprintf(f, " copy=%s", bs_copy_name(r->copy));
+	put_number(f, "lat_base", r->lat_base);
+	put_number(f, "lat_packed", r->lat_packed);
+	put_number(f, "lat_slope", r->lat_slope);
+	put_number(f, "tp", r->tp_bytes_per_clk);
+	fprintf(f, " source=%s\n", r->source < p->nsources
+		? p->source[r->source].tag : "?");
 }
 
 int bs_arch_write(FILE *f, const bs_arch *p)
 {
-	char num[32], pt[BS_PARTNERS_TEXT_MAX];
-
 	fprintf(f, "# bankscope architecture profile (format: docs/model.md, "
 		"\"Profile files\")\nprofile %s\n", p->name);
 	if (p->description[0])
@@ -752,43 +780,8 @@ int bs_arch_write(FILE *f, const bs_arch *p)
 			const bs_rule *r = bs_arch_rule(p, (bs_kind)k,
 							   bs_widths[w]);
 
-			if (!r)
-				continue;
-			fprintf(f, "rule %s %u phase=%u", bs_kind_name(r->kind),
-				r->width, r->phase_lanes);
-			if (r->packed_lanes) {
-				fprintf(f, " packed=%u partners=%s", r->packed_lanes,
-					bs_partners_text(r->pack_partners, pt));
-			}
-			if (r->same_word != BS_SAME_WORD_SHARE)
-				fprintf(f, " same_word=%s",
-					bs_same_word_name(r->same_word));
-			if (r->ideal != BS_IDEAL_WORDS)
-				fprintf(f, " ideal=%s", bs_ideal_name(r->ideal));
-			if (r->slot_waves > 1)
-				fprintf(f, " slot_waves=%u", r->slot_waves);
-			if (r->loop)
-				fprintf(f, " loop=%s", bs_loop_name(r->loop));
-			if (r->copy)
-				fprintf(f, " copy=%s", bs_copy_name(r->copy));
-			if (!isnan(r->lat_base)) {
-				shortest(num, sizeof num, r->lat_base);
-				fprintf(f, " lat_base=%s", num);
-			}
-			if (!isnan(r->lat_packed)) {
-				shortest(num, sizeof num, r->lat_packed);
-				fprintf(f, " lat_packed=%s", num);
-			}
-			if (!isnan(r->lat_slope)) {
-				shortest(num, sizeof num, r->lat_slope);
-				fprintf(f, " lat_slope=%s", num);
-			}
-			if (!isnan(r->tp_bytes_per_clk)) {
-				shortest(num, sizeof num, r->tp_bytes_per_clk);
-				fprintf(f, " tp=%s", num);
-			}
-			fprintf(f, " source=%s\n", r->source < p->nsources
-				? p->source[r->source].tag : "?");
+			if (r)
+				put_rule(f, p, r);
 		}
 	return ferror(f) ? -1 : 0;
 }

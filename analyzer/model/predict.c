@@ -1,14 +1,25 @@
 /*
  * predict.c - from one warp access to wavefronts, conflicts and latency.
  *
- * The warp is cut into phases (profile->phase_lanes, or the packed width
- * for a pairwise-uniform load).  In each phase every active lane touches
- * width/bank_bytes consecutive bank words (at least one); a bank delivers
- * one distinct word per wavefront, so the phase costs as many wavefronts
- * as the busiest bank has distinct words.  Lanes that want the same word
- * share it (multicast) at no cost.  The access costs the sum over phases;
- * the ideal is what the phases would cost if no bank had to deliver twice:
- * ceil(distinct words / banks) per phase.
+ * An access is priced by the profile's rule for its kind and width
+ * (bs_arch_rule; a profile without one is an error).  A bank-slot rule
+ * cuts the warp into phases of its phase_lanes lanes, or of its
+ * packed_lanes when the request is pairwise uniform under one of its
+ * pack_partners (then it is packed).  In each phase every active lane
+ * touches width/bank_bytes consecutive bank words (at least one); a bank
+ * delivers one distinct word per slot, so the phase costs as many slots
+ * as the busiest bank has distinct words, and a slot costs slot_waves
+ * wavefronts.  Lanes that want the same word share it (multicast) at no
+ * cost, unless same_word=serial serves each on its own.  The access costs
+ * the sum over phases; the ideal is what the phases would cost if no bank
+ * had to deliver twice: ceil(distinct words / banks) slots per phase, or
+ * with ideal=lanes ceil(active lanes x words per lane / banks).  Bank
+ * conflicts are the slots beyond the ideal; the latency is lat_base (or
+ * lat_packed when packed) + lat_slope x wavefronts.  A retry-loop rule
+ * (loop=cas, predict_loop) and a copy by lines (copy=lines, predict_copy)
+ * are priced their own way.  bs_predict counts the common rules on a
+ * counts-only path (described below, before it); bs_predict_detail and
+ * the other rules walk per-bank lists.
  */
 #include <math.h>
 #include <string.h>

@@ -1,0 +1,241 @@
+/*
+ * intake.c - calibrate's rows in: each measured row joins its distinct
+ * access (a hash table keyed by the access and its counters), which keeps
+ * the first row's place, a row count and up to KEEP cycles and
+ * throughputs; the spread of the timings is binned as it comes.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "calibrate.h"
+
+bs_calib *bs_calib_new(void)
+{
+	return calloc(1, sizeof(bs_calib));
+}
+
+void bs_calib_free(bs_calib *c)
+{
+	if (!c)
+		return;
+	for (unsigned i = 0; i < c->nfiles; i++)
+		free(c->files[i]);
+	free(c->files);
+	free(c->row);
+	free(c->bucket);
+	free(c);
+}
+
+void bs_calib_set_progress(bs_calib *c, bs_calib_progress_fn fn, void *ctx)
+{
+	c->progress = fn;
+	c->progress_ctx = ctx;
+}
+
+static int file_index(bs_calib *c, const char *file, unsigned *out)
+{
+	char **f;
+
+	if (c->nfiles && !strcmp(c->files[c->nfiles - 1], file)) {
+		*out = c->nfiles - 1;
+		return 0;
+	}
+	f = realloc(c->files, (c->nfiles + 1) * sizeof *f);
+	if (!f)
+		return -1;
+	c->files = f;
+	if (!(f[c->nfiles] = strdup(file)))
+		return -1;
+	*out = c->nfiles++;
+	return 0;
+}
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+	return (h ^ v) * 1099511628211u;
+}
+
+static uint64_t bits(double v)
+{
+	uint64_t u;
+
+	if (isnan(v))
+		return 1;
+	v += 0.0;                /* -0 as 0 */
+	memcpy(&u, &v, sizeof u);
+	return u;
+}
+
+/* The key: kind, width, active lanes, their addresses, the counters. */
+static uint64_t row_hash(const bs_access *a, double wf, double bc)
+{
+	uint64_t h = mix(mix(mix(1469598103934665603u, a->kind), a->width),
+			 a->active);
+
+	for (unsigned l = 0; l < BS_LANES; l++)
+		if (a->active >> l & 1)
+			h = mix(h, a->addr[l]);
+	return mix(mix(h, bits(wf)), bits(bc));
+}
+
+static int same_key(const mrow *m, const bs_access *a, double wf, double bc)
+{
+	if (m->a.kind != a->kind || m->a.width != a->width ||
+	    m->a.active != a->active || bits(m->wf) != bits(wf) ||
+	    bits(m->bc) != bits(bc))
+		return 0;
+	for (unsigned l = 0; l < BS_LANES; l++)
+		if ((a->active >> l & 1) && m->a.addr[l] != a->addr[l])
+			return 0;
+	return 1;
+}
+
+static int rehash(bs_calib *c)
+{
+	size_t nb = c->nbucket ? c->nbucket * 2 : 4096;
+	size_t *b = calloc(nb, sizeof *b);
+
+	if (!b)
+		return -1;
+	free(c->bucket);
+	c->bucket = b;
+	c->nbucket = nb;
+	for (size_t i = 0; i < c->n; i++) {
+		mrow *m = &c->row[i];
+		size_t h = row_hash(&m->a, m->wf, m->bc) & (nb - 1);
+
+		m->next = b[h];
+		b[h] = i + 1;
+	}
+	return 0;
+}
+
+static void add_spread(bs_calib *c, double d)
+{
+	double bin = fabs(d) * 100 + 0.5;
+
+	c->spread[bin < SPREAD_BINS - 1 ? (size_t)bin : SPREAD_BINS - 1]++;
+	c->nspread++;
+}
+
+int bs_calib_add_row(bs_calib *c, const bs_row *r, const char *file,
+		     long line)
+{
+	const bs_access *a = &r->access;
+	double wf = r->wavefronts_measured, bc = r->bank_conflicts_measured;
+	size_t h, i;
+	mrow *m;
+
+	if (r->note[0] || isnan(wf)) {
+		c->skipped++;
+		return 0;
+	}
+	if (2 * c->n >= c->nbucket && rehash(c) < 0)
+		return -1;
+	h = row_hash(a, wf, bc) & (c->nbucket - 1);
+	for (i = c->bucket[h]; i && !same_key(&c->row[i - 1], a, wf, bc);
+	     i = c->row[i - 1].next)
+		;
+	if (i) {
+		m = &c->row[i - 1];
+	} else {
+		unsigned fi;
+
+		if (c->n == c->cap) {
+			size_t cap = c->cap ? c->cap * 2 : 1024;
+			mrow *v = realloc(c->row, cap * sizeof *v);
+
+			if (!v)
+				return -1;
+			c->row = v;
+			c->cap = cap;
+		}
+		if (file_index(c, file ? file : "", &fi) < 0)
+			return -1;
+		m = &c->row[c->n++];
+		memset(m, 0, sizeof *m);
+		m->a = *a;
+		m->a.src = NULL;
+		m->wf = wf;
+		m->bc = bc;
+		m->file = fi;
+		m->line = line;
+		m->next = c->bucket[h];
+		c->bucket[h] = c->n;
+	}
+	m->count++;
+	c->rows++;
+	if (!isnan(r->cycles_per_access_median)) {
+		if (m->ncyc < KEEP) {
+			unsigned fi;
+
+			if (file_index(c, file ? file : "", &fi) < 0)
+				return -1;
+			m->cyc_file[m->ncyc] = fi;
+			m->cyc_line[m->ncyc] = line;
+			m->cyc[m->ncyc++] = r->cycles_per_access_median;
+		}
+		if (!isnan(r->cycles_per_access_min))
+			add_spread(c, r->cycles_per_access_median -
+				      r->cycles_per_access_min);
+	}
+	if (!isnan(r->tp_bytes_per_clk_per_sm) && m->ntp < KEEP)
+		m->tpv[m->ntp++] = r->tp_bytes_per_clk_per_sm;
+	if (c->progress && !(c->rows & 0xffff))
+		c->progress(c->progress_ctx, "rows read", c->rows, 0);
+	return 0;
+}
+
+int bs_calib_add_dataset(bs_calib *c, bs_dataset *d, const char *name,
+			 bs_error *err)
+{
+	const char *gpu = bs_dataset_meta(d, "gpu");
+	const char *cc = bs_dataset_meta(d, "compute_capability");
+	bs_row r;
+	int rc;
+
+	if (cc && c->cc[0] && strcmp(cc, c->cc))
+		return bs_error_set(err, name, 0, 0, "measured on compute "
+				    "capability %s, the datasets before it on "
+				    "%s: calibrate one GPU at a time", cc,
+				    c->cc);
+	if (cc && !c->cc[0])
+		snprintf(c->cc, sizeof c->cc, "%s", cc);
+	if (gpu && !c->gpu[0])
+		snprintf(c->gpu, sizeof c->gpu, "%s", gpu);
+	while ((rc = bs_dataset_next(d, &r, err)) > 0)
+		if (bs_calib_add_row(c, &r, name, bs_dataset_line(d)) < 0)
+			return bs_error_set(err, name, bs_dataset_line(d), 0,
+					    "out of memory");
+	return rc;
+}
+
+/* ---- the noise ---------------------------------------------------------- */
+
+void calib_finish(bs_calib *c)
+{
+	if (c->final)
+		return;
+	c->final = 1;
+	for (size_t i = 0; i < c->n; i++) {
+		mrow *m = &c->row[i];
+		double v[KEEP];
+
+		memcpy(v, m->cyc, sizeof v);
+		m->cycles = m->ncyc ? calib_median(v, m->ncyc) : NAN;
+		m->tp = m->ntp ? calib_median(m->tpv, m->ntp) : NAN;
+		for (unsigned k = 0; m->ncyc > 1 && k < m->ncyc; k++)
+			add_spread(c, m->cyc[k] - m->cycles);
+	}
+}
+
+double calib_spread_p90(const bs_calib *c)
+{
+	size_t want = (c->nspread * 9 + 9) / 10, seen = 0;
+
+	for (size_t b = 0; b < SPREAD_BINS && c->nspread; b++)
+		if ((seen += c->spread[b]) >= want)
+			return b / 100.0;
+	return 0;
+}
