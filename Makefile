@@ -445,7 +445,7 @@ sass:
 	@$(MAKE) --no-print-directory build/obj/probes/kernels.o $(CLI)
 	@mkdir -p build/sass
 	$(CUOBJDUMP) -sass build/obj/probes/kernels.o > build/sass/kernels.sass
-	@ops=$$($(CLI) archs --kinds | awk 'NR > 1 { sub(/\..*/, "", $$2); print $$2 }' | sort -u | paste -sd '|') && \
+	@ops=$$($(CLI) archs --kinds | awk 'NR > 1 && !/distributed shared memory/ { sub(/\..*/, "", $$2); print $$2 }' | sort -u | paste -sd '|') && \
 		grep -oE "($$ops)(\.[A-Z0-9]+)*" build/sass/kernels.sass | sort | uniq -c
 	@echo "SASS in build/sass/kernels.sass"
 

@@ -130,8 +130,13 @@ void archs_print(FILE *out, const bs_arch *p, uint32_t kinds)
 
 static void print_kinds(void)
 {
-	printf("%-13s %-18s %-10s %-10s %-7s %s\n", "kind", "sass", "widths",
-	       "addr_lanes", "returns", "ptx");
+	int nw = 13;     /* the kind column: the longest name, at least 13 */
+
+	for (unsigned k = 0; k < bs_kind_count(); k++)
+		if ((int)strlen(bs_kind_name((bs_kind)k)) > nw)
+			nw = (int)strlen(bs_kind_name((bs_kind)k));
+	printf("%-*s %-18s %-10s %-10s %-7s %s\n", nw, "kind", "sass",
+	       "widths", "addr_lanes", "returns", "ptx");
 	for (unsigned k = 0; k < bs_kind_count(); k++) {
 		const bs_kind_info *i = bs_kind_get((bs_kind)k);
 		char w[24], lanes[16];
@@ -144,10 +149,12 @@ static void print_kinds(void)
 						      bs_widths[b]);
 		snprintf(lanes, sizeof lanes, "0-%d",
 			 31 - __builtin_clz(i->addr_lanes));
-		printf("%-13s %-18s %-10s %-10s %-7s %s", i->name, i->sass, w,
-		       lanes, i->returns ? "value" : "-", i->ptx);
+		printf("%-*s %-18s %-10s %-10s %-7s %s", nw, i->name, i->sass,
+		       w, lanes, i->returns ? "value" : "-", i->ptx);
 		if (i->alias)
 			printf("  (also %s)", i->alias);
+		if (i->remote)
+			printf("  (distributed shared memory)");
 		putchar('\n');
 	}
 }

@@ -148,7 +148,11 @@ static int parse_options(int argc, char **argv, options *o)
 		}
 		if (!strcmp(a, "--list")) {
 			for (const bs_family *f = bs_families; f->name; f++)
-				printf("%-10s %s\n", f->name, f->description);
+				printf("%-10s %s%s%s%s\n", f->name,
+				       f->description,
+				       f->runner ? " (measured by " : "",
+				       f->runner ? f->runner : "",
+				       f->runner ? ")" : "");
 			exit(0);
 		}
 		if (!v)
@@ -222,10 +226,19 @@ static int collect(const options *o, bs_points *pl)
 		}
 	}
 	if (o->probe) {
-		found = !strcmp(o->probe, "all") || bs_family_find(o->probe);
-		if (found)
-			bs_family_points(strcmp(o->probe, "all") ? o->probe
-								 : NULL, pl);
+		const bs_family *fam = bs_family_find(o->probe);
+
+		/* a family of another runner (clusters: bankscope-dsmem) */
+		if (fam && fam->runner) {
+			fprintf(stderr, "bankscope-probe: probe '%s' is "
+				"measured by %s: make probe-%s\n", fam->name,
+				fam->runner, fam->name);
+			return 2;
+		}
+		found = !strcmp(o->probe, "all") || fam;
+		for (const bs_family *f = bs_families; found && f->name; f++)
+			if (!f->runner && (fam ? f == fam : 1))
+				bs_family_points(f->name, pl);
 	}
 	if (o->probe && !found)
 		return die_usage("unknown probe '%s' (bankscope-probe --list)",

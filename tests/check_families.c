@@ -22,6 +22,7 @@ static const struct {
 	{ "stride", 650 }, { "broadcast", 210 }, { "padding", 65 },
 	{ "wide", 84 },    { "random", 300 },    { "ldsm", 734 },
 	{ "stsm", 734 },   { "atoms", 704 },     { "cpasync", 408 },
+	{ "dsmem", 398 },
 };
 
 /* Field by field: the padding of bs_access is not part of a point. */
@@ -84,7 +85,17 @@ START_TEST(test_all)
 		want += counts[i].points;
 	ck_assert_int_eq(bs_family_points(NULL, &pts), 0);
 	ck_assert_uint_eq(pts.n, want);
-	ck_assert_uint_eq(pts.n, 3889);
+	ck_assert_uint_eq(pts.n, 4287);
+	bs_points_free(&pts);
+	/* what bankscope-probe --probe all measures: the families it runs */
+	want = 0;
+	for (const bs_family *f = bs_families; f->name; f++)
+		if (!f->runner) {
+			ck_assert_int_eq(bs_family_points(f->name, &pts), 0);
+			want = pts.n;
+		}
+	ck_assert_uint_eq(want, 3889);
+	ck_assert_str_eq(bs_family_find("dsmem")->runner, "bankscope-dsmem");
 	bs_points_free(&pts);
 }
 END_TEST

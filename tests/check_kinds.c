@@ -9,7 +9,8 @@
  *   - its device accessor: a row of the accessor table in
  *     probes/kernels.cu with kernels for exactly the widths the kind
  *     allows (the runner refuses the others), whose counters name only
- *     metrics that probes/metrics.h defines;
+ *     metrics that probes/metrics.h defines; for a remote kind
+ *     (distributed shared memory), a row of probes/dsmem/dsmem.cu's;
  *   - its SASS opcode: the sass column reads back as the kind
  *     (bs_sass_kind: what `bankscope profile` joins on); `make sass`
  *     takes the opcode groups from this table (bankscope archs --kinds).
@@ -28,6 +29,7 @@
 #include "testutil.h"
 
 #define KERNELS "probes/kernels.cu"
+#define DSMEM_CU "probes/dsmem/dsmem.cu"
 #define METRICS "probes/metrics.h"
 #define MAKEFILE "Makefile"
 
@@ -183,14 +185,49 @@ static void names_defined(const char *kind, const char *text, size_t len,
 		      METRICS, kind);
 }
 
+/*
+ * A remote kind's accessor: a row of probes/dsmem/dsmem.cu's table, { "kind",
+ * OP, { kernel by width } } (its counters are that file's own groups of
+ * dshared metrics, which it checks against the device before a run).
+ */
+static void remote_accessor(const bs_kind_info *ki)
+{
+	char *dsmem = source(DSMEM_CU), f[MAX_FIELDS][FIELD_MAX], want[80];
+	const char *t = strstr(dsmem, "remote_row remote_accessors[] = {");
+	const char *end, *row;
+	int n;
+
+	ck_assert_msg(t != NULL, DSMEM_CU ": no accessor table");
+	end = strstr(t, "\n};");
+	ck_assert_ptr_nonnull(end);
+	snprintf(want, sizeof want, "{ \"%s\", ", ki->name);
+	row = strstr(t, want);
+	ck_assert_msg(row && row < end, "kind %s: no row in the accessor "
+		      "table of " DSMEM_CU " (its device accessor)", ki->name);
+	n = split_group(&row, f, MAX_FIELDS);
+	ck_assert_msg(n == 3, "kind %s: its accessor row has %d fields, not "
+		      "3", ki->name, n);
+	ck_assert_msg(row_widths(f[2]) == ki->widths, "kind %s: the accessor "
+		      "has kernels for widths 0x%x, the kinds table allows "
+		      "0x%x", ki->name, row_widths(f[2]), ki->widths);
+	free(dsmem);
+}
+
 START_TEST(test_accessor)
 {
 	const bs_kind_info *ki = kind_of(_i);
-	char *kernels = source(KERNELS), *metrics = source(METRICS);
+	char *kernels, *metrics;
 	char f[MAX_FIELDS][FIELD_MAX], want[80], ctr[FIELD_MAX + 32];
-	const char *end, *row = accessor_table(kernels, &end), *def;
+	const char *end, *row, *def;
 	int n;
 
+	if (ki->remote) {
+		remote_accessor(ki);
+		return;
+	}
+	kernels = source(KERNELS);
+	metrics = source(METRICS);
+	row = accessor_table(kernels, &end);
 	snprintf(want, sizeof want, "{ \"%s\", ", ki->name);
 	row = strstr(row, want);
 	ck_assert_msg(row && row < end, "kind %s: no row in the accessor "
@@ -226,6 +263,18 @@ START_TEST(test_sass_reads_back)
 	const bs_kind_info *ki = kind_of(_i);
 	bs_kind k;
 	unsigned width;
+
+	/*
+	 * A remote kind's SASS is a generic LD.E / ST.E / ATOM.E, which is
+	 * a global access as often: the opcode must never read as it.
+	 */
+	if (ki->remote) {
+		ck_assert_msg(bs_sass_kind(ki->sass, &k, &width) != 1 ||
+			      k == BS_KIND_NONE, "kind %s: the generic %s "
+			      "reads as a shared-memory kind", ki->name,
+			      ki->sass);
+		return;
+	}
 
 	ck_assert_msg(bs_sass_kind(ki->sass, &k, &width) == 1, "kind %s: "
 		      "its SASS %s is not a shared-memory opcode of the table",

@@ -146,11 +146,64 @@ START_TEST(test_measured)
 }
 END_TEST
 
+/*
+ * The dsmem family makes the points the first run measured, in its order:
+ * each remote row's width and offsets, the held-out ones included (the
+ * run named red and atom rows by their whole kind: red.add.u324_s1 is now
+ * red4_s1).
+ */
+START_TEST(test_family_is_the_run)
+{
+	FILE *f = fopen(DSMEM_CSV, "r");
+	char line[8192], *v[64];
+	bs_points pl;
+	size_t i = 0;
+
+	memset(&pl, 0, sizeof pl);
+	ck_assert_int_eq(bs_family_points("dsmem", &pl), 0);
+	ck_assert_uint_eq(pl.n, 398);
+	ck_assert_msg(f != NULL, "cannot read %s", DSMEM_CSV);
+	while (fgets(line, sizeof line, f)) {
+		char *tok, *save = NULL;
+		const bs_access *a;
+		unsigned l = 0;
+
+		if (line[0] == '#' || !strncmp(line, "name,", 5))
+			continue;
+		line[strcspn(line, "\n")] = 0;
+		fields(line, v, 64);
+		if (strcmp(v[3], "remote"))
+			continue;
+		ck_assert_uint_lt(i, pl.n);
+		a = &pl.v[i++];
+		ck_assert_uint_eq(a->width, (unsigned)atoi(v[2]));
+		ck_assert_msg(!strcmp(bs_kind_name(a->kind) + 6, v[1]),
+			      "%s: kind %s, the run's op %s", a->name,
+			      bs_kind_name(a->kind), v[1]);
+		for (tok = strtok_r(v[6], " ", &save); tok;
+		     tok = strtok_r(NULL, " ", &save), l++)
+			if (!strcmp(tok, "-"))
+				ck_assert_msg(!(a->active >> l & 1), "%s lane %u",
+					      a->name, l);
+			else
+				ck_assert_msg((a->active >> l & 1) &&
+					      a->addr[l] == (uint32_t)atoi(tok),
+					      "%s lane %u: %u, the run %s",
+					      a->name, l, a->addr[l], tok);
+		ck_assert_uint_eq(l, BS_LANES);
+	}
+	fclose(f);
+	ck_assert_uint_eq(i, pl.n);
+	bs_points_free(&pl);
+}
+END_TEST
+
 Suite *remote_suite(void)
 {
 	Suite *s = suite_create("remote");
 
 	tu_add_tcase(s, "geometry", 0, (const tu_test[]){
-		{ test_hand_made, 1 }, { test_measured, 1 }, { NULL, 0 } });
+		{ test_hand_made, 1 }, { test_measured, 1 },
+		{ test_family_is_the_run, 1 }, { NULL, 0 } });
 	return s;
 }

@@ -56,6 +56,11 @@ typedef struct {
 	const char *name;        /* "stride": make probe-stride */
 	void (*generate)(bs_points *pl);
 	const char *description;
+	/*
+	 * The program that measures it: NULL for bankscope-probe (and its
+	 * --probe all), else another ("bankscope-dsmem": cluster launches).
+	 */
+	const char *runner;
 } bs_family;
 
 /* The family table, NULL-name terminated. */

@@ -16,6 +16,7 @@ void family_ldsm(bs_points *pl);
 void family_stsm(bs_points *pl);
 void family_atoms(bs_points *pl);
 void family_cpasync(bs_points *pl);
+void family_dsmem(bs_points *pl);
 
 /* ldsm.c: the ldmatrix/stmatrix points, op "ldsm" or "stsm". */
 void family_matrix(bs_points *pl, const char *op);

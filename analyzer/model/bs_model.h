@@ -94,6 +94,15 @@ typedef struct {
 				    atomic, whose every update must apply) */
 	uint8_t min_sm;          /* first compute capability x 10 with it */
 	const char *what;        /* one line for listings */
+	/*
+	 * 1: distributed shared memory, another CTA's shared memory through
+	 * a cluster address (sm_90 clusters).  Its cost follows the 32-byte
+	 * sectors it moves, not banks (a rule with remote=, bs_remote_
+	 * geometry); its SASS is a generic LD.E / ST.E / ATOM.E, which the
+	 * opcode alone cannot tell from a global access, so bs_sass_kind
+	 * never answers with it.
+	 */
+	uint8_t remote;
 } bs_kind_info;
 
 unsigned bs_kind_count(void);

@@ -47,11 +47,11 @@
  * every word must end at its fill plus that count.  A failed check is
  * written in the row's check column, never hidden.
  *
- * Points: systematic ones (strides, broadcast, lanes sharing words,
- * partial warps, the 128-byte XOR swizzle of a 16-byte row read) and a
- * held-out set of random ones (seeded, holdout=1), for judging a rule
- * found on the systematic set.  Output: CSV, '#' metadata first;
- * progress on stderr.
+ * Points: the dsmem family's (analyzer/families/dsmem.c: strides,
+ * broadcast, lanes sharing words, partial warps, lines, one sector, and
+ * 16 seeded random points per (op, width), held out as holdout=1), each
+ * run with the kernel of its kind's row of the accessor table below.
+ * Output: CSV, '#' metadata first; progress on stderr.
  *
  * Usage: bankscope-dsmem [--quick] [--no-counters] [--out FILE|-]; the
  * file is data/<gpu>/dsmem-<time>.csv unless --out names one.
@@ -374,130 +374,86 @@ __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(32)
 
 typedef void (*kernel_fn)(dsmem_args, dsmem_out *);
 
-static kernel_fn kernel_of(int op, int w)
-{
-	switch (op * 32 + w) {
-	case OP_LD * 32 + 1: return dsmem_kernel<OP_LD, 1>;
-	case OP_LD * 32 + 2: return dsmem_kernel<OP_LD, 2>;
-	case OP_LD * 32 + 4: return dsmem_kernel<OP_LD, 4>;
-	case OP_LD * 32 + 8: return dsmem_kernel<OP_LD, 8>;
-	case OP_LD * 32 + 16: return dsmem_kernel<OP_LD, 16>;
-	case OP_ST * 32 + 1: return dsmem_kernel<OP_ST, 1>;
-	case OP_ST * 32 + 2: return dsmem_kernel<OP_ST, 2>;
-	case OP_ST * 32 + 4: return dsmem_kernel<OP_ST, 4>;
-	case OP_ST * 32 + 8: return dsmem_kernel<OP_ST, 8>;
-	case OP_ST * 32 + 16: return dsmem_kernel<OP_ST, 16>;
-	case OP_RED * 32 + 4: return dsmem_kernel<OP_RED, 4>;
-	case OP_ATOM * 32 + 4: return dsmem_kernel<OP_ATOM, 4>;
-	}
-	return NULL;
-}
+#define NONE NULL
+#define ALL_WIDTHS(OP)                                                       \
+	{ dsmem_kernel<OP, 1>, dsmem_kernel<OP, 2>, dsmem_kernel<OP, 4>,     \
+	  dsmem_kernel<OP, 8>, dsmem_kernel<OP, 16> }
+#define ONLY4(OP) { NONE, NONE, dsmem_kernel<OP, 4>, NONE, NONE }
+
+/*
+ * The accessor table: each remote kind of the kinds table (by name), its
+ * op, and its kernel for each width (1, 2, 4, 8, 16 bytes; NONE where the
+ * kind has no such width).  tests/check_kinds.c reads this table as text.
+ */
+typedef struct {
+	const char *kind;
+	int op;
+	kernel_fn by_width[5];
+} remote_row;
+
+static const remote_row remote_accessors[] = {
+	{ "dsmem.ld", OP_LD, ALL_WIDTHS(OP_LD) },
+	{ "dsmem.st", OP_ST, ALL_WIDTHS(OP_ST) },
+	{ "dsmem.red.add.u32", OP_RED, ONLY4(OP_RED) },
+	{ "dsmem.atom.add.u32", OP_ATOM, ONLY4(OP_ATOM) },
+};
+#define NACCESSORS (sizeof remote_accessors / sizeof *remote_accessors)
 
 typedef struct {
-	char name[48];
+	char name[BS_NAME_MAX];
 	int op, width, holdout;
+	kernel_fn kernel;
 	int off[32];
 } point;
 
 static point *points;
-static int npoints, cappoints;
+static int npoints;
 
-static void add_point(const char *name, int op, int w, int holdout,
-		      const int *off)
+/*
+ * The family's points (analyzer/families/dsmem.c), each with its
+ * accessor; held out: the seeded random ones (*_rnd*).  0, or 1 with a
+ * message.
+ */
+static int load_points(void)
 {
-	if (npoints == cappoints) {
-		cappoints = cappoints ? 2 * cappoints : 256;
-		points = (point *)realloc(points, cappoints * sizeof *points);
-		if (!points) {
-			fprintf(stderr, "bankscope-dsmem: out of memory\n");
-			exit(1);
+	bs_points pl;
+
+	memset(&pl, 0, sizeof pl);
+	if (bs_family_points("dsmem", &pl) < 0) {
+		fprintf(stderr, "bankscope-dsmem: out of memory\n");
+		return 1;
+	}
+	points = (point *)calloc(pl.n, sizeof *points);
+	if (!points) {
+		fprintf(stderr, "bankscope-dsmem: out of memory\n");
+		return 1;
+	}
+	for (size_t i = 0; i < pl.n; i++) {
+		const bs_access *a = &pl.v[i];
+		const char *kind = bs_kind_name(a->kind);
+		point *p = &points[npoints];
+		unsigned k;
+
+		for (k = 0; k < NACCESSORS; k++)
+			if (!strcmp(remote_accessors[k].kind, kind))
+				break;
+		if (k == NACCESSORS ||
+		    !(p->kernel = remote_accessors[k].by_width[
+			      bs_width_index(a->width)])) {
+			fprintf(stderr, "bankscope-dsmem: %s: no kernel for "
+				"%u-byte %s\n", a->name, a->width, kind);
+			return 1;
 		}
-	}
-	point *p = &points[npoints++];
-	snprintf(p->name, sizeof p->name, "%s", name);
-	p->op = op;
-	p->width = w;
-	p->holdout = holdout;
-	memcpy(p->off, off, sizeof p->off);
-}
-
-static uint64_t rng = 20261127;
-
-static uint32_t rnd(uint32_t n)
-{
-	rng = rng * 6364136223846793005ull + 1442695040888963407ull;
-	return (uint32_t)(rng >> 33) % n;
-}
-
-/* The systematic points of one (op, width), then its held-out ones. */
-static void gen_points(int op, int w, int quick)
-{
-	static const int strides[] = { 1, 2, 3, 4, 8, 16, 32, 33 };
-	const char *on = op_name[op];
-	int off[32];
-	char name[48];
-
-	for (unsigned s = 0; s < sizeof strides / sizeof *strides; s++) {
+		snprintf(p->name, sizeof p->name, "%s", a->name);
+		p->op = remote_accessors[k].op;
+		p->width = (int)a->width;
+		p->holdout = strstr(a->name, "_rnd") != NULL;
 		for (int l = 0; l < 32; l++)
-			off[l] = l * strides[s] * w;
-		snprintf(name, sizeof name, "%s%d_s%d", on, w, strides[s]);
-		add_point(name, op, w, 0, off);
+			p->off[l] = a->active >> l & 1 ? (int)a->addr[l] : -1;
+		npoints++;
 	}
-	for (int l = 0; l < 32; l++)
-		off[l] = 5 * w;
-	snprintf(name, sizeof name, "%s%d_bcast", on, w);
-	add_point(name, op, w, 0, off);
-	for (int d = 2; d <= 8; d *= 2) {
-		for (int l = 0; l < 32; l++)
-			off[l] = (l / d) * w;
-		snprintf(name, sizeof name, "%s%d_div%d", on, w, d);
-		add_point(name, op, w, 0, off);
-	}
-	for (int l = 0; l < 32; l++)
-		off[l] = l < 16 ? l * w : -1;
-	snprintf(name, sizeof name, "%s%d_half", on, w);
-	add_point(name, op, w, 0, off);
-	for (int l = 0; l < 32; l++)
-		off[l] = l == 0 ? 0 : -1;
-	snprintf(name, sizeof name, "%s%d_one", on, w);
-	add_point(name, op, w, 0, off);
-	for (int l = 0; l < 32; l++)
-		off[l] = l % 2 ? l * w : -1;
-	snprintf(name, sizeof name, "%s%d_odd", on, w);
-	add_point(name, op, w, 0, off);
-	/* one lane a 128-byte line, 8 lanes: 8 lines, 8 sectors */
-	for (int l = 0; l < 32; l++)
-		off[l] = l < 8 ? l * 128 : -1;
-	snprintf(name, sizeof name, "%s%d_lines8", on, w);
-	add_point(name, op, w, 0, off);
-	/* every lane in one 32-byte sector, as far as the width allows */
-	for (int l = 0; l < 32; l++)
-		off[l] = (l * w) % 32;
-	snprintf(name, sizeof name, "%s%d_sector", on, w);
-	add_point(name, op, w, 0, off);
-	if (w == 16) {
-		/* 8 rows of 128 bytes, lane l reads chunk l%8 of row l/8,
-		   stored XOR-swizzled (conflict-free locally) */
-		for (int l = 0; l < 32; l++) {
-			int r = l / 4, c = l % 4;
-			off[l] = r * 128 + ((c ^ (r % 8)) % 8) * 16;
-		}
-		snprintf(name, sizeof name, "%s16_swz128_col", on);
-		add_point(name, op, w, 0, off);
-	}
-	int nr = quick ? 4 : 16;
-	for (int i = 0; i < nr; i++) {
-		int kind = i % 4;
-		int span = kind == 0 ? DSMEM_WINDOW / w :   /* anywhere */
-			   kind == 1 ? 1024 / w :           /* in 1 KiB */
-			   kind == 2 ? 256 / w : 128 / w;   /* 256 B, 128 B */
-		for (int l = 0; l < 32; l++)
-			off[l] = rnd(8) == 0 ? -1 : (int)rnd(span) * w;
-		snprintf(name, sizeof name, "%s%d_rnd%d_%d", on, w,
-			 kind == 0 ? 48 * 1024 : kind == 1 ? 1024 :
-			 kind == 2 ? 256 : 128, i / 4);
-		add_point(name, op, w, 1, off);
-	}
+	bs_points_free(&pl);
+	return 0;
 }
 
 /* ---- counters ------------------------------------------------------------- */
@@ -572,7 +528,7 @@ static void launch(const point *p, int target, int mode, int count,
 	/* (outside a counted range: cudaMemset may run a kernel) */
 	if (h)
 		CHECK_CUDA(cudaMemset(d_out, 0, sizeof *d_out));
-	kernel_of(p->op, p->width)<<<2, 32, DSMEM_SMEM>>>(a, d_out);
+	p->kernel<<<2, 32, DSMEM_SMEM>>>(a, d_out);
 	CHECK_CUDA(cudaGetLastError());
 	CHECK_CUDA(cudaDeviceSynchronize());
 	if (h)
@@ -646,12 +602,18 @@ int main(int argc, char **argv)
 				"(default: data/<gpu>/dsmem-<time>.csv)\n");
 			return 2;
 		}
-	for (int w = 1; w <= 16; w *= 2) {
-		gen_points(OP_LD, w, quick);
-		gen_points(OP_ST, w, quick);
+	if (load_points())
+		return 1;
+	if (quick) {   /* the first 4 random points of each (op, width) */
+		int n = 0;
+		for (int i = 0; i < npoints; i++) {
+			const char *r = strstr(points[i].name, "_rnd");
+			if (r && strrchr(r, '_')[1] != '0')
+				continue;
+			points[n++] = points[i];
+		}
+		npoints = n;
 	}
-	gen_points(OP_RED, 4, quick);
-	gen_points(OP_ATOM, 4, quick);
 
 	cudaDeviceProp prop;
 	int dev = 0, drv = 0;
@@ -664,11 +626,11 @@ int main(int argc, char **argv)
 			prop.major, prop.minor);
 		return 1;
 	}
-	for (int op = 0; op < NOPS; op++)
-		for (int w = 1; w <= 16; w *= 2)
-			if (kernel_of(op, w))
+	for (unsigned k = 0; k < NACCESSORS; k++)
+		for (int w = 0; w < 5; w++)
+			if (remote_accessors[k].by_width[w])
 				CHECK_CUDA(cudaFuncSetAttribute(
-					kernel_of(op, w),
+					remote_accessors[k].by_width[w],
 					cudaFuncAttributeMaxDynamicSharedMemorySize,
 					DSMEM_SMEM));
 	CHECK_CUDA(cudaMalloc(&d_out, sizeof *d_out));
