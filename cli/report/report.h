@@ -252,6 +252,14 @@ int charts_gather(outdir *o, chart_set *cs);
 int page_write(outdir *o, const data *D, const char *note,
 	       const chart_set *cs);
 
+/*
+ * compare.c: bankscope report with two or more datasets, first and the
+ * nmore of more, side by side in Markdown on stdout; options: whether
+ * one of report's one-dataset options was given (refused).
+ */
+int report_several(const char *first, int nmore, char **more, int options,
+		   const bs_arch *arch);
+
 /* plotdata.c */
 void plot_begin(data *D);
 void plot_row(data *D, const item *it, int modeled);
