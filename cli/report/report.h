@@ -143,9 +143,8 @@ typedef struct {
 
 /* The value of metadata key key, or NULL. */
 const char *data_meta(const data *D, const char *key);
-/* Keep the row named fmt of probe `probe` (rules.c asks for them). */
-void data_want(data *D, const char *probe, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+/* Keep the row named name of probe `probe` (rules.c asks for them). */
+void data_want(data *D, const char *probe, const char *name);
 /* The row named name, of probe `probe` if there is one, else of any. */
 const item *data_find(const data *D, const char *probe, const char *name);
 /* Stream the dataset d into D, under arch or the file's profile;

@@ -8,7 +8,6 @@
  * only counted.
  */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,17 +22,14 @@ const char *data_meta(const data *D, const char *key)
 	return NULL;
 }
 
-void data_want(data *D, const char *probe, const char *fmt, ...)
+void data_want(data *D, const char *probe, const char *name)
 {
-	va_list ap;
 	wanted *w;
 
 	if (D->nwant == NWANT_MAX)
 		return;
 	w = &D->want[D->nwant++];
-	va_start(ap, fmt);
-	vsnprintf(w->name, sizeof w->name, fmt, ap);
-	va_end(ap);
+	snprintf(w->name, sizeof w->name, "%s", name);
 	w->probe = probe;
 }
 

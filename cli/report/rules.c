@@ -10,32 +10,51 @@
 
 #include "report.h"
 
-/* Every row name the rules (below) and the throughput table read. */
+/*
+ * The rows the rules read are named as their families name them
+ * (bs_stride_name, bs_broadcast_name): probe stride's, of a width index,
+ * op and element stride, and probe broadcast's 4-byte loads of k words,
+ * interleaved (lane l takes word l % k), the k words in k banks or in one.
+ */
+enum { W_F32 = 2, W_U64 = 3, W_V4 = 4 };   /* bs_widths[]: 4, 8, 16 bytes */
+static const unsigned ks[] = { 2, 4, 8, 16, 32 };     /* broadcast's k > 1 */
+#define NKS (sizeof ks / sizeof *ks)
+
+static void want_stride(data *D, int w, bs_kind op, unsigned s)
+{
+	char name[BS_NAME_MAX];
+
+	bs_stride_name(name, w, op, s);
+	data_want(D, "stride", name);
+}
+
+static void want_broadcast(data *D, unsigned k, int bank)
+{
+	char name[BS_NAME_MAX];
+
+	bs_broadcast_name(name, W_F32, BS_KIND_LD, k, 1, bank);
+	data_want(D, "broadcast", name);
+}
+
+/* Every row the rules (below) and the throughput table read. */
 void rules_want(data *D)
 {
-	static const int ks[] = { 2, 4, 8, 16, 32 };
-
-	for (int k = 1; k <= 64; k++)
-		data_want(D, "stride", "f32_ld_s%d", k);
+	for (unsigned s = 1; s <= 64; s++)
+		want_stride(D, W_F32, BS_KIND_LD, s);
 	for (int w = 0; w < BS_NWIDTHS; w++)
 		for (bs_kind o = 0; o < bs_kind_count(); o++)
-			if (kind_group(o) == G_LDST && (w != 2 || o != BS_KIND_LD))
-				data_want(D, "stride",
-					  "%s_%s_s1", bs_type_name[w],
-					  bs_kind_name(o));
-	for (int w = 3; w < BS_NWIDTHS; w++)
+			if (kind_group(o) == G_LDST &&
+			    (w != W_F32 || o != BS_KIND_LD))
+				want_stride(D, w, o, 1);
+	for (int w = W_U64; w < BS_NWIDTHS; w++)
 		for (bs_kind o = 0; o < bs_kind_count(); o++)
 			if (kind_group(o) == G_LDST)
-				data_want(D, "stride",
-					  "%s_%s_s0", bs_type_name[w],
-					  bs_kind_name(o));
-	data_want(D, "stride", "f32_st_s32");
-	data_want(D, "broadcast", "bc_f32_ld_k1");
-	for (size_t i = 0; i < sizeof ks / sizeof *ks; i++) {
-		data_want(D, "broadcast",
-			  "bc_f32_ld_k%d_interleaved_spread", ks[i]);
-		data_want(D, "broadcast",
-			  "bc_f32_ld_k%d_interleaved_bank", ks[i]);
+				want_stride(D, w, o, 0);
+	want_stride(D, W_F32, BS_KIND_ST, 32);
+	want_broadcast(D, 1, 0);
+	for (size_t i = 0; i < NKS; i++) {
+		want_broadcast(D, ks[i], 0);
+		want_broadcast(D, ks[i], 1);
 	}
 }
 
@@ -61,18 +80,36 @@ static int wf(const data *D, const char *probe, const char *name, int m,
 	return 0;
 }
 
+/* wf() of probe stride's row of width index w, op and stride s. */
+static int stride_wf(const data *D, int w, bs_kind op, unsigned s, int m,
+		     double *v, char *buf, size_t size)
+{
+	char name[BS_NAME_MAX];
+
+	bs_stride_name(name, w, op, s);
+	return wf(D, "stride", name, m, v, buf, size);
+}
+
+/* wf() of probe broadcast's 4-byte load of k words, in one bank or not. */
+static int broadcast_wf(const data *D, unsigned k, int bank, int m,
+			double *v, char *buf, size_t size)
+{
+	char name[BS_NAME_MAX];
+
+	bs_broadcast_name(name, W_F32, BS_KIND_LD, k, 1, bank);
+	return wf(D, "broadcast", name, m, v, buf, size);
+}
+
 /* The stride at which 4-byte loads first take 32 wavefronts. */
 static int banks_of(const data *D, int m, int *banks, char *buf, size_t size)
 {
-	char name[32];
 	double v;
 
-	for (int k = 1; k <= 64; k++) {
-		snprintf(name, sizeof name, "f32_ld_s%d", k);
-		if (wf(D, "stride", name, m, &v, buf, size) < 0)
+	for (unsigned k = 1; k <= 64; k++) {
+		if (stride_wf(D, W_F32, BS_KIND_LD, k, m, &v, buf, size) < 0)
 			return -1;
 		if (v >= BS_LANES) {
-			*banks = k;
+			*banks = (int)k;
 			return 0;
 		}
 	}
@@ -91,13 +128,15 @@ static void rule_banks(const data *D, int m, char *buf, size_t size)
 
 static void rule_bank_width(const data *D, int m, char *buf, size_t size)
 {
-	const item *it = data_find(D, "stride", "f32_ld_s1");
+	char name[BS_NAME_MAX], a[32], b[32];
+	const item *it;
 	double v, bytes;
-	char a[32], b[32];
 	int banks, lanes = 0;
 
+	bs_stride_name(name, W_F32, BS_KIND_LD, 1);
+	it = data_find(D, "stride", name);
 	if (banks_of(D, m, &banks, buf, size) < 0 ||
-	    wf(D, "stride", "f32_ld_s1", m, &v, buf, size) < 0)
+	    wf(D, "stride", name, m, &v, buf, size) < 0)
 		return;
 	for (uint32_t rest = it->r.access.active; rest; rest &= rest - 1)
 		lanes++;
@@ -109,13 +148,12 @@ static void rule_bank_width(const data *D, int m, char *buf, size_t size)
 
 static void rule_phases(const data *D, int m, char *buf, size_t size)
 {
-	char list[128] = "", lanes[128] = "", name[32], a[32];
+	char list[128] = "", lanes[128] = "", a[32];
 	size_t nl = 0, nn = 0;
 	double v;
 
 	for (int w = 0; w < BS_NWIDTHS; w++) {
-		snprintf(name, sizeof name, "%s_ld_s1", bs_type_name[w]);
-		if (wf(D, "stride", name, m, &v, buf, size) < 0)
+		if (stride_wf(D, w, BS_KIND_LD, 1, m, &v, buf, size) < 0)
 			return;
 		verdict_num(a, sizeof a, v);
 		nl += (size_t)snprintf(list + nl, sizeof list - nl, "%s%s",
@@ -129,21 +167,18 @@ static void rule_phases(const data *D, int m, char *buf, size_t size)
 
 static void rule_packing(const data *D, int m, char *buf, size_t size)
 {
-	char name[32], a[32], b[32], part[2][96];
+	char a[32], b[32], part[2][96];
 	int pack = 0;
 
-	for (int w = 3; w < BS_NWIDTHS; w++) {
+	for (int w = W_U64; w < BS_NWIDTHS; w++) {
 		double ld, st;
 
-		snprintf(name, sizeof name, "%s_ld_s0", bs_type_name[w]);
-		if (wf(D, "stride", name, m, &ld, buf, size) < 0)
-			return;
-		snprintf(name, sizeof name, "%s_st_s0", bs_type_name[w]);
-		if (wf(D, "stride", name, m, &st, buf, size) < 0)
+		if (stride_wf(D, w, BS_KIND_LD, 0, m, &ld, buf, size) < 0 ||
+		    stride_wf(D, w, BS_KIND_ST, 0, m, &st, buf, size) < 0)
 			return;
 		verdict_num(a, sizeof a, ld);
 		verdict_num(b, sizeof b, st);
-		snprintf(part[w - 3], sizeof part[w - 3],
+		snprintf(part[w - W_U64], sizeof part[w - W_U64],
 			 "%u-byte load %s, store %s", bs_widths[w], a, b);
 		pack += ld < st;
 	}
@@ -154,27 +189,22 @@ static void rule_packing(const data *D, int m, char *buf, size_t size)
 
 static void rule_multicast(const data *D, int m, char *buf, size_t size)
 {
-	static const int ks[] = { 2, 4, 8, 16, 32 };
-	char name[64], a[32], spread[96] = "", bank[96] = "";
+	char a[32], spread[96] = "", bank[96] = "";
 	size_t ns = 0, nb = 0;
 	double one, v;
 	int shared = 1;
 
-	if (wf(D, "broadcast", "bc_f32_ld_k1", m, &one, buf, size) < 0)
+	if (broadcast_wf(D, 1, 0, m, &one, buf, size) < 0)
 		return;
 	shared = one == 1;
-	for (size_t i = 0; i < sizeof ks / sizeof *ks; i++) {
-		snprintf(name, sizeof name, "bc_f32_ld_k%d_interleaved_spread",
-			 ks[i]);
-		if (wf(D, "broadcast", name, m, &v, buf, size) < 0)
+	for (size_t i = 0; i < NKS; i++) {
+		if (broadcast_wf(D, ks[i], 0, m, &v, buf, size) < 0)
 			return;
 		verdict_num(a, sizeof a, v);
 		ns += (size_t)snprintf(spread + ns, sizeof spread - ns, "%s%s",
 				       i ? ", " : "", a);
 		shared &= v == 1;
-		snprintf(name, sizeof name, "bc_f32_ld_k%d_interleaved_bank",
-			 ks[i]);
-		if (wf(D, "broadcast", name, m, &v, buf, size) < 0)
+		if (broadcast_wf(D, ks[i], 1, m, &v, buf, size) < 0)
 			return;
 		verdict_num(a, sizeof a, v);
 		nb += (size_t)snprintf(bank + nb, sizeof bank - nb, "%s%s",
@@ -192,23 +222,22 @@ static void rule_multicast(const data *D, int m, char *buf, size_t size)
 
 static void rule_stores(const data *D, int m, char *buf, size_t size)
 {
-	char list[96] = "", name[32], a[32], b[32], c[32];
+	char list[96] = "", a[32], b[32], c[32];
 	size_t nl = 0;
 	double v, s32, s0[2], s1[2] = { 0, 0 };
 
 	for (int w = 0; w < BS_NWIDTHS; w++) {
-		snprintf(name, sizeof name, "%s_st_s1", bs_type_name[w]);
-		if (wf(D, "stride", name, m, &v, buf, size) < 0)
+		if (stride_wf(D, w, BS_KIND_ST, 1, m, &v, buf, size) < 0)
 			return;
-		if (w >= 3)
-			s1[w - 3] = v;
+		if (w >= W_U64)
+			s1[w - W_U64] = v;
 		verdict_num(a, sizeof a, v);
 		nl += (size_t)snprintf(list + nl, sizeof list - nl, "%s%s",
 				       w ? ", " : "", a);
 	}
-	if (wf(D, "stride", "f32_st_s32", m, &s32, buf, size) < 0 ||
-	    wf(D, "stride", "u64_st_s0", m, &s0[0], buf, size) < 0 ||
-	    wf(D, "stride", "v4_st_s0", m, &s0[1], buf, size) < 0)
+	if (stride_wf(D, W_F32, BS_KIND_ST, 32, m, &s32, buf, size) < 0 ||
+	    stride_wf(D, W_U64, BS_KIND_ST, 0, m, &s0[0], buf, size) < 0 ||
+	    stride_wf(D, W_V4, BS_KIND_ST, 0, m, &s0[1], buf, size) < 0)
 		return;
 	verdict_num(a, sizeof a, s32);
 	verdict_num(b, sizeof b, s0[0]);

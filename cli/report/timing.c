@@ -128,15 +128,14 @@ int page_throughput(doc *d, const data *D)
 		for (bs_kind o = 0; o < bs_kind_count(); o++) {
 			const tp_group *g = &D->tp[w][o];
 			const item *s1;
-			char name[32], a[32];
+			char name[BS_NAME_MAX], a[32];
 			double med;
 
 			if (!g->n || kind_group(o) != G_LDST)
 				continue;
 			if (!any++)
 				doc_table_begin(d, 7, head);
-			snprintf(name, sizeof name, "%s_%s_s1", bs_type_name[w],
-				 bs_kind_name(o));
+			bs_stride_name(name, w, o, 1);
 			s1 = data_find(D, "stride", name);
 			doc_row_begin(d);
 			doc_cell(d, "%u", bs_widths[w]);
