@@ -14,20 +14,20 @@
 #include "report.h"
 
 const kind_group_info kind_groups[NGROUPS] = {
-	{ "ldst", { "LDS", "STS" }, "Loads and stores", "ld or st rows",
+	{ "ldst", { "ld", "st" }, "Loads and stores", "ld or st rows",
 	  "Rule 1", NULL },
-	{ "matrix", { "LDSM", "STSM" }, "ldmatrix and stmatrix",
+	{ "matrix", { "ldsm.x1", "stsm.x1" }, "ldmatrix and stmatrix",
 	  "ldmatrix or stmatrix rows",
 	  "ldmatrix and stmatrix: one phase per matrix",
 	  "ldmatrix (LDSM) and stmatrix (STSM) move one 16-byte row per "
 	  "address lane: lanes 0-7 give matrix 0's eight rows, 8-15 matrix "
 	  "1's, and so on (x1 uses lanes 0-7, x2 lanes 0-15)." },
-	{ "atomics", { "ATOMS", NULL }, "Shared atomics",
+	{ "atomics", { "atom.add.u32", NULL }, "Shared atomics",
 	  "shared atomic rows",
 	  "Shared atomics: every lane's word on its own",
 	  "Shared-memory atomics (ATOMS), one 4- or 8-byte word per lane; "
 	  "atom.* return the old value, red.* do not." },
-	{ "cpasync", { "LDGSTS", NULL }, "cp.async", "cp.async rows",
+	{ "cpasync", { "cp.async.ca", NULL }, "cp.async", "cp.async rows",
 	  "cp.async: .ca in STS's phases, .cg by lines",
 	  "cp.async (LDGSTS) copies from global memory into shared memory; "
 	  "the address of a row is the lane's shared destination, and "
@@ -37,21 +37,38 @@ const kind_group_info kind_groups[NGROUPS] = {
 	  "Kinds of the kinds table that no section above covers." },
 };
 
+/* Whether kind k's SASS opcode (its modifiers left out) is that of the
+ * kind named name. */
+static int same_opcode(bs_kind k, const char *name)
+{
+	const char *sass = bs_kind_get(k)->sass, *other;
+	size_t n = strcspn(sass, ".");
+	bs_kind m;
+
+	if (!name || bs_kind_find(name, &m) < 0)
+		return 0;
+	other = bs_kind_get(m)->sass;
+	return strcspn(other, ".") == n && !strncmp(other, sass, n);
+}
+
 int kind_group(bs_kind k)
 {
-	const bs_kind_info *ki = bs_kind_get(k);
-	size_t n;
+	static signed char group[BS_MAX_KINDS];
+	static int known;
 
-	if (!ki)
+	if (k >= bs_kind_count())
 		return G_OTHER;
-	n = strcspn(ki->sass, ".");
-	for (int g = 0; g < G_OTHER; g++)
-		for (int i = 0; i < 2; i++)
-			if (kind_groups[g].opcode[i] &&
-			    strlen(kind_groups[g].opcode[i]) == n &&
-			    !strncmp(kind_groups[g].opcode[i], ki->sass, n))
-				return g;
-	return G_OTHER;
+	if (!known) {   /* once: rows ask for it several times each */
+		for (bs_kind i = 0; i < bs_kind_count(); i++) {
+			group[i] = G_OTHER;
+			for (int g = G_OTHER - 1; g >= 0; g--)
+				if (same_opcode(i, kind_groups[g].kind[0]) ||
+				    same_opcode(i, kind_groups[g].kind[1]))
+					group[i] = (signed char)g;
+		}
+		known = 1;
+	}
+	return group[k];
 }
 
 int kind_is_store(bs_kind k)

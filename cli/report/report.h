@@ -29,13 +29,15 @@
 
 /* ---- kinds.c: the groups of kinds ------------------------------------------
  * Kinds in groups.  A kind's group is the SASS opcode of its row in the
- * kinds table (analyzer/model/kinds.c): LDS and STS are the loads and
- * stores the rules, latency, store and throughput sections read; LDSM
- * and STSM the matrix loads and stores; ATOMS the shared atomics; LDGSTS
- * cp.async.  Each group but the first has a section of its own and a
- * chart (kinds.gp); a kind of an opcode no group names goes to the last,
- * so a new row of the table is reported before anyone writes a section
- * for it.  Within a group, a store is a kind that writes (bs_direction),
+ * kinds table (analyzer/model/kinds.c, modifiers left out): a group names
+ * a kind or two and takes every kind of their opcodes, so that the table
+ * stays the one list of opcodes.  ld and st (LDS, STS) are the loads and
+ * stores the rules, latency, store and throughput sections read; ldsm and
+ * stsm (LDSM, STSM) the matrix loads and stores; the atomics (ATOMS) the
+ * shared atomics; cp.async (LDGSTS) its own.  Each group but the first
+ * has a section of its own and a chart (kinds.gp); a kind of an opcode no
+ * group names goes to the last, so a new row of the table is reported
+ * before anyone writes a section for it.  Within a group, a store is a kind that writes (bs_direction),
  * and cycles are a latency for a kind that returns a value, else an
  * interval.
  */
@@ -43,7 +45,7 @@ enum { G_LDST, G_MATRIX, G_ATOMICS, G_CPASYNC, G_OTHER, NGROUPS };
 
 typedef struct {
 	const char *id;          /* in the plot data and the chart's name */
-	const char *opcode[2];   /* SASS opcodes of its kinds */
+	const char *kind[2];     /* kinds whose SASS opcodes make the group */
 	const char *title;       /* its section's heading */
 	const char *rows;        /* "ldmatrix or stmatrix rows" */
 	const char *model;       /* the section of docs/model.md */
