@@ -39,7 +39,8 @@ void doc_md(FILE *f, const char *s)
 	}
 }
 
-static char *vformat(const char *fmt, va_list ap)
+/* Formatted plain text, escaped for both (nothing when out of memory). */
+static void vtext(doc *d, const char *fmt, va_list ap)
 {
 	va_list aq;
 	int n;
@@ -49,9 +50,11 @@ static char *vformat(const char *fmt, va_list ap)
 	n = vsnprintf(NULL, 0, fmt, aq);
 	va_end(aq);
 	if (n < 0 || !(s = malloc((size_t)n + 1)))
-		return NULL;
+		return;
 	vsnprintf(s, (size_t)n + 1, fmt, ap);
-	return s;
+	doc_html(d->h, s);
+	doc_md(d->m, s);
+	free(s);
 }
 
 /* Literal structure: HTML and Markdown. */
@@ -65,16 +68,10 @@ void doc_raw(doc *d, const char *html, const char *md)
 void doc_text(doc *d, const char *fmt, ...)
 {
 	va_list ap;
-	char *s;
 
 	va_start(ap, fmt);
-	s = vformat(fmt, ap);
+	vtext(d, fmt, ap);
 	va_end(ap);
-	if (!s)
-		return;
-	doc_html(d->h, s);
-	doc_md(d->m, s);
-	free(s);
 }
 
 /* A code span; in Markdown fenced by one backtick more than s holds. */
@@ -175,17 +172,11 @@ void doc_row_end(doc *d)
 void doc_cell(doc *d, const char *fmt, ...)
 {
 	va_list ap;
-	char *s;
 
-	va_start(ap, fmt);
-	s = vformat(fmt, ap);
-	va_end(ap);
 	doc_cell_begin(d);
-	if (s) {
-		doc_html(d->h, s);
-		doc_md(d->m, s);
-		free(s);
-	}
+	va_start(ap, fmt);
+	vtext(d, fmt, ap);
+	va_end(ap);
 	doc_cell_end(d);
 }
 

@@ -37,9 +37,9 @@
  * shared atomics; cp.async (LDGSTS) its own.  Each group but the first
  * has a section of its own and a chart (kinds.gp); a kind of an opcode no
  * group names goes to the last, so a new row of the table is reported
- * before anyone writes a section for it.  Within a group, a store is a kind that writes (bs_direction),
- * and cycles are a latency for a kind that returns a value, else an
- * interval.
+ * before anyone writes a section for it.  Within a group, a store is a
+ * kind that writes (bs_direction), and cycles are a latency for a kind
+ * that returns a value, else an interval.
  */
 enum { G_LDST, G_MATRIX, G_ATOMICS, G_CPASYNC, G_OTHER, NGROUPS };
 
