@@ -548,7 +548,7 @@ report: $(CLI)
 		$(REPORT_SH) report
 
 check-report: $(CLI)
-	sh tests/report_test.sh
+	CLI=$(CLI) sh tests/report_test.sh
 
 bench-report: $(CLI)
 	sh tests/bench_report.sh $(CLI)

@@ -228,14 +228,6 @@ void explain_verdict_text(const ex_result *r, char *buf, size_t size);
 void explain_text(FILE *out, bs_explain *e, const ex_result *r);
 int explain_loop_of(const bs_sass_insn *in, const bs_sass_insn *cas);
 
-/*
- * compare.c: bankscope report with two or more datasets, first and the
- * nmore of more, side by side in Markdown on stdout; options: whether
- * one of report's one-dataset options was given (refused).
- */
-int report_several(const char *first, int nmore, char **more, int options,
-		   const bs_arch *arch);
-
 int cmd_predict(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_archs(int argc, char **argv);
@@ -245,7 +237,7 @@ void archs_print(FILE *out, const bs_arch *p, uint32_t kinds);
 int cmd_calibrate(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 /*
- * report.c: the rule as the profile file writes it (docs/model.md,
+ * report/kinds.c: the rule as the profile file writes it (docs/model.md,
  * "Profile files"), without the timing, which the timing tables show;
  * REPORT_RULE_TEXT_MAX bytes hold any rule.
  */

@@ -24,23 +24,26 @@
 # beside $PLOTS_DIR, which then takes $PLOTS_DIR's place whole (the old
 # one moved aside and removed), so two runs at once never draw into one
 # folder; make report's page takes its charts from that folder before it
-# is moved, so a page always shows its own dataset's charts.  Each chart
-# of $CHARTS (plots/NAME.gp) is drawn when the
-# dataset has the columns it reads (stride: probe, op, width, addresses,
-# the wavefront columns, the median cycles, ...) and the rows: a script
+# is moved, so a page always shows its own dataset's charts.  The charts
+# are those of the report's table, which `bankscope report --list-charts`
+# prints (cli/report/charts.c, the one list), in its order.  Each chart
+# but the bank maps (plots/NAME.gp) is drawn when the dataset has the
+# columns it reads (stride: probe, op, width, addresses, the wavefront
+# columns, the median cycles, ...) and the rows: a script
 # that finds none of its rows prints why and exits with status 3 (SKIP in
 # plots/common.gp).  Such a chart, or one that lacks a column, is listed in
 # $PLOTS_DIR/not-drawn.txt as "NAME: reason", which `bankscope report`
 # shows on the page; the terminal lists them too.  Any other gnuplot
-# failure stops make plots.  The kind charts ($KIND_CHARTS: kinds-matrix,
+# failure stops make plots.  The kind charts (kinds-*: kinds-matrix,
 # kinds-atomics, kinds-cpasync, plots/kinds.gp) do not read the dataset but
 # its plot data, $PLOTS_DIR/kinds.csv, which `bankscope report --plot-data`
 # writes first: every row with its kind's group and the profile's
 # prediction, so that they group rows by kind (the dataset's op column),
 # never by probe or row name; their columns are checked in that file, and
 # a dataset without rows of a chart's group lists it as not drawn.  The
-# two bank maps are predictions by the dataset's profile (`bankscope
-# predict --format map --arch PROFILE`), drawn whatever the rows.
+# bank maps (bankmap-*, the access of each in draw_bankmap) are
+# predictions by the dataset's profile (`bankscope predict --format map
+# --arch PROFILE`), drawn last, whatever the rows.
 #
 # make report: with DATA given (command line or environment) that dataset is
 # reported.  Otherwise, when `$NVIDIA_SMI -L` succeeds (NVIDIA_SMI defaults
@@ -75,8 +78,6 @@ NVIDIA_SMI=${NVIDIA_SMI:-nvidia-smi}
 OUT=${REPORT_OUT:-build/report}
 PLOTS=${PLOTS_DIR:-build/plots}
 PROBE=build/bankscope-probe
-CHARTS="stride latency throughput padding wide"
-KIND_CHARTS="kinds-matrix kinds-atomics kinds-cpasync"
 SKIP=3
 
 die() {
@@ -182,6 +183,16 @@ bankmap() {
 	drawn="$drawn bankmap-$name"
 }
 
+# draw_bankmap NAME: chart bankmap-NAME of the report's table, the access
+# it maps.
+draw_bankmap() {
+	case $1 in
+	lane2) bankmap lane2 --expr 'lane*2' --name f32_ld_s2 ;;
+	tile) bankmap tile --tile 32x32 --access col ;;
+	*) die "chart bankmap-$1 of bankscope report --list-charts: report.sh has no access to map for it" ;;
+	esac
+}
+
 # A new private folder beside $PLOTS for one run's charts, in $SCRATCH,
 # removed when the script ends unless published.  Two runs never share one.
 scratch() {
@@ -226,11 +237,14 @@ plots() {
 	drawn=""
 	skipped=""
 	: >"$into/not-drawn.txt"
+	charts=$("$CLI" report --list-charts) ||
+		die "bankscope report --list-charts failed"
 	"$CLI" report --plot-data "$into/kinds.csv" ${ARCH:+--arch "$ARCH"} "$data" ||
 		die "bankscope report --plot-data $PLOTS/kinds.csv $data failed"
-	for c in $CHARTS $KIND_CHARTS; do
+	for c in $charts; do
 		input=$data
 		case $c in
+		bankmap-*) continue ;;
 		kinds-*) input=$into/kinds.csv ;;
 		esac
 		col=$(lacking "$c" "$input")
@@ -246,8 +260,11 @@ plots() {
 		skipped="$skipped; $c ($why)"
 	done
 	arch=${ARCH:-$(meta "$data" profile)}
-	bankmap lane2 --expr 'lane*2' --name f32_ld_s2
-	bankmap tile --tile 32x32 --access col
+	for c in $charts; do
+		case $c in
+		bankmap-*) draw_bankmap "${c#bankmap-}" ;;
+		esac
+	done
 	echo "plots: $PLOTS/ from $data: drawn:$drawn"
 	[ -z "$skipped" ] || echo "plots: not drawn: ${skipped#; }"
 	return 0

@@ -5,11 +5,12 @@
 #
 # 1. make report DATA=$DATA (the committed H100 run; gnuplot comes through
 #    scripts/deps.sh when missing) into build/report-test/report/, then:
-#   - every chart (stride, latency, throughput, padding, wide and the two
-#     bank maps) is a PNG (magic
-#     bytes, over 5 KB, `file` says PNG image data 400..6000 pixels wide
-#     and 200..6000 high) and a well-formed SVG (xmllint --noout, else python3's
-#     xml.etree) of over 5 KB;
+#   - every chart of the report's table (bankscope report --list-charts,
+#     the one list) but the kind charts: stride, latency, throughput,
+#     padding, wide and the two bank maps, is a PNG (magic bytes, over
+#     5 KB, `file` says PNG image data 400..6000 pixels wide and
+#     200..6000 high) and a well-formed SVG (xmllint --noout, else
+#     python3's xml.etree) of over 5 KB;
 #   - every src= and href= of index.html is a relative path to a file that
 #     exists, and the page names no http(s) resource;
 #   - index.html and report.md hold the dataset's numbers;
@@ -49,6 +50,7 @@ DATA=${DATA:-data/h100-sxm/all-20261122-052715.csv}
 STRIDE=${STRIDE:-data/h100-sxm/stride-20261122-052718.csv}
 KINDS=${KINDS:-data/h100-sxm/explore-kinds-20261124-142552-dataset.csv}
 MAKE=${MAKE:-make}
+CLI=${CLI:-build/bankscope}
 T=build/report-test
 OUT=$T/report
 SHOT=$T/screenshot.png
@@ -91,8 +93,17 @@ report report DATA="$DATA" || {
 [ -f "$OUT/index.html" ] || fail "$OUT/index.html was not written"
 [ -f "$OUT/report.md" ] || fail "$OUT/report.md was not written"
 
-charts="stride latency throughput padding wide bankmap-lane2 bankmap-tile"
-kind_charts="kinds-matrix kinds-atomics kinds-cpasync"
+# The charts, from the report's own table: those of loads and stores
+# with the bank maps ($charts; $data_charts without, $bank_maps alone),
+# and the kind charts (kinds-*).
+all_charts=$("$CLI" report --list-charts) || {
+	echo "FAIL: $CLI report --list-charts"
+	exit 1
+}
+charts=$(echo "$all_charts" | grep -v '^kinds-' | tr '\n' ' ')
+data_charts=$(echo "$all_charts" | grep -v -e '^kinds-' -e '^bankmap-' | tr '\n' ' ')
+bank_maps=$(echo "$all_charts" | grep '^bankmap-' | tr '\n' ' ')
+kind_charts=$(echo "$all_charts" | grep '^kinds-' | tr '\n' ' ')
 
 command -v file >/dev/null 2>&1 || scripts/deps.sh file || fail "no file(1)"
 # check_charts DIR NAMES: each NAME.png in DIR a PNG, each NAME.svg an SVG.
@@ -271,9 +282,9 @@ fi
 #    figures, and the charts of loads and stores, which need columns this
 #    dataset has not, are named as not drawn.
 if report kinds DATA="$KINDS"; then
-	check_charts "$T/kinds" "$kind_charts bankmap-lane2 bankmap-tile"
+	check_charts "$T/kinds" "$kind_charts $bank_maps"
 	check_refs "$T/kinds" "$kind_charts"
-	for c in stride latency throughput padding wide; do
+	for c in $data_charts; do
 		[ -e "$T/kinds/$c.png" ] && fail "$KINDS: $c.png is in the report"
 	done
 	[ -f "$T/kinds-plots/kinds.csv" ] || fail "make plots left no $T/kinds-plots/kinds.csv"

@@ -16,6 +16,19 @@
 
 static const unsigned ks[] = { 1, 2, 4, 8, 16, 32 };
 
+void bs_broadcast_name(char name[BS_NAME_MAX], int w, bs_kind op, unsigned k,
+		       int interleaved, int bank)
+{
+	if (k == 1)
+		snprintf(name, BS_NAME_MAX, "bc_%s_%s_k1", bs_type_name[w],
+			 bs_kind_name(op));
+	else
+		snprintf(name, BS_NAME_MAX, "bc_%s_%s_k%u_%s_%s",
+			 bs_type_name[w], bs_kind_name(op), k,
+			 interleaved ? "interleaved" : "grouped",
+			 bank ? "bank" : "spread");
+}
+
 /* k addresses, interleaved or grouped, spread over banks or in one bank. */
 static void add_case(bs_points *pl, int w, int op, unsigned k, int inter,
 		     int bank)
@@ -26,13 +39,7 @@ static void add_case(bs_points *pl, int w, int op, unsigned k, int inter,
 
 	for (unsigned l = 0; l < BS_LANES; l++)
 		elem[l] = (inter ? l % k : l * k / 32) * gap;
-	if (k == 1)
-		snprintf(name, sizeof name, "bc_%s_%s_k1", bs_type_name[w],
-			 op ? "st" : "ld");
-	else
-		snprintf(name, sizeof name, "bc_%s_%s_k%u_%s_%s", bs_type_name[w],
-			 op ? "st" : "ld", k, inter ? "interleaved" : "grouped",
-			 bank ? "bank" : "spread");
+	bs_broadcast_name(name, w, (bs_kind)op, k, inter, bank);
 	bs_points_add_elems(pl, name, bs_widths[w], (bs_kind)op, 0xffffffffu, elem);
 }
 

@@ -52,6 +52,18 @@ extern const bs_wide_case bs_wide_cases[];   /* NULL-name terminated */
 /* The element type names of each width in point names: u8 .. v4. */
 extern const char *const bs_type_name[BS_NWIDTHS];
 
+/*
+ * The names of probe-stride's and probe-broadcast's points, which the
+ * report reads the bank rules off (w: the width's index in bs_widths; op:
+ * the kind, ld or st in the families).  Stride: <type>_<op>_s<stride>.
+ * Broadcast, k distinct addresses: bc_<type>_<op>_k1, else
+ * bc_<type>_<op>_k<k>_<interleaved|grouped>_<bank|spread>.
+ */
+void bs_stride_name(char name[BS_NAME_MAX], int w, bs_kind op,
+		    unsigned stride);
+void bs_broadcast_name(char name[BS_NAME_MAX], int w, bs_kind op, unsigned k,
+		       int interleaved, int bank);
+
 typedef struct {
 	const char *name;        /* "stride": make probe-stride */
 	void (*generate)(bs_points *pl);

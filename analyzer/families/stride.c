@@ -12,6 +12,12 @@
 
 #include "families.h"
 
+void bs_stride_name(char name[BS_NAME_MAX], int w, bs_kind op,
+		    unsigned stride)
+{
+	snprintf(name, BS_NAME_MAX, "%s_%s_s%u", bs_type_name[w],
+		 bs_kind_name(op), stride);
+}
 
 void family_stride(bs_points *pl)
 {
@@ -20,8 +26,7 @@ void family_stride(bs_points *pl)
 	for (int w = 0; w < BS_NWIDTHS; w++)
 		for (int op = 0; op < 2; op++)
 			for (unsigned s = 0; s <= 64; s++) {
-				snprintf(name, sizeof name, "%s_%s_s%u",
-					 bs_type_name[w], op ? "st" : "ld", s);
+				bs_stride_name(name, w, (bs_kind)op, s);
 				bs_points_add_stride(pl, name, bs_widths[w],
 						  (bs_kind)op, s);
 			}

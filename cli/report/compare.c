@@ -28,7 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "report.h"
 
 #define MAX_DIFFER 50
 
@@ -219,23 +219,9 @@ static void code(const char *s)
 	putchar('`');
 }
 
-/* Markdown text: the few characters that would change a table. */
-static void md(const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '\n' || *s == '\r' || *s == '\t') {
-			putchar(' ');
-			continue;
-		}
-		if (strchr("\\`*_[]<>|&~#", *s))
-			putchar('\\');
-		putchar(*s);
-	}
-}
-
 static void differing(const cset *sets, int nsets)
 {
-	unsigned listed = 0, total = 0;
+	unsigned shown = 0, total = 0;
 
 	for (int k = 1; k < nsets; k++) {
 		const cset *a = &sets[0], *b = &sets[k];
@@ -251,7 +237,7 @@ static void differing(const cset *sets, int nsets)
 			if (fabs(a->row[i].wf - b->row[j].wf) > 1e-6 &&
 			    a->row[i].kind == b->row[j].kind &&
 			    a->row[i].width == b->row[j].width) {
-				if (listed++ < MAX_DIFFER) {
+				if (shown++ < MAX_DIFFER) {
 					printf("- %s %u, ", bs_kind_name(
 						a->row[i].kind), a->row[i].width);
 					code(a->row[i].key);
@@ -269,8 +255,8 @@ static void differing(const cset *sets, int nsets)
 		printf("The bank rules agree: every row both measured gives the "
 		       "same wavefronts on %s.\n",
 		       nsets == 2 ? "both GPUs" : "every GPU");
-	else if (total > listed)
-		printf("- ... and %u more\n", total - listed);
+	else if (total > shown)
+		printf("- ... and %u more\n", total - shown);
 }
 
 static int compare_report(int nfiles, char **files, const bs_arch *arch)
@@ -286,7 +272,7 @@ static int compare_report(int nfiles, char **files, const bs_arch *arch)
 		printf("# Side by side\n\n");
 		for (int i = 0; i < nfiles; i++) {
 			printf("- %c: ", 'A' + i);
-			md(sets[i].gpu);
+			doc_md(stdout, sets[i].gpu);
 			printf(", ");
 			code(sets[i].name);
 			printf("\n");
