@@ -68,6 +68,58 @@ static int kind_filter(const char *list, uint32_t *bits)
 	return *bits ? 0 : usage_error("option --kind: no kind given");
 }
 
+/*
+ * Whether source s is listed: always when every kind is, else when a rule
+ * of a listed kind comes from it (--kind ld,st names the ld and st
+ * rules' sources only).
+ */
+static int source_shown(const bs_arch *p, unsigned s, uint32_t kinds)
+{
+	uint32_t all = bs_kind_count() >= 32 ? UINT32_MAX
+		       : (1u << bs_kind_count()) - 1;
+
+	if ((kinds & all) == all)
+		return 1;
+	for (unsigned i = 0; i < p->nrules; i++)
+		if (p->rule[i].source == s && (kinds >> p->rule[i].kind & 1))
+			return 1;
+	return 0;
+}
+
+/*
+ * The rules of the remote kinds (distributed shared memory), apart: they
+ * move sectors and take no bank key, so the bank table's columns do not
+ * apply.  Nothing when the profile has none of them.
+ */
+static void print_remote_rules(FILE *out, const bs_arch *p, uint32_t kinds,
+			       char tag[][4 * sizeof p->source[0].tag + 1])
+{
+	int head = 0;
+
+	for (unsigned k = 0; k < bs_kind_count(); k++)
+		for (int w = 0; w < BS_NWIDTHS; w++) {
+			const bs_rule *r = bs_arch_rule(p, (bs_kind)k,
+							bs_widths[w]);
+			char base[16], slope[16];
+
+			if (!r || !r->remote || !(kinds >> k & 1))
+				continue;
+			if (!head++)
+				fprintf(out, "  another CTA's shared memory "
+					"(paid by 32-byte sectors):\n  %-18s "
+					"%7s %-7s %12s %20s %s\n", "kind",
+					"width_B", "moves", "lat_base_cyc",
+					"lat_slope_cyc/sector", "source");
+			num(base, sizeof base, r->lat_base);
+			num(slope, sizeof slope, r->lat_slope);
+			fprintf(out, "  %-18s %7u %-7s %12s %20s %s\n",
+				bs_kind_name(r->kind), r->width,
+				bs_remote_name(r->remote), base, slope,
+				r->source < p->nsources ? tag[r->source]
+							: "?");
+		}
+}
+
 void archs_print(FILE *out, const bs_arch *p, uint32_t kinds)
 {
 	/* a file's own text, escaped: at most 4 bytes (\xHH) a byte */
@@ -86,7 +138,8 @@ void archs_print(FILE *out, const bs_arch *p, uint32_t kinds)
 	for (unsigned s = 0; s < p->nsources; s++) {
 		bs_escape_text(tag[s], sizeof tag[s], p->source[s].tag);
 		bs_escape_text(text, sizeof text, p->source[s].text);
-		fprintf(out, "  source %s: %s\n", tag[s], text);
+		if (source_shown(p, s, kinds))
+			fprintf(out, "  source %s: %s\n", tag[s], text);
 	}
 	fprintf(out, "  %-13s %7s %11s %12s %8s %9s %10s %5s %4s %5s %12s "
 		"%14s %16s %11s %s\n", "kind", "width_B", "phase_lanes",
@@ -101,7 +154,7 @@ void archs_print(FILE *out, const bs_arch *p, uint32_t kinds)
 			char partners[BS_PARTNERS_TEXT_MAX] = "-";
 			char base[16], pk[16], slope[16], tp[16];
 
-			if (!r || !(kinds >> k & 1))
+			if (!r || !(kinds >> k & 1) || r->remote)
 				continue;
 			if (r->packed_lanes) {
 				snprintf(packed, sizeof packed, "%u",
@@ -125,6 +178,7 @@ void archs_print(FILE *out, const bs_arch *p, uint32_t kinds)
 				r->source < p->nsources ? tag[r->source]
 							: "?");
 		}
+	print_remote_rules(out, p, kinds, tag);
 	putc('\n', out);
 }
 

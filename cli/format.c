@@ -211,6 +211,30 @@ static void text_loop(FILE *out, const bs_arch *p, const bs_access *a,
 		fprintf(out, ", latency %.2f cycles\n\n", s->latency_cycles);
 }
 
+/*
+ * A remote rule's access (another CTA's shared memory): what it moves,
+ * and why the bank fixes do not apply.
+ */
+static void text_remote(FILE *out, const bs_arch *p, const bs_access *a,
+			const bs_summary *s, const char *name)
+{
+	fprintf(out, "%s: %u-byte %s, %u of 32 lanes active, profile %s\n",
+		name, a->width, kind_word(a->kind), s->active_lanes, p->name);
+	fprintf(out, "  another CTA's shared memory: %u sector%s of 32 bytes "
+		"moved", s->sectors, s->sectors == 1 ? "" : "s");
+	if (s->passes)
+		fprintf(out, " (%u pass%s, a read and a write each)",
+			s->passes, s->passes == 1 ? "" : "es");
+	fprintf(out, ", %u line%s of 128 bytes\n  dshared wavefronts %u",
+		s->lines, s->lines == 1 ? "" : "s", s->wavefronts);
+	if (isnan(s->latency_cycles))
+		fprintf(out, ", latency not modeled");
+	else
+		fprintf(out, ", latency %.2f cycles", s->latency_cycles);
+	fprintf(out, "\n  no bank is paid for remotely: padding or a swizzle "
+		"cannot lower this, fewer sectors can\n\n");
+}
+
 void print_text(FILE *out, const bs_arch *p, const bs_access *a,
 		const bs_detail *d)
 {
@@ -220,6 +244,10 @@ void print_text(FILE *out, const bs_arch *p, const bs_access *a,
 	bs_escape_text(name, sizeof name, a->name);
 	if (d->npasses) {
 		text_loop(out, p, a, d, name);
+		return;
+	}
+	if (s->sectors) {
+		text_remote(out, p, a, s, name);
 		return;
 	}
 	fprintf(out, "%s: %u-byte %s, %u of 32 lanes active, profile %s%s\n",
@@ -355,6 +383,9 @@ void print_json(FILE *out, const bs_arch *p, const bs_access *a,
 		fprintf(out, "null");
 	else
 		fprintf(out, "%.2f", s->latency_cycles);
+	if (s->sectors)
+		fprintf(out, ",\"sectors\":%u,\"lines\":%u,\"passes\":%u",
+			s->sectors, s->lines, s->passes);
 	if (d->npasses) {
 		fprintf(out, ",\"passes\":%u,\"load_wavefronts\":%u,"
 			"\"cas_wavefronts\":%u,\"pass\":[", s->passes,
@@ -403,6 +434,61 @@ void print_json(FILE *out, const bs_arch *p, const bs_access *a,
 	fprintf(out, "]}");
 }
 
+/*
+ * The map of a remote access: one row per 32-byte sector it touches, the
+ * 128-byte line it lies in and the lanes whose bytes fall in it, lowest
+ * sector first (bs_remote_geometry counts the same sectors).
+ */
+static void map_remote(FILE *out, const bs_arch *p, const bs_access *a,
+		       const bs_summary *s, int first)
+{
+	uint32_t sec[BS_LANES * 2], lanes[BS_LANES * 2];
+	unsigned n = 0;
+	char list[160];
+
+	fprintf(out, "%s# access: %s, %u-byte %s, profile %s, another CTA's "
+		"shared memory: %u sector%s moved, %u line%s\n",
+		first ? "" : "\n\n", a->name, a->width, kind_word(a->kind),
+		p->name, s->sectors, s->sectors == 1 ? "" : "s", s->lines,
+		s->lines == 1 ? "" : "s");
+	fprintf(out, "sector,line,byte,first_lane,lane_count,lanes\n");
+	for (unsigned l = 0; l < BS_LANES; l++) {
+		uint32_t lo, hi;
+
+		if (!(a->active >> l & 1))
+			continue;
+		lo = a->addr[l] / 32;
+		hi = (a->addr[l] + a->width - 1) / 32;
+		for (uint32_t x = lo; x <= hi; x++) {
+			unsigned i = 0;
+
+			while (i < n && sec[i] != x)
+				i++;
+			if (i == n) {
+				/* keep sec[] sorted: insert x in place */
+				while (i > 0 && sec[i - 1] > x) {
+					sec[i] = sec[i - 1];
+					lanes[i] = lanes[i - 1];
+					i--;
+				}
+				sec[i] = x;
+				lanes[i] = 0;
+				n++;
+			}
+			lanes[i] |= 1u << l;
+		}
+	}
+	for (unsigned i = 0; i < n; i++) {
+		lane_list(lanes[i], list, sizeof list);
+		fprintf(out, "%u,%u,%u,%u,%u,", (unsigned)sec[i],
+			(unsigned)sec[i] / 4, (unsigned)sec[i] * 32,
+			(unsigned)__builtin_ctz(lanes[i]),
+			(unsigned)__builtin_popcount(lanes[i]));
+		csv_field(out, list);
+		putc('\n', out);
+	}
+}
+
 void print_map(FILE *out, const bs_arch *p, const bs_access *a,
 	       const bs_detail *d, int first)
 {
@@ -410,6 +496,10 @@ void print_map(FILE *out, const bs_arch *p, const bs_access *a,
 	unsigned base = 0;
 	char lanes[160];
 
+	if (s->sectors) {
+		map_remote(out, p, a, s, first);
+		return;
+	}
 	fprintf(out, "%s# access: %s, %u-byte %s, profile %s, %u wavefront%s, "
 		"ideal %u, %u bank conflict%s\n", first ? "" : "\n\n", a->name,
 		a->width, kind_word(a->kind), p->name, s->wavefronts,

@@ -143,7 +143,7 @@ START_TEST(test_builtins)
 	ck_assert_ptr_null(bs_arch_for_cc("9"));
 	ck_assert_ptr_null(bs_arch_for_cc(""));
 	ck_assert_ptr_eq(bs_arch_find("textbook"), all[1]);
-	ck_assert_uint_eq(p->nrules, 34);
+	ck_assert_uint_eq(p->nrules, 46);
 	r = bs_arch_rule(p, BS_KIND_LD, 8);
 	ck_assert_ptr_nonnull(r);
 	ck_assert_uint_eq(r->phase_lanes, 16);
@@ -277,8 +277,21 @@ static const struct {
 	  "partners: a number after ','" },
 	{ "unknown key", HEAD "rule ld 4 phase=32 speed=9 source=s\n", 5, 20,
 	  "unknown key 'speed' (phase, packed, partners, same_word, ideal, "
-	  "slot_waves, loop, copy, lat_base, lat_packed, lat_slope, tp, "
-	  "source)" },
+	  "slot_waves, loop, copy, remote, lat_base, lat_packed, lat_slope, "
+	  "tp, source)" },
+	{ "remote on a bank kind", HEAD "rule ld 4 remote=sectors source=s\n",
+	  5, 18, "remote= is for the distributed shared memory kinds "
+	  "(dsmem.*): ld is not one" },
+	{ "dsmem without remote", HEAD "rule dsmem.ld 4 phase=32 source=s\n",
+	  5, 15, "rule dsmem.ld 4 needs remote=sectors or remote=rmw" },
+	{ "bank key with remote", HEAD "rule dsmem.ld 4 remote=sectors "
+	  "phase=32 source=s\n", 5, 32, "phase= does not apply with "
+	  "remote=" },
+	{ "remote word", HEAD "rule dsmem.st 4 remote=banks source=s\n", 5,
+	  24, "remote is sectors or rmw" },
+	{ "remote latency half", HEAD "rule dsmem.ld 4 remote=sectors "
+	  "lat_base=200 source=s\n", 5, 32,
+	  "lat_base= and lat_slope= go together" },
 	{ "phase in hex", HEAD "rule ld 4 phase=0x20 source=s\n", 5, 17,
 	  "phase: '0x20' is not a whole number from 1 to 32" },
 	{ "key without '='", HEAD "rule ld 4 phase=32 fast source=s\n", 5, 20,

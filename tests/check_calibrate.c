@@ -63,6 +63,8 @@ static void same_rules(const bs_arch *a, const bs_arch *b)
 
 		snprintf(what, sizeof what, "%s %u", bs_kind_name(x->kind),
 			 x->width);
+		if (x->remote)   /* calibrate derives no remote rule yet */
+			continue;
 		ck_assert_msg(y, "%s: no rule", what);
 		ck_assert_msg(x->phase_lanes == y->phase_lanes &&
 			      x->packed_lanes == y->packed_lanes &&
@@ -189,7 +191,7 @@ START_TEST(test_measured_kinds)
 	ck_assert_uint_eq(res.rows, 3889);
 	ck_assert_uint_eq(res.nopen, 0);
 	ck_assert_uint_eq(res.nmiss, 0);
-	ck_assert_uint_eq(bs_arch_default()->nrules, 34);
+	ck_assert_uint_eq(bs_arch_default()->nrules, 46);   /* 34 bank rules, 12 remote */
 	ck_assert_uint_eq(derived.nrules, 34);
 	same_rules(bs_arch_default(), &derived);
 	ck_assert_int_eq(bs_kind_find("atom.add.f32", &f32), 0);
@@ -360,9 +362,10 @@ START_TEST(test_kinds_sm_90)
 		ck_assert_msg(0, "open: %s (%s)", res.open[i].what,
 			      res.open[i].family);
 	ck_assert_uint_eq(res.nmiss, 0);
-	/* every point of every family: sm_90 models every kind */
+	/* every point of every family: sm_90 models every kind; the 398
+	   dsmem points are skipped, their 12 remote rules not derived */
 	ck_assert_uint_eq(res.rows, 3889);
-	ck_assert_uint_eq(derived.nrules, p->nrules);
+	ck_assert_uint_eq(derived.nrules + 12, p->nrules);
 	same_rules(&derived, p);
 	bs_calib_result_free(&res);
 }

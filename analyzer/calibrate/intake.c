@@ -127,7 +127,12 @@ int bs_calib_add_row(bs_calib *c, const bs_row *r, const char *file,
 	size_t h, i;
 	mrow *m;
 
-	if (r->note[0] || isnan(wf)) {
+	/*
+	 * Remote kinds (distributed shared memory) are priced by sectors,
+	 * which this search does not cover: their rows are skipped like
+	 * unmeasured ones (research/dsmem/analyze.py fits them for now).
+	 */
+	if (r->note[0] || isnan(wf) || bs_kind_get(a->kind)->remote) {
 		c->skipped++;
 		return 0;
 	}

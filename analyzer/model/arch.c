@@ -18,9 +18,10 @@
  * that runs as a retry loop of loads and compare-and-stores: it needs
  * the profile's ld rule of the same width), copy=none|lines (a 16-byte
  * copy from global memory counted by 128-byte lines, bs_model.h:
- * cp.async.cg), lat_base=,
- * lat_packed=, lat_slope= (cycles), tp=BYTES (per clock per SM) and
- * source=TAG (required, a declared source).  Every error names the file,
+ * cp.async.cg), lat_base=, lat_packed=, lat_slope= (cycles), tp=BYTES
+ * (per clock per SM) and source=TAG (required, a declared source).  A
+ * remote kind (dsmem.*) takes remote=sectors|rmw instead of phase= and
+ * none of the bank keys (bs_model.h, bs_remote_cost).  Every error names the file,
  * the line and the column of the token; checks that need the whole file
  * (a missing banks line, an undeclared source) name the line that needs
  * it.
@@ -99,6 +100,12 @@ const char *bs_loop_name(unsigned v)
 const char *bs_copy_name(unsigned v)
 {
 	return v == BS_COPY_LINES ? "lines" : "none";
+}
+
+const char *bs_remote_name(unsigned v)
+{
+	return v == BS_REMOTE_SECTORS ? "sectors"
+	       : v == BS_REMOTE_RMW  ? "rmw" : "none";
 }
 
 const char *bs_partners_text(uint32_t partners,
@@ -296,13 +303,14 @@ static int parse_partners(reader *rd, const char *at, size_t n,
 }
 
 enum { K_PHASE, K_PACKED, K_PARTNERS, K_SAME, K_IDEAL, K_SLOT, K_LOOP,
-       K_COPY, K_LAT_BASE, K_LAT_PACKED, K_LAT_SLOPE, K_TP, K_SOURCE,
-       NKEYS };
+       K_COPY, K_REMOTE, K_LAT_BASE, K_LAT_PACKED, K_LAT_SLOPE, K_TP,
+       K_SOURCE, NKEYS };
 
 /* The keys the parser knows: an unknown key's message lists them all. */
 static const char *const key_names[NKEYS] = {
 	"phase", "packed", "partners", "same_word", "ideal", "slot_waves",
-	"loop", "copy", "lat_base", "lat_packed", "lat_slope", "tp", "source",
+	"loop", "copy", "remote", "lat_base", "lat_packed", "lat_slope", "tp",
+	"source",
 };
 
 /* The keys that take one of two words, value 0 or 1 (bs_model.h). */
@@ -439,6 +447,18 @@ static int parse_value(reader *rd, int k, const char *val, size_t vn,
 				    "(cp.async.cg): %s %u is not one",
 				    bs_kind_name(r->kind), r->width);
 		return 0;
+	case K_REMOTE:
+		if (!bs_kind_get(r->kind)->remote)
+			return FAIL(val, "remote= is for the distributed "
+				    "shared memory kinds (dsmem.*): %s is not "
+				    "one", bs_kind_name(r->kind));
+		for (unsigned i = BS_REMOTE_SECTORS; i <= BS_REMOTE_RMW; i++)
+			if (strlen(bs_remote_name(i)) == vn &&
+			    !memcmp(bs_remote_name(i), val, vn)) {
+				r->remote = (uint8_t)i;
+				return 0;
+			}
+		return FAIL(val, "remote is sectors or rmw");
 	case K_LAT_BASE:
 		return parse_cycles(rd, val, vn, &r->lat_base, "lat_base");
 	case K_LAT_PACKED:
@@ -457,11 +477,45 @@ static int parse_value(reader *rd, int k, const char *val, size_t vn,
 }
 
 /* The checks that need every key of the rule. */
+/*
+ * A remote kind's rule: remote= and source= and, at most, a latency line
+ * and a throughput; the bank keys do not apply to sectors.
+ */
+static int check_remote_keys(reader *rd, const rule_read *t)
+{
+	static const int bank_keys[] = { K_PHASE, K_PACKED, K_PARTNERS,
+					 K_SAME, K_IDEAL, K_SLOT, K_LOOP,
+					 K_COPY, K_LAT_PACKED };
+	const bs_rule *r = &t->r;
+
+	if (!t->seen[K_REMOTE])
+		return FAIL(t->width_at, "rule %s %u needs remote=sectors or "
+			    "remote=rmw: another CTA's shared memory is paid "
+			    "by sectors, not banks", bs_kind_name(r->kind),
+			    r->width);
+	if (!t->seen[K_SOURCE])
+		return FAIL(t->width_at, "rule %s %u needs source=TAG",
+			    bs_kind_name(r->kind), r->width);
+	for (size_t i = 0; i < sizeof bank_keys / sizeof *bank_keys; i++)
+		if (t->seen[bank_keys[i]])
+			return FAIL(t->seen[bank_keys[i]], "%s= does not apply "
+				    "with remote=: a remote access moves "
+				    "sectors, it takes no bank slot",
+				    key_names[bank_keys[i]]);
+	if (!!t->seen[K_LAT_BASE] != !!t->seen[K_LAT_SLOPE])
+		return FAIL(t->seen[K_LAT_BASE] ? t->seen[K_LAT_BASE]
+						: t->seen[K_LAT_SLOPE],
+			    "lat_base= and lat_slope= go together");
+	return 0;
+}
+
 static int check_keys(reader *rd, const rule_read *t)
 {
 	const bs_rule *r = &t->r;
 	const char *const *seen = t->seen;
 
+	if (bs_kind_get(r->kind)->remote)
+		return check_remote_keys(rd, t);
 	if (!seen[K_PHASE])
 		return FAIL(t->width_at, "rule %s %u needs phase=LANES",
 			    bs_kind_name(r->kind), r->width);
@@ -740,8 +794,12 @@ static void put_rule(FILE *f, const bs_arch *p, const bs_rule *r)
 {
 	char pt[BS_PARTNERS_TEXT_MAX];
 
-	fprintf(f, "rule %s %u phase=%u", bs_kind_name(r->kind), r->width,
-		r->phase_lanes);
+	if (r->remote)
+		fprintf(f, "rule %s %u remote=%s", bs_kind_name(r->kind),
+			r->width, bs_remote_name(r->remote));
+	else
+		fprintf(f, "rule %s %u phase=%u", bs_kind_name(r->kind),
+			r->width, r->phase_lanes);
 	if (r->packed_lanes)
 		fprintf(f, " packed=%u partners=%s", r->packed_lanes,
 			bs_partners_text(r->pack_partners, pt));

@@ -203,6 +203,23 @@ typedef enum {
 	BS_COPY_LINES = 1,
 } bs_copy;
 
+/*
+ * A remote kind's cost (distributed shared memory, bs_kind_info.remote):
+ * not bank slots but the 32-byte sectors the SM-to-SM network moves
+ * (bs_remote_geometry).  BS_REMOTE_SECTORS: its distinct sectors (loads,
+ * stores); BS_REMOTE_RMW: a read and a write of each sector per pass, 2 x
+ * passes (atomics: the lanes on one word go one after another).  The
+ * wavefronts are the target's dshared wavefronts, ceil(distinct 128-byte
+ * lines / 4), the ideal the same (no bank is paid for); the latency is
+ * lat_base + lat_slope x the sectors moved.  Measured on the H200:
+ * docs/model.md, "Distributed shared memory".
+ */
+typedef enum {
+	BS_REMOTE_NONE = 0,
+	BS_REMOTE_SECTORS = 1,
+	BS_REMOTE_RMW = 2,
+} bs_remote_cost;
+
 typedef enum {
 	/* per phase: ceil(distinct words / banks) */
 	BS_IDEAL_WORDS = 0,
@@ -243,9 +260,11 @@ typedef struct {
 	uint8_t slot_waves;
 	uint8_t loop;            /* bs_loop */
 	uint8_t copy;            /* bs_copy */
+	uint8_t remote;          /* bs_remote_cost: a remote kind's rule */
 	/*
 	 * Latency in cycles, base + slope * wavefronts (lat_packed instead
-	 * of lat_base when the request packed); NaN: not modeled.
+	 * of lat_base when the request packed; a remote rule: base + slope *
+	 * sectors moved); NaN: not modeled.
 	 */
 	double lat_base, lat_packed, lat_slope;
 	/* Conflict-free throughput, bytes per clock per SM; NaN: not measured. */
@@ -301,6 +320,8 @@ const char *bs_ideal_name(unsigned v);
 const char *bs_loop_name(unsigned v);
 /* "none" / "lines". */
 const char *bs_copy_name(unsigned v);
+/* "sectors", "rmw"; "none" for BS_REMOTE_NONE. */
+const char *bs_remote_name(unsigned v);
 /*
  * A rule's lane partners (bit m: partner m, 1..31) as profile files write
  * them, "1,2,16"; "-" when there is none.  BS_PARTNERS_TEXT_MAX holds all
@@ -332,6 +353,11 @@ typedef struct {
 	 */
 	unsigned passes;
 	unsigned load_wavefronts, cas_wavefronts;
+	/*
+	 * A remote rule: the sectors it moves and the distinct 128-byte
+	 * lines (passes: an rmw rule's); 0 for every other rule.
+	 */
+	unsigned sectors, lines;
 	double latency_cycles;      /* NaN when the profile does not model it */
 } bs_summary;
 
@@ -415,6 +441,12 @@ typedef struct {
 	unsigned sectors, lines, passes;
 } bs_remote;
 int bs_remote_geometry(const bs_access *a, bs_remote *out);
+/*
+ * The summary of a remote rule's access (bs_remote_cost): sectors moved,
+ * lines, passes (rmw), dshared wavefronts, latency.  0, or -1 as
+ * bs_remote_geometry.  bs_predict calls it for remote rules.
+ */
+int bs_remote_predict(const bs_rule *r, const bs_access *a, bs_summary *s);
 
 /* Is the request pairwise uniform under lane partner l^m? */
 int bs_pairwise_uniform(const bs_access *a, unsigned m);

@@ -492,6 +492,14 @@ static int predict(const bs_arch *p, const bs_access *a, bs_summary *s,
 
 	if (bs_access_check(a, err) < 0 || !(r = rule_for(p, a, err)))
 		return -1;
+	if (r->remote) {
+		if (d)
+			memset(d, 0, sizeof *d);
+		if (bs_remote_predict(r, a, s) < 0)
+			return bs_error_set(err, a->name, 0, 0, "the access "
+					    "runs past 4 GiB");
+		return 0;
+	}
 	if (r->loop)
 		return predict_loop(p, a, r, s, d, err);
 	if (r->copy)
@@ -921,7 +929,7 @@ int bs_predict(const bs_arch *p, const bs_access *a, bs_summary *out,
 	ki = bs_kind_get(a->kind);
 	if (!r || !ki || (a->active & ~ki->addr_lanes) || !a->active ||
 	    r->same_word != BS_SAME_WORD_SHARE || r->ideal != BS_IDEAL_WORDS ||
-	    r->slot_waves > 1 || r->loop || r->copy ||
+	    r->slot_waves > 1 || r->loop || r->copy || r->remote ||
 	    !is_pow2(p->banks) || !is_pow2(p->bank_bytes))
 		return predict(p, a, out, NULL, err);
 	wbits = log2u(a->width);

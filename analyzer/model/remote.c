@@ -12,6 +12,7 @@
  * a sector takes as many passes as the most lanes that update one of its
  * words.  Every active lane's bytes count, [address, address + width).
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -83,5 +84,30 @@ int bs_remote_geometry(const bs_access *a, bs_remote *out)
 		}
 		out->passes += most;
 	}
+	return 0;
+}
+
+int bs_remote_predict(const bs_rule *r, const bs_access *a, bs_summary *s)
+{
+	bs_remote g;
+
+	memset(s, 0, sizeof *s);
+	if (bs_remote_geometry(a, &g) < 0)
+		return -1;
+	s->active_lanes = (unsigned)__builtin_popcount(a->active);
+	s->lines = g.lines;
+	if (r->remote == BS_REMOTE_RMW) {
+		s->passes = g.passes;
+		s->sectors = 2 * g.passes;
+	} else {
+		s->sectors = g.sectors;
+	}
+	/* dshared wavefronts: a wavefront serves up to 4 lines (measured on
+	   strided accesses; random ones are open, docs/model.md) */
+	s->wavefronts = (g.lines + 3) / 4;
+	s->ideal_wavefronts = s->wavefronts;
+	s->phases = 1;
+	s->latency_cycles = isnan(r->lat_base) ? NAN
+			    : r->lat_base + r->lat_slope * s->sectors;
 	return 0;
 }
