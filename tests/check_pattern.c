@@ -632,6 +632,188 @@ START_TEST(test_reader_name)
 }
 END_TEST
 
+/* ---- the reader's fast path against the general code ---------------- */
+
+/*
+ * Random lines near the common form, through the reader (which tries
+ * its fast path on every line) and through bs_parse_line (the general
+ * code alone): the same access, or the same error at the same column.
+ * The lines mix every width and kind the fast path knows or declines,
+ * '-' lanes, addresses of 1 to 10 digits (with leading zeros, in hex,
+ * misaligned, beyond 32 bits), junk fields ("--", "-5", "5-", "1a",
+ * "#"), 31 to 33 fields, blanks and tabs, comments, long lines and
+ * names of 63 and 64 bytes.
+ */
+static uint64_t rng_state = 0x9e3779b97f4a7c15u;
+
+static unsigned rnd(unsigned n)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return (unsigned)(rng_state >> 32) % n;
+}
+
+static const char *pick(const char *const *v, size_t n)
+{
+	return v[rnd((unsigned)n)];
+}
+#define PICK(v) pick(v, sizeof v / sizeof *v)
+
+/*
+ * One lane field for an access of width w: '-' or an aligned decimal of
+ * 1 to 7 digits, but for odd (0: none) one in odd: 8 to 10 digits, a
+ * leading zero, hex, misaligned, or junk.
+ */
+static size_t random_field(char *b, size_t size, unsigned w, unsigned odd)
+{
+	static const char *const junk[] = {
+		"--", "-5", "5-", "1a", "#", "x", "0x", "+4", "4#", "-#",
+		"00000000", "99999999", "4294967296", "0x100000000", "1-2",
+		"\xff", "5\r6",
+	};
+	unsigned r = odd && !rnd(odd) ? 1 + rnd(5) : 0;
+	unsigned digits = r == 1 ? 8 + rnd(3) : 1 + rnd(7);
+	uint64_t v = 0;
+
+	if (!r && !rnd(12))
+		return (size_t)snprintf(b, size, "-");
+	if (r == 2)
+		return (size_t)snprintf(b, size, "%s", PICK(junk));
+	for (unsigned i = 0; i < digits; i++)
+		v = v * 10 + rnd(10);
+	if (r != 3)
+		v -= v % w;
+	else if (v % w == 0)
+		v++;
+	if (r == 4)
+		return (size_t)snprintf(b, size, "0x%llx",
+					(unsigned long long)v);
+	if (r == 5)
+		return (size_t)snprintf(b, size, "0%llu",
+					(unsigned long long)v);
+	return (size_t)snprintf(b, size, "%llu", (unsigned long long)v);
+}
+
+/* Mostly the common form; one line in two with something odd. */
+static void random_line(char *b, size_t size)
+{
+	static const char *const lead[] = { "", "", "", " ", "\t", "  \t" };
+	static const char *const names[] = {
+		"a", "r123", "n-1", "7", "-", "\xc3\xa9", "a\rb", NAME63,
+		"x#y", NAME63 "4",
+	};
+	static const char *const widths[] = {
+		"1", "2", "4", "8", "16", "08", "0x4", "3", "32", "16x", "6",
+		"0", "-",
+	};
+	static const char *const kinds[] = {
+		"ld", "st", "load", "store", "ldsm.x4", "ldsm.x1",
+		"atom.add.u32", "cp.async.ca", "lx", "l", "ldd", "st#", "LD",
+	};
+	static const char *const seps[] = { " ", " ", " ", "\t", " \t", "  " };
+	static const char *const tails[] = {
+		"", " ", "\t", " # c", "#x", " 0", " -",
+	};
+	int odd = rnd(2);
+	unsigned what = odd ? rnd(8) : 8;
+	const char *width = widths[what == 0 ? rnd(13) : rnd(5)];
+	unsigned w = (unsigned)atoi(width), nf = 32;
+	size_t n = (size_t)snprintf(b, size, "%s%s%s%s%s%s",
+				    what == 1 ? PICK(lead) : "",
+				    names[what == 2 ? rnd(10) : rnd(7)],
+				    PICK(seps), width, PICK(seps),
+				    kinds[what == 3 ? rnd(13) : rnd(2)]);
+
+	if (!w || w & (w - 1) || w > 16)
+		w = 1;
+	if (what == 4)
+		nf = 31 + 2 * rnd(2);
+	for (unsigned l = 0; l < nf && n + 40 < size; l++) {
+		/* what 5: long blanks, past the fast path's 256 bytes */
+		n += (size_t)snprintf(b + n, size - n, "%s",
+				      what == 5 ? "        " : PICK(seps));
+		n += random_field(b + n, size - n, w, what == 6 ? 32 : 0);
+	}
+	snprintf(b + n, size - n, "%s", what == 7 ? PICK(tails) : "");
+}
+
+static void expect_same(const char *line, long lineno, int rc,
+			const bs_access *a, const bs_error *err)
+{
+	bs_access g;
+	bs_error ge;
+	int grc = bs_parse_line(line, "rand.pat", lineno, &g, &ge);
+
+	ck_assert_msg(rc == grc, "line %ld '%s': reader %d, general %d (%s)",
+		      lineno, line, rc, grc, grc < 0 ? ge.text : err->text);
+	if (rc < 0) {
+		ck_assert_int_eq(err->line, ge.line);
+		ck_assert_msg(err->column == ge.column && !strcmp(err->text,
+							       ge.text),
+			      "'%s': %ld '%s' vs %ld '%s'", line, err->column,
+			      err->text, ge.column, ge.text);
+		return;
+	}
+	ck_assert_str_eq(a->name, g.name);
+	ck_assert_uint_eq(a->width, g.width);
+	ck_assert_uint_eq(a->kind, g.kind);
+	ck_assert_uint_eq(a->active, g.active);
+	ck_assert_msg(!memcmp(a->addr, g.addr, sizeof g.addr),
+		      "'%s': addresses differ", line);
+	ck_assert_ptr_null(a->src);
+}
+
+START_TEST(test_fast_agrees)
+{
+	enum { LINES = 20000, MAXLINE = 600 };
+	char *text = malloc((size_t)LINES * MAXLINE), *file, **lines;
+	size_t n = 0;
+	long lineno = 0;
+	bs_reader *r;
+	FILE *f;
+
+	lines = malloc(LINES * sizeof *lines);
+	ck_assert_ptr_nonnull(text);
+	ck_assert_ptr_nonnull(lines);
+	rng_state += (uint64_t)_i;
+	for (unsigned i = 0; i < LINES; i++) {
+		lines[i] = text + n;
+		random_line(lines[i], MAXLINE - 1);
+		n += strlen(lines[i]);
+		text[n++] = '\n';
+	}
+	file = malloc(n);
+	ck_assert_ptr_nonnull(file);
+	memcpy(file, text, n);
+	f = fmemopen(file, n, "r");
+	ck_assert_ptr_nonnull(f);
+	r = bs_reader_new(f, "rand.pat");
+	ck_assert_ptr_nonnull(r);
+	for (unsigned i = 0; i < LINES; i++)
+		*strchr(lines[i], '\n') = '\0';
+	for (;;) {
+		bs_access a;
+		bs_error err;
+		int rc = bs_reader_next(r, &a, &err);
+
+		if (rc == 0)
+			break;
+		/* the lines the reader skipped are blank or comments */
+		for (; lineno + 1 < bs_reader_line(r); lineno++)
+			expect_same(lines[lineno], lineno + 1, 0, NULL, NULL);
+		expect_same(lines[lineno], lineno + 1, rc, &a, &err);
+		lineno++;
+	}
+	ck_assert_int_eq(lineno, LINES);
+	bs_reader_free(r);
+	fclose(f);
+	free(lines);
+	free(file);
+	free(text);
+}
+END_TEST
+
 Suite *pattern_suite(void)
 {
 	Suite *s = suite_create("pattern");
@@ -656,6 +838,7 @@ Suite *pattern_suite(void)
 	tcase_add_test(st, test_line_limit);
 	tcase_add_loop_test(st, test_endless_line, 0, 2);
 	tcase_add_test(st, test_reader_name);
+	tcase_add_loop_test(st, test_fast_agrees, 0, 4);
 	suite_add_tcase(s, st);
 	return s;
 }

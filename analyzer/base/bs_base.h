@@ -138,7 +138,7 @@ int bs_read_line(FILE *f, const char *name, long *line, int *skip,
  * valid until the next call) and its length in *len; BS_LINES_PAD bytes
  * after its NUL can be read too (word-at-a-time parsing).
  */
-#define BS_LINES_PAD 16
+#define BS_LINES_PAD 64
 typedef struct {
 	FILE *f;
 	const char *name;
