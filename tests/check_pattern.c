@@ -8,8 +8,9 @@
  * every address has four digits, so lane k's field starts at column
  * 8 + 5k and a line of 32 fields is 166 bytes long; the columns in the
  * error rows are that arithmetic.  The streaming tests feed whole files
- * through fmemopen: the error must name the right line, and reading goes
- * on after a bad line.
+ * both ways the reader reads, through fmemopen (a line at a time, as a
+ * pipe) and from a temporary file (in blocks): the error must name the
+ * right line, and reading goes on after a bad line.
  */
 #include <check.h>
 #include <signal.h>
@@ -58,6 +59,24 @@ static void build(const line_spec *s, char *buf, size_t size)
 	}
 	if (n < size)
 		snprintf(buf + n, size - n, "%s", s->tail ? s->tail : "");
+}
+
+/*
+ * The size bytes of text as a file to read: through fmemopen (the reader
+ * takes it a line at a time, as a pipe) or, when regular, a temporary
+ * file (read in blocks).
+ */
+static FILE *text_file(const char *text, size_t size, int regular)
+{
+	FILE *f;
+
+	if (!regular)
+		return fmemopen((void *)text, size, "r");
+	f = tmpfile();
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(text, 1, size, f), size);
+	rewind(f);
+	return f;
 }
 
 /* ---- valid lines ---------------------------------------------------- */
@@ -189,17 +208,19 @@ START_TEST(test_valid_line_read)
 
 	build(&v->line, line, sizeof line);
 	strcat(line, "\n");
-	f = fmemopen(line, strlen(line), "r");
-	ck_assert_ptr_nonnull(f);
-	r = bs_reader_new(f, "f");
-	ck_assert_ptr_nonnull(r);
-	rc = bs_reader_next(r, &a, &err);
-	ck_assert_msg(rc == 1, "%s: rc %d (%s) for '%s'", v->what, rc,
-		      rc < 0 ? err.text : "", line);
-	expect_access(&a, v);
-	ck_assert_int_eq(bs_reader_next(r, &a, &err), 0);
-	bs_reader_free(r);
-	fclose(f);
+	for (int regular = 0; regular < 2; regular++) {
+		f = text_file(line, strlen(line), regular);
+		ck_assert_ptr_nonnull(f);
+		r = bs_reader_new(f, "f");
+		ck_assert_ptr_nonnull(r);
+		rc = bs_reader_next(r, &a, &err);
+		ck_assert_msg(rc == 1, "%s: rc %d (%s) for '%s'", v->what, rc,
+			      rc < 0 ? err.text : "", line);
+		expect_access(&a, v);
+		ck_assert_int_eq(bs_reader_next(r, &a, &err), 0);
+		bs_reader_free(r);
+		fclose(f);
+	}
 }
 END_TEST
 
@@ -399,20 +420,23 @@ START_TEST(test_error_line_read)
 
 	build(&e->line, line, sizeof line);
 	strcat(line, "\n");
-	f = fmemopen(line, strlen(line), "r");
-	ck_assert_ptr_nonnull(f);
-	r = bs_reader_new(f, "in.pat");
-	ck_assert_ptr_nonnull(r);
-	ck_assert_msg(bs_reader_next(r, &a, &err) == -1, "%s: '%s' accepted",
-		      e->what, line);
-	ck_assert_int_eq(err.line, 1);
-	ck_assert_msg(err.column == e->column, "%s: column %ld, expected %ld "
-		      "(%s)", e->what, err.column, e->column, err.text);
-	ck_assert_msg(strstr(err.text, e->expect), "%s: message '%s' lacks "
-		      "'%s'", e->what, err.text, e->expect);
-	ck_assert_str_eq(a.name, "untouched");
-	bs_reader_free(r);
-	fclose(f);
+	for (int regular = 0; regular < 2; regular++) {
+		f = text_file(line, strlen(line), regular);
+		ck_assert_ptr_nonnull(f);
+		r = bs_reader_new(f, "in.pat");
+		ck_assert_ptr_nonnull(r);
+		ck_assert_msg(bs_reader_next(r, &a, &err) == -1,
+			      "%s: '%s' accepted", e->what, line);
+		ck_assert_int_eq(err.line, 1);
+		ck_assert_msg(err.column == e->column, "%s: column %ld, "
+			      "expected %ld (%s)", e->what, err.column,
+			      e->column, err.text);
+		ck_assert_msg(strstr(err.text, e->expect), "%s: message '%s' "
+			      "lacks '%s'", e->what, err.text, e->expect);
+		ck_assert_str_eq(a.name, "untouched");
+		bs_reader_free(r);
+		fclose(f);
+	}
 }
 END_TEST
 
@@ -466,9 +490,8 @@ static const stream_row streams[] = {
 	  "E0", 1, 3, "unknown width '3'", 1 },
 };
 
-static void run_stream(const stream_row *s, const char *text, size_t size)
+static void run_stream_in(const stream_row *s, FILE *f)
 {
-	FILE *f = fmemopen((void *)text, size, "r");
 	bs_reader *r;
 	bs_access a;
 	bs_error err;
@@ -508,6 +531,13 @@ static void run_stream(const stream_row *s, const char *text, size_t size)
 	ck_assert_int_eq(bs_reader_line(r), s->last_line);
 	bs_reader_free(r);
 	fclose(f);
+}
+
+/* The file read both ways: a line at a time, and in blocks. */
+static void run_stream(const stream_row *s, const char *text, size_t size)
+{
+	run_stream_in(s, text_file(text, size, 0));
+	run_stream_in(s, text_file(text, size, 1));
 }
 
 START_TEST(test_stream)
@@ -786,7 +816,7 @@ START_TEST(test_fast_agrees)
 	file = malloc(n);
 	ck_assert_ptr_nonnull(file);
 	memcpy(file, text, n);
-	f = fmemopen(file, n, "r");
+	f = text_file(file, n, _i & 1);
 	ck_assert_ptr_nonnull(f);
 	r = bs_reader_new(f, "rand.pat");
 	ck_assert_ptr_nonnull(r);
