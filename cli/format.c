@@ -357,19 +357,15 @@ static size_t put_plain_name(char *b, const char *name)
 	return n;
 }
 
-void print_csv(FILE *out, const bs_access *a, const bs_summary *s)
+size_t csv_row(char *row, const bs_access *a, const bs_summary *s)
 {
 	const unsigned u[] = { s->active_lanes, s->phases, s->wavefronts,
 			       s->ideal_wavefronts, s->bank_conflicts,
 			       s->max_way };
-	char row[BS_NAME_MAX + 200];
 	size_t n = put_plain_name(row, a->name);
 
-	/* any other name goes through the quoting rule */
-	if (!n && a->name[0]) {
-		csv_field(out, a->name);
-		n = 0;
-	}
+	if (!n && a->name[0])
+		return 0;
 	row[n++] = ',';
 	n += put_uint(row + n, a->width);
 	row[n++] = ',';
@@ -390,6 +386,22 @@ void print_csv(FILE *out, const bs_access *a, const bs_summary *s)
 	if (!isnan(s->latency_cycles))
 		n += put_latency(row + n, s->latency_cycles);
 	row[n++] = '\n';
+	return n;
+}
+
+void print_csv(FILE *out, const bs_access *a, const bs_summary *s)
+{
+	char row[CSV_ROW_MAX];
+	size_t n = csv_row(row, a, s);
+
+	if (!n) {
+		/* the name goes through the quoting rule, then the rest */
+		bs_access plain = *a;
+
+		csv_field(out, a->name);
+		plain.name[0] = '\0';
+		n = csv_row(row, &plain, s);
+	}
 	fwrite(row, 1, n, out);
 }
 
