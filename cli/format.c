@@ -17,6 +17,9 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "cli.h"
 
@@ -251,7 +254,7 @@ void print_text(FILE *out, const bs_arch *p, const bs_access *a,
  * plain decimal, and the latency through printf's own "%.2f", kept for
  * the few distinct latencies a run has (keyed by the double's bits).
  * Short fields are copied 16 bytes at a time into the row's room and the
- * row's length advanced by their own: a name of up to 16 bytes, a kind
+ * row's length advanced by their own: a name of up to 15 bytes, a kind
  * name (kept padded), the latency text.
  */
 static inline __attribute__((always_inline))
@@ -336,12 +339,30 @@ static size_t put_kind(char *b, bs_kind k)
 }
 
 /*
- * The name as it is, when it is no longer than 16 bytes and holds none of
- * the bytes the quoting rule looks at; else 0.  Its 64 bytes can be read.
+ * The name as it is, when it is shorter than 16 bytes and holds none of
+ * the bytes the quoting rule looks at (',', '"', CR, LF, blanks and '#':
+ * those of the rule and more); else 0.  Its 64 bytes can be read.
  */
 static size_t put_plain_name(char *b, const char *name)
 {
-	/* ',', '"', CR, LF, blanks and '#': the rule's bytes and more */
+#ifdef __SSE2__
+	__m128i c = _mm_loadu_si128((const __m128i *)name), x;
+	unsigned end = (unsigned)_mm_movemask_epi8(
+		_mm_cmpeq_epi8(c, _mm_setzero_si128()));
+	size_t n = (size_t)__builtin_ctz(end | 1u << 16);
+
+	x = _mm_or_si128(_mm_cmpeq_epi8(c, _mm_set1_epi8(',')),
+			 _mm_cmpeq_epi8(c, _mm_set1_epi8('"')));
+	x = _mm_or_si128(x, _mm_cmpeq_epi8(c, _mm_set1_epi8('\r')));
+	x = _mm_or_si128(x, _mm_cmpeq_epi8(c, _mm_set1_epi8('\n')));
+	x = _mm_or_si128(x, _mm_cmpeq_epi8(c, _mm_set1_epi8(' ')));
+	x = _mm_or_si128(x, _mm_cmpeq_epi8(c, _mm_set1_epi8('\t')));
+	x = _mm_or_si128(x, _mm_cmpeq_epi8(c, _mm_set1_epi8('#')));
+	if (n == 16 || ((unsigned)_mm_movemask_epi8(x) & (end - 1) & ~end))
+		return 0;
+	_mm_storeu_si128((__m128i *)b, c);
+	return n;
+#else
 	const uint64_t one = 1, special = one << ',' | one << '"' |
 		one << '\r' | one << '\n' | one << ' ' | one << '\t' |
 		one << '#';
@@ -350,39 +371,44 @@ static size_t put_plain_name(char *b, const char *name)
 	for (; name[n]; n++) {
 		unsigned char c = (unsigned char)name[n];
 
-		if (n == 16 || (c < 64 && (special >> c & 1)))
+		if (n == 15 || (c < 64 && (special >> c & 1)))
 			return 0;
 	}
 	memcpy(b, name, 16);
 	return n;
+#endif
+}
+
+/* put_uint, then a comma. */
+static inline __attribute__((always_inline))
+size_t put_field(char *b, unsigned v)
+{
+	size_t n = put_uint(b, v);
+
+	b[n] = ',';
+	return n + 1;
 }
 
 size_t csv_row(char *row, const bs_access *a, const bs_summary *s)
 {
-	const unsigned u[] = { s->active_lanes, s->phases, s->wavefronts,
-			       s->ideal_wavefronts, s->bank_conflicts,
-			       s->max_way };
 	size_t n = put_plain_name(row, a->name);
 
 	if (!n && a->name[0])
 		return 0;
 	row[n++] = ',';
-	n += put_uint(row + n, a->width);
-	row[n++] = ',';
+	n += put_field(row + n, a->width);
 	n += put_kind(row + n, a->kind);
-	for (size_t i = 0; i < sizeof u / sizeof *u; i++) {
-		row[n++] = ',';
-		if (i == 2) {           /* packed, an int, before wavefronts */
-			if (s->packed < 0)
-				row[n++] = '-';
-			n += put_uint(row + n, s->packed < 0
-				      ? 0u - (unsigned)s->packed
-				      : (unsigned)s->packed);
-			row[n++] = ',';
-		}
-		n += put_uint(row + n, u[i]);
-	}
 	row[n++] = ',';
+	n += put_field(row + n, s->active_lanes);
+	n += put_field(row + n, s->phases);
+	if (s->packed < 0)      /* packed, an int */
+		row[n++] = '-';
+	n += put_field(row + n, s->packed < 0 ? 0u - (unsigned)s->packed
+					      : (unsigned)s->packed);
+	n += put_field(row + n, s->wavefronts);
+	n += put_field(row + n, s->ideal_wavefronts);
+	n += put_field(row + n, s->bank_conflicts);
+	n += put_field(row + n, s->max_way);
 	if (!isnan(s->latency_cycles))
 		n += put_latency(row + n, s->latency_cycles);
 	row[n++] = '\n';
