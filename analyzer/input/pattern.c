@@ -221,7 +221,8 @@ typedef struct {
 static unsigned classify(const char *p, size_t len, line_bits *b)
 {
 	const __m128i sp = _mm_set1_epi8(' '), tab = _mm_set1_epi8('\t');
-	const __m128i zero = _mm_set1_epi8('0'), nine = _mm_set1_epi8(9);
+	/* c + 0x50 is below -0x76 (signed) for '0'..'9' only */
+	const __m128i up = _mm_set1_epi8(0x50), top = _mm_set1_epi8(-0x76);
 	unsigned nw = (unsigned)(len / 64) + 1, w;
 	uint64_t end = ~(uint64_t)0 << (len % 64), before = 1;
 
@@ -232,10 +233,9 @@ static unsigned classify(const char *p, size_t len, line_bits *b)
 		for (unsigned k = 0; k < 4; k++) {
 			__m128i c = _mm_loadu_si128((const __m128i *)
 						    (p + 64 * w + 16 * k));
-			__m128i d = _mm_sub_epi8(c, zero);
 			__m128i isb = _mm_or_si128(_mm_cmpeq_epi8(c, sp),
 						   _mm_cmpeq_epi8(c, tab));
-			__m128i isg = _mm_cmpeq_epi8(_mm_min_epu8(d, nine), d);
+			__m128i isg = _mm_cmpgt_epi8(top, _mm_add_epi8(c, up));
 
 			bl |= (uint64_t)(unsigned)_mm_movemask_epi8(isb)
 			      << 16 * k;
