@@ -204,9 +204,10 @@ static size_t short_field(const char *p, uint64_t *v)
  * of its own (a start, a blank after it), and is then checked to be '-'
  * with the others at the end.  Each field is 8 bytes read from its start:
  * its digits end at the first byte without bit 4 (a digit has it; a
- * blank, a tab, '-' and the NUL do not), and are shifted to the top and
- * summed by three multiplies (SWAR); '-' gives 0.  No branch depends on
- * the addresses.
+ * blank, a tab, '-' and the NUL do not), and are shifted to the top
+ * ('-' gives 0); then the values of two fields at a time are summed by
+ * three multiplies (SSE2: pairs of digits, fours, eights).  No branch
+ * depends on the addresses.
  */
 #define FAST_WORDS 4
 #define FAST_BYTES (64 * FAST_WORDS)
@@ -333,22 +334,56 @@ static int lone_others(const line_bits *b, unsigned nw, unsigned from)
 }
 
 /*
- * The value of the 1 to 7 digits that x starts with (ended by a byte
- * without bit 4), or 0 when its first byte is not a digit.  *longer gets
- * its top bit set when all 8 bytes are digits.  mul is 2561 (10 x 256 +
- * 1), passed in so that the compiler keeps it one multiply.
+ * The 1 to 7 digits that x starts with (ended by a byte without bit 4),
+ * shifted up to its top bytes (n digits by 8 (8 - n) bytes), the bytes
+ * below them 0; 0 when its first byte is not a digit.  *longer gets its
+ * top bit set when all 8 bytes are digits.
  */
 static inline __attribute__((always_inline))
-uint32_t field_value(uint64_t x, uint64_t mul, uint64_t *longer)
+uint64_t field_digits(uint64_t x, uint64_t *longer)
 {
-	uint64_t m = ~x & 0x1010101010101010u, t;   /* the digits' ends */
+	uint64_t m = ~x & 0x1010101010101010u;   /* the digits' ends */
 
 	*longer |= m - 1;
-	/* n digits: shifted up by 8 (8 - n) bytes, 0 for n = 0 */
-	t = x << ((unsigned)__builtin_ctzll(m | (uint64_t)1 << 60) ^ 60) << 8;
-	t = (t & 0x0f0f0f0f0f0f0f0fu) * mul >> 8;
-	t = (t & 0x00ff00ff00ff00ffu) * 6553601 >> 16;
-	return (uint32_t)((t & 0x0000ffff0000ffffu) * 42949672960001u >> 32);
+	return x << ((unsigned)__builtin_ctzll(m | (uint64_t)1 << 60) ^ 60)
+		 << 8;
+}
+
+/*
+ * The values of two fields' digits (field_digits, in ASCII) in the low
+ * 32 bits of each 64: pairs of digits, then fours, then eights, each the
+ * one before times 10, 100 or 10000 plus the one after (SSE2).
+ */
+static inline __attribute__((always_inline)) __m128i two_values(__m128i v)
+{
+	v = _mm_and_si128(v, _mm_set1_epi8(0x0f));
+	v = _mm_add_epi16(_mm_mullo_epi16(_mm_and_si128(v, _mm_set1_epi16(
+		0xff)), _mm_set1_epi16(10)), _mm_srli_epi16(v, 8));
+	v = _mm_madd_epi16(v, _mm_set1_epi32(1 << 16 | 100));
+	return _mm_add_epi64(_mm_mul_epu32(v, _mm_set1_epi32(10000)),
+			     _mm_srli_epi64(v, 32));
+}
+
+/* The values of the 32 fields' digits into addr; the OR of them. */
+static uint32_t field_values(const uint64_t *digits, uint32_t *addr)
+{
+	__m128i any = _mm_setzero_si128();
+
+	for (unsigned i = 0; i < BS_LANES; i += 4) {
+		__m128i a = two_values(_mm_load_si128(
+				(const __m128i *)&digits[i]));
+		__m128i b = two_values(_mm_load_si128(
+				(const __m128i *)&digits[i + 2]));
+		__m128i v = _mm_castps_si128(_mm_shuffle_ps(
+				_mm_castsi128_ps(a), _mm_castsi128_ps(b),
+				_MM_SHUFFLE(2, 0, 2, 0)));
+
+		_mm_store_si128((__m128i *)&addr[i], v);
+		any = _mm_or_si128(any, v);
+	}
+	any = _mm_or_si128(any, _mm_shuffle_epi32(any, 0x4e));
+	any = _mm_or_si128(any, _mm_shuffle_epi32(any, 0xb1));
+	return (uint32_t)_mm_cvtsi128_si32(any);
 }
 
 /* The bits of the bytes at f[0..31] that are digits (and of the others,
@@ -368,19 +403,6 @@ static uint32_t digit_bytes(const uint8_t *f, int *dash)
 	}
 	*dash = (dig | minus) == UINT32_MAX;
 	return dig;
-}
-
-/* The OR of the 32 addresses. */
-static uint32_t or_all(const uint32_t *addr)
-{
-	__m128i any = _mm_setzero_si128();
-
-	for (unsigned i = 0; i < BS_LANES / 4; i++)
-		any = _mm_or_si128(any, _mm_load_si128(
-			(const __m128i *)&addr[4 * i]));
-	any = _mm_or_si128(any, _mm_shuffle_epi32(any, 0x4e));
-	any = _mm_or_si128(any, _mm_shuffle_epi32(any, 0xb1));
-	return (uint32_t)_mm_cvtsi128_si32(any);
 }
 
 /*
@@ -411,10 +433,11 @@ static int copy_name(const char *p, unsigned n, __m128i name[4])
  */
 static int fast_line(const char *p, size_t len, bs_access *out)
 {
-	_Alignas(16) uint32_t addr[2 * BS_LANES];
+	_Alignas(16) uint64_t digits[2 * BS_LANES];
+	_Alignas(16) uint32_t addr[BS_LANES];
 	_Alignas(16) uint8_t first[2 * BS_LANES];
 	__m128i name[BS_NAME_MAX / 16];
-	uint64_t longer = 0, mul = 2561;
+	uint64_t longer = 0;
 	unsigned tok[3], end[3], nw, l = 0;
 	uint32_t lane_ok, active;
 	int dash;
@@ -427,8 +450,6 @@ static int fast_line(const char *p, size_t len, bs_access *out)
 	if (!head_tokens(p, &b, &a, tok, end, &lane_ok) ||
 	    !lone_others(&b, nw, end[2]))
 		return 0;
-	/* (else gcc makes three instructions of the multiply by 2561) */
-	__asm__("" : "+r"(mul));
 	for (unsigned w = 0; w < nw; w++) {
 		const char *word = p + 64 * w;
 
@@ -439,13 +460,14 @@ static int fast_line(const char *p, size_t len, bs_access *out)
 
 			memcpy(&x, word + (size_t)__builtin_ctzll(s), 8);
 			first[l] = (uint8_t)x;
-			addr[l] = field_value(x, mul, &longer);
+			digits[l] = field_digits(x, &longer);
 		}
 	}
 	if (l != BS_LANES || longer >> 63)
 		return 0;
 	active = digit_bytes(first, &dash);
-	if (!dash || (active & ~lane_ok) || (or_all(addr) & (a.width - 1)) ||
+	if (!dash || (active & ~lane_ok) ||
+	    (field_values(digits, addr) & (a.width - 1)) ||
 	    !copy_name(p + tok[0], end[0] - tok[0], name))
 		return 0;
 	memcpy(out->name, name, sizeof name);
