@@ -151,6 +151,10 @@ void json_string(FILE *out, const char *s);
 void print_text(FILE *out, const bs_arch *p, const bs_access *a,
 		const bs_detail *d);
 void print_csv(FILE *out, const bs_access *a, const bs_summary *s);
+/* print_csv's row into row (CSV_ROW_MAX bytes); 0 when the name needs
+ * quoting (then print_csv it). */
+#define CSV_ROW_MAX (BS_NAME_MAX + 200)
+size_t csv_row(char *row, const bs_access *a, const bs_summary *s);
 void print_json(FILE *out, const bs_arch *p, const bs_access *a,
 		const bs_detail *d, int first);
 void print_map(FILE *out, const bs_arch *p, const bs_access *a,

@@ -17,6 +17,9 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "cli.h"
 
@@ -278,8 +281,12 @@ void print_text(FILE *out, const bs_arch *p, const bs_access *a,
  * most of the cost.  The bytes are those printf would write: numbers in
  * plain decimal, and the latency through printf's own "%.2f", kept for
  * the few distinct latencies a run has (keyed by the double's bits).
+ * Short fields are copied 16 bytes at a time into the row's room and the
+ * row's length advanced by their own: a name of up to 15 bytes, a kind
+ * name (kept padded), the latency text.
  */
-static size_t put_uint(char *b, unsigned v)
+static inline __attribute__((always_inline))
+size_t put_uint(char *b, unsigned v)
 {
 	char t[10];
 	size_t n = 0;
@@ -287,6 +294,11 @@ static size_t put_uint(char *b, unsigned v)
 	if (v < 10) {
 		b[0] = (char)('0' + v);
 		return 1;
+	}
+	if (v < 100) {
+		b[0] = (char)('0' + v / 10);
+		b[1] = (char)('0' + v % 10);
+		return 2;
 	}
 	do
 		t[n++] = (char)('0' + v % 10);
@@ -296,72 +308,154 @@ static size_t put_uint(char *b, unsigned v)
 	return n;
 }
 
+/* A text of up to 16 bytes, kept padded to 16 so that it copies as one. */
+typedef struct {
+	char text[24];
+	size_t len;
+} short_text;
+
+static size_t put_short(char *b, const short_text *t)
+{
+	memcpy(b, t->text, 16);
+	return t->len;
+}
+
 static size_t put_latency(char *b, double v)
 {
 	static struct {
 		uint64_t bits;
-		char text[24];
-		size_t len;
+		short_text t;
 	} cache[64];
 	uint64_t bits;
 	unsigned slot;
 
 	memcpy(&bits, &v, sizeof bits);
 	slot = (unsigned)((bits * 0x9e3779b97f4a7c15u) >> 58);
-	if (!cache[slot].len || cache[slot].bits != bits) {
-		int n = snprintf(cache[slot].text, sizeof cache[slot].text,
+	if (!cache[slot].t.len || cache[slot].bits != bits) {
+		int n = snprintf(cache[slot].t.text, sizeof cache[slot].t.text,
 				 "%.2f", v);
 
-		if (n < 0 || (size_t)n >= sizeof cache[slot].text) {
-			cache[slot].len = 0;
+		if (n < 0 || n > 16) {
+			cache[slot].t.len = 0;
 			return (size_t)snprintf(b, 32, "%.2f", v);
 		}
 		cache[slot].bits = bits;
-		cache[slot].len = (size_t)n;
+		cache[slot].t.len = (size_t)n;
 	}
-	memcpy(b, cache[slot].text, cache[slot].len);
-	return cache[slot].len;
+	return put_short(b, &cache[slot].t);
+}
+
+/* The kind's name; "?" (bs_kind_name's) past the table. */
+static size_t put_kind(char *b, bs_kind k)
+{
+	static short_text name[BS_MAX_KINDS + 1];
+	short_text *t = &name[k < BS_MAX_KINDS ? k : BS_MAX_KINDS];
+	size_t n;
+
+	if (!t->len) {
+		const char *s = bs_kind_name(k);
+
+		n = strlen(s);
+		if (n > 16) {
+			memcpy(b, s, n);
+			return n;
+		}
+		memcpy(t->text, s, n);
+		t->len = n;
+	}
+	return put_short(b, t);
+}
+
+/*
+ * The name as it is, when it is shorter than 16 bytes and holds none of
+ * the bytes the quoting rule looks at (',', '"', CR, LF, blanks and '#':
+ * those of the rule and more); else 0.  Its 64 bytes can be read.
+ */
+static size_t put_plain_name(char *b, const char *name)
+{
+#ifdef __SSE2__
+	__m128i c = _mm_loadu_si128((const __m128i *)name), x;
+	unsigned end = (unsigned)_mm_movemask_epi8(
+		_mm_cmpeq_epi8(c, _mm_setzero_si128()));
+	size_t n = (size_t)__builtin_ctz(end | 1u << 16);
+
+	x = _mm_or_si128(_mm_cmpeq_epi8(c, _mm_set1_epi8(',')),
+			 _mm_cmpeq_epi8(c, _mm_set1_epi8('"')));
+	x = _mm_or_si128(x, _mm_cmpeq_epi8(c, _mm_set1_epi8('\r')));
+	x = _mm_or_si128(x, _mm_cmpeq_epi8(c, _mm_set1_epi8('\n')));
+	x = _mm_or_si128(x, _mm_cmpeq_epi8(c, _mm_set1_epi8(' ')));
+	x = _mm_or_si128(x, _mm_cmpeq_epi8(c, _mm_set1_epi8('\t')));
+	x = _mm_or_si128(x, _mm_cmpeq_epi8(c, _mm_set1_epi8('#')));
+	if (n == 16 || ((unsigned)_mm_movemask_epi8(x) & (end - 1) & ~end))
+		return 0;
+	_mm_storeu_si128((__m128i *)b, c);
+	return n;
+#else
+	const uint64_t one = 1, special = one << ',' | one << '"' |
+		one << '\r' | one << '\n' | one << ' ' | one << '\t' |
+		one << '#';
+	size_t n = 0;
+
+	for (; name[n]; n++) {
+		unsigned char c = (unsigned char)name[n];
+
+		if (n == 15 || (c < 64 && (special >> c & 1)))
+			return 0;
+	}
+	memcpy(b, name, 16);
+	return n;
+#endif
+}
+
+/* put_uint, then a comma. */
+static inline __attribute__((always_inline))
+size_t put_field(char *b, unsigned v)
+{
+	size_t n = put_uint(b, v);
+
+	b[n] = ',';
+	return n + 1;
+}
+
+size_t csv_row(char *row, const bs_access *a, const bs_summary *s)
+{
+	size_t n = put_plain_name(row, a->name);
+
+	if (!n && a->name[0])
+		return 0;
+	row[n++] = ',';
+	n += put_field(row + n, a->width);
+	n += put_kind(row + n, a->kind);
+	row[n++] = ',';
+	n += put_field(row + n, s->active_lanes);
+	n += put_field(row + n, s->phases);
+	if (s->packed < 0)      /* packed, an int */
+		row[n++] = '-';
+	n += put_field(row + n, s->packed < 0 ? 0u - (unsigned)s->packed
+					      : (unsigned)s->packed);
+	n += put_field(row + n, s->wavefronts);
+	n += put_field(row + n, s->ideal_wavefronts);
+	n += put_field(row + n, s->bank_conflicts);
+	n += put_field(row + n, s->max_way);
+	if (!isnan(s->latency_cycles))
+		n += put_latency(row + n, s->latency_cycles);
+	row[n++] = '\n';
+	return n;
 }
 
 void print_csv(FILE *out, const bs_access *a, const bs_summary *s)
 {
-	const unsigned u[] = { s->active_lanes, s->phases, s->wavefronts,
-			       s->ideal_wavefronts, s->bank_conflicts,
-			       s->max_way };
-	const char *kind = bs_kind_name(a->kind);
-	char row[BS_NAME_MAX + 200];
-	size_t n = strcspn(a->name, ",\"\r\n \t#"), k;
+	char row[CSV_ROW_MAX];
+	size_t n = csv_row(row, a, s);
 
-	/* a name with none of the bytes the quoting rule looks at is
-	 * written as it is; any other goes through that rule */
-	if (a->name[n]) {
+	if (!n) {
+		/* the name goes through the quoting rule, then the rest */
+		bs_access plain = *a;
+
 		csv_field(out, a->name);
-		n = 0;
-	} else {
-		memcpy(row, a->name, n);
+		plain.name[0] = '\0';
+		n = csv_row(row, &plain, s);
 	}
-	row[n++] = ',';
-	n += put_uint(row + n, a->width);
-	row[n++] = ',';
-	k = strlen(kind);
-	memcpy(row + n, kind, k);
-	n += k;
-	for (size_t i = 0; i < sizeof u / sizeof *u; i++) {
-		row[n++] = ',';
-		if (i == 2) {           /* packed, an int, before wavefronts */
-			if (s->packed < 0)
-				row[n++] = '-';
-			n += put_uint(row + n, s->packed < 0
-				      ? 0u - (unsigned)s->packed
-				      : (unsigned)s->packed);
-			row[n++] = ',';
-		}
-		n += put_uint(row + n, u[i]);
-	}
-	row[n++] = ',';
-	if (!isnan(s->latency_cycles))
-		n += put_latency(row + n, s->latency_cycles);
-	row[n++] = '\n';
 	fwrite(row, 1, n, out);
 }
 

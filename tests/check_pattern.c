@@ -8,8 +8,9 @@
  * every address has four digits, so lane k's field starts at column
  * 8 + 5k and a line of 32 fields is 166 bytes long; the columns in the
  * error rows are that arithmetic.  The streaming tests feed whole files
- * through fmemopen: the error must name the right line, and reading goes
- * on after a bad line.
+ * both ways the reader reads, through fmemopen (a line at a time, as a
+ * pipe) and from a temporary file (in blocks): the error must name the
+ * right line, and reading goes on after a bad line.
  */
 #include <check.h>
 #include <signal.h>
@@ -59,6 +60,24 @@ static void build(const line_spec *s, char *buf, size_t size)
 	}
 	if (n < size)
 		snprintf(buf + n, size - n, "%s", s->tail ? s->tail : "");
+}
+
+/*
+ * The size bytes of text as a file to read: through fmemopen (the reader
+ * takes it a line at a time, as a pipe) or, when regular, a temporary
+ * file (read in blocks).
+ */
+static FILE *text_file(const char *text, size_t size, int regular)
+{
+	FILE *f;
+
+	if (!regular)
+		return fmemopen((void *)text, size, "r");
+	f = tmpfile();
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(text, 1, size, f), size);
+	rewind(f);
+	return f;
 }
 
 /* ---- valid lines ---------------------------------------------------- */
@@ -190,17 +209,19 @@ START_TEST(test_valid_line_read)
 
 	build(&v->line, line, sizeof line);
 	strcat(line, "\n");
-	f = fmemopen(line, strlen(line), "r");
-	ck_assert_ptr_nonnull(f);
-	r = bs_reader_new(f, "f");
-	ck_assert_ptr_nonnull(r);
-	rc = bs_reader_next(r, &a, &err);
-	ck_assert_msg(rc == 1, "%s: rc %d (%s) for '%s'", v->what, rc,
-		      rc < 0 ? err.text : "", line);
-	expect_access(&a, v);
-	ck_assert_int_eq(bs_reader_next(r, &a, &err), 0);
-	bs_reader_free(r);
-	fclose(f);
+	for (int regular = 0; regular < 2; regular++) {
+		f = text_file(line, strlen(line), regular);
+		ck_assert_ptr_nonnull(f);
+		r = bs_reader_new(f, "f");
+		ck_assert_ptr_nonnull(r);
+		rc = bs_reader_next(r, &a, &err);
+		ck_assert_msg(rc == 1, "%s: rc %d (%s) for '%s'", v->what, rc,
+			      rc < 0 ? err.text : "", line);
+		expect_access(&a, v);
+		ck_assert_int_eq(bs_reader_next(r, &a, &err), 0);
+		bs_reader_free(r);
+		fclose(f);
+	}
 }
 END_TEST
 
@@ -400,20 +421,23 @@ START_TEST(test_error_line_read)
 
 	build(&e->line, line, sizeof line);
 	strcat(line, "\n");
-	f = fmemopen(line, strlen(line), "r");
-	ck_assert_ptr_nonnull(f);
-	r = bs_reader_new(f, "in.pat");
-	ck_assert_ptr_nonnull(r);
-	ck_assert_msg(bs_reader_next(r, &a, &err) == -1, "%s: '%s' accepted",
-		      e->what, line);
-	ck_assert_int_eq(err.line, 1);
-	ck_assert_msg(err.column == e->column, "%s: column %ld, expected %ld "
-		      "(%s)", e->what, err.column, e->column, err.text);
-	ck_assert_msg(strstr(err.text, e->expect), "%s: message '%s' lacks "
-		      "'%s'", e->what, err.text, e->expect);
-	ck_assert_str_eq(a.name, "untouched");
-	bs_reader_free(r);
-	fclose(f);
+	for (int regular = 0; regular < 2; regular++) {
+		f = text_file(line, strlen(line), regular);
+		ck_assert_ptr_nonnull(f);
+		r = bs_reader_new(f, "in.pat");
+		ck_assert_ptr_nonnull(r);
+		ck_assert_msg(bs_reader_next(r, &a, &err) == -1,
+			      "%s: '%s' accepted", e->what, line);
+		ck_assert_int_eq(err.line, 1);
+		ck_assert_msg(err.column == e->column, "%s: column %ld, "
+			      "expected %ld (%s)", e->what, err.column,
+			      e->column, err.text);
+		ck_assert_msg(strstr(err.text, e->expect), "%s: message '%s' "
+			      "lacks '%s'", e->what, err.text, e->expect);
+		ck_assert_str_eq(a.name, "untouched");
+		bs_reader_free(r);
+		fclose(f);
+	}
 }
 END_TEST
 
@@ -467,9 +491,8 @@ static const stream_row streams[] = {
 	  "E0", 1, 3, "unknown width '3'", 1 },
 };
 
-static void run_stream(const stream_row *s, const char *text, size_t size)
+static void run_stream_in(const stream_row *s, FILE *f)
 {
-	FILE *f = fmemopen((void *)text, size, "r");
 	bs_reader *r;
 	bs_access a;
 	bs_error err;
@@ -509,6 +532,13 @@ static void run_stream(const stream_row *s, const char *text, size_t size)
 	ck_assert_int_eq(bs_reader_line(r), s->last_line);
 	bs_reader_free(r);
 	fclose(f);
+}
+
+/* The file read both ways: a line at a time, and in blocks. */
+static void run_stream(const stream_row *s, const char *text, size_t size)
+{
+	run_stream_in(s, text_file(text, size, 0));
+	run_stream_in(s, text_file(text, size, 1));
 }
 
 START_TEST(test_stream)
@@ -633,6 +663,188 @@ START_TEST(test_reader_name)
 }
 END_TEST
 
+/* ---- the reader's fast path against the general code ---------------- */
+
+/*
+ * Random lines near the common form, through the reader (which tries
+ * its fast path on every line) and through bs_parse_line (the general
+ * code alone): the same access, or the same error at the same column.
+ * The lines mix every width and kind the fast path knows or declines,
+ * '-' lanes, addresses of 1 to 10 digits (with leading zeros, in hex,
+ * misaligned, beyond 32 bits), junk fields ("--", "-5", "5-", "1a",
+ * "#"), 31 to 33 fields, blanks and tabs, comments, long lines and
+ * names of 63 and 64 bytes.
+ */
+static uint64_t rng_state = 0x9e3779b97f4a7c15u;
+
+static unsigned rnd(unsigned n)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return (unsigned)(rng_state >> 32) % n;
+}
+
+static const char *pick(const char *const *v, size_t n)
+{
+	return v[rnd((unsigned)n)];
+}
+#define PICK(v) pick(v, sizeof v / sizeof *v)
+
+/*
+ * One lane field for an access of width w: '-' or an aligned decimal of
+ * 1 to 7 digits, but for odd (0: none) one in odd: 8 to 10 digits, a
+ * leading zero, hex, misaligned, or junk.
+ */
+static size_t random_field(char *b, size_t size, unsigned w, unsigned odd)
+{
+	static const char *const junk[] = {
+		"--", "-5", "5-", "1a", "#", "x", "0x", "+4", "4#", "-#",
+		"00000000", "99999999", "4294967296", "0x100000000", "1-2",
+		"\xff", "5\r6",
+	};
+	unsigned r = odd && !rnd(odd) ? 1 + rnd(5) : 0;
+	unsigned digits = r == 1 ? 8 + rnd(3) : 1 + rnd(7);
+	uint64_t v = 0;
+
+	if (!r && !rnd(12))
+		return (size_t)snprintf(b, size, "-");
+	if (r == 2)
+		return (size_t)snprintf(b, size, "%s", PICK(junk));
+	for (unsigned i = 0; i < digits; i++)
+		v = v * 10 + rnd(10);
+	if (r != 3)
+		v -= v % w;
+	else if (v % w == 0)
+		v++;
+	if (r == 4)
+		return (size_t)snprintf(b, size, "0x%llx",
+					(unsigned long long)v);
+	if (r == 5)
+		return (size_t)snprintf(b, size, "0%llu",
+					(unsigned long long)v);
+	return (size_t)snprintf(b, size, "%llu", (unsigned long long)v);
+}
+
+/* Mostly the common form; one line in two with something odd. */
+static void random_line(char *b, size_t size)
+{
+	static const char *const lead[] = { "", "", "", " ", "\t", "  \t" };
+	static const char *const names[] = {
+		"a", "r123", "n-1", "7", "-", "\xc3\xa9", "a\rb", NAME63,
+		"x#y", NAME63 "4",
+	};
+	static const char *const widths[] = {
+		"1", "2", "4", "8", "16", "08", "0x4", "3", "32", "16x", "6",
+		"0", "-",
+	};
+	static const char *const kinds[] = {
+		"ld", "st", "load", "store", "ldsm.x4", "ldsm.x1",
+		"atom.add.u32", "cp.async.ca", "lx", "l", "ldd", "st#", "LD",
+	};
+	static const char *const seps[] = { " ", " ", " ", "\t", " \t", "  " };
+	static const char *const tails[] = {
+		"", " ", "\t", " # c", "#x", " 0", " -",
+	};
+	int odd = rnd(2);
+	unsigned what = odd ? rnd(8) : 8;
+	const char *width = widths[what == 0 ? rnd(13) : rnd(5)];
+	unsigned w = (unsigned)atoi(width), nf = 32;
+	size_t n = (size_t)snprintf(b, size, "%s%s%s%s%s%s",
+				    what == 1 ? PICK(lead) : "",
+				    names[what == 2 ? rnd(10) : rnd(7)],
+				    PICK(seps), width, PICK(seps),
+				    kinds[what == 3 ? rnd(13) : rnd(2)]);
+
+	if (!w || w & (w - 1) || w > 16)
+		w = 1;
+	if (what == 4)
+		nf = 31 + 2 * rnd(2);
+	for (unsigned l = 0; l < nf && n + 40 < size; l++) {
+		/* what 5: long blanks, past the fast path's 256 bytes */
+		n += (size_t)snprintf(b + n, size - n, "%s",
+				      what == 5 ? "        " : PICK(seps));
+		n += random_field(b + n, size - n, w, what == 6 ? 32 : 0);
+	}
+	snprintf(b + n, size - n, "%s", what == 7 ? PICK(tails) : "");
+}
+
+static void expect_same(const char *line, long lineno, int rc,
+			const bs_access *a, const bs_error *err)
+{
+	bs_access g;
+	bs_error ge;
+	int grc = bs_parse_line(line, "rand.pat", lineno, &g, &ge);
+
+	ck_assert_msg(rc == grc, "line %ld '%s': reader %d, general %d (%s)",
+		      lineno, line, rc, grc, grc < 0 ? ge.text : err->text);
+	if (rc < 0) {
+		ck_assert_int_eq(err->line, ge.line);
+		ck_assert_msg(err->column == ge.column && !strcmp(err->text,
+							       ge.text),
+			      "'%s': %ld '%s' vs %ld '%s'", line, err->column,
+			      err->text, ge.column, ge.text);
+		return;
+	}
+	ck_assert_str_eq(a->name, g.name);
+	ck_assert_uint_eq(a->width, g.width);
+	ck_assert_uint_eq(a->kind, g.kind);
+	ck_assert_uint_eq(a->active, g.active);
+	ck_assert_msg(!memcmp(a->addr, g.addr, sizeof g.addr),
+		      "'%s': addresses differ", line);
+	ck_assert_ptr_null(a->src);
+}
+
+START_TEST(test_fast_agrees)
+{
+	enum { LINES = 20000, MAXLINE = 600 };
+	char *text = malloc((size_t)LINES * MAXLINE), *file, **lines;
+	size_t n = 0;
+	long lineno = 0;
+	bs_reader *r;
+	FILE *f;
+
+	lines = malloc(LINES * sizeof *lines);
+	ck_assert_ptr_nonnull(text);
+	ck_assert_ptr_nonnull(lines);
+	rng_state += (uint64_t)_i;
+	for (unsigned i = 0; i < LINES; i++) {
+		lines[i] = text + n;
+		random_line(lines[i], MAXLINE - 1);
+		n += strlen(lines[i]);
+		text[n++] = '\n';
+	}
+	file = malloc(n);
+	ck_assert_ptr_nonnull(file);
+	memcpy(file, text, n);
+	f = text_file(file, n, _i & 1);
+	ck_assert_ptr_nonnull(f);
+	r = bs_reader_new(f, "rand.pat");
+	ck_assert_ptr_nonnull(r);
+	for (unsigned i = 0; i < LINES; i++)
+		*strchr(lines[i], '\n') = '\0';
+	for (;;) {
+		bs_access a;
+		bs_error err;
+		int rc = bs_reader_next(r, &a, &err);
+
+		if (rc == 0)
+			break;
+		/* the lines the reader skipped are blank or comments */
+		for (; lineno + 1 < bs_reader_line(r); lineno++)
+			expect_same(lines[lineno], lineno + 1, 0, NULL, NULL);
+		expect_same(lines[lineno], lineno + 1, rc, &a, &err);
+		lineno++;
+	}
+	ck_assert_int_eq(lineno, LINES);
+	bs_reader_free(r);
+	fclose(f);
+	free(lines);
+	free(file);
+	free(text);
+}
+END_TEST
+
 Suite *pattern_suite(void)
 {
 	Suite *s = suite_create("pattern");
@@ -647,6 +859,6 @@ Suite *pattern_suite(void)
 	tu_add_tcase(s, "stream", 0, (const tu_test[]){
 		{ test_stream, TU_ROWS(streams) }, { test_line_limit, 1 },
 		{ test_endless_line, 2 }, { test_reader_name, 1 },
-		{ NULL, 0 } });
+		{ test_fast_agrees, 4 }, { NULL, 0 } });
 	return s;
 }

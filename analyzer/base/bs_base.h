@@ -141,22 +141,28 @@ int bs_read_line(FILE *f, const char *name, long *line, int *skip,
 
 /*
  * The same lines, limits, errors and return values as bs_read_line, for
- * a stream of many short lines (pattern files): one fgets a line instead
- * of one getc a byte, into a buffer allocated once.  fgets returns at a
- * newline, so a pipe or a terminal is served line by line as before.
+ * a stream of many short lines (pattern files), into buffers allocated
+ * once.  A regular file is read in blocks of 128 KiB and its lines taken
+ * from them where they lie (it is read ahead: the reader owns the FILE
+ * until it is closed); anything else (a pipe, a terminal, fmemopen) by
+ * one fgets a line, which returns at a newline, so a pipe or a terminal
+ * is served line by line as before.
  * bs_lines_open: 0, or -1 out of memory; name must outlive the reader.
  * bs_lines_next: as bs_read_line, the line in *text (NUL-terminated,
  * valid until the next call) and its length in *len; BS_LINES_PAD bytes
  * after its NUL can be read too (word-at-a-time parsing).
  */
-#define BS_LINES_PAD 16
+#define BS_LINES_PAD 64
 typedef struct {
 	FILE *f;
 	const char *name;
 	long line;
 	int skip;        /* the rest of a bad line is still unread */
-	size_t used;     /* bytes fgets wrote last time, its NUL included */
-	char *buf;
+	size_t used;     /* fgets: bytes it wrote last time, its NUL included */
+	char *buf;       /* fgets: its buffer */
+	char *blk;       /* blocks: the bytes read ahead, [pos, end) unused */
+	size_t pos, end;
+	int eof;         /* blocks: fread found the end or an error */
 } bs_lines;
 
 int bs_lines_open(bs_lines *r, FILE *f, const char *name);

@@ -1,22 +1,29 @@
 /*
  * lines.c - one text line at a time (bs_base.h, "text lines").  The
  * buffer holds at most BS_LINE_MAX_BYTES + 1 bytes (a CR) before a line
- * is known to be too long.  A bad line (a NUL byte, too long) is reported as soon as the
- * offending byte is read, so input that never ends a line (/dev/zero, a
+ * is known to be too long.  A bad line (a NUL byte, too long) is reported
+ * as soon as the offending byte is read, so input that never ends a line (/dev/zero, a
  * pipe of gigabytes without a newline) fails at once in bounded memory;
  * the rest of that line is dropped on the next call, so a caller that
  * reads on starts on the next line.
  *
- * bs_lines_next gives the same results a line at a time with fgets.
- * fgets does not say how many bytes it stored, and a NUL byte in the line
- * hides the end from strlen; so the buffer is kept filled with 0xff
- * bytes wherever the last call did not write, and the NUL fgets ends with
- * is then the last NUL in the buffer.  That search runs only when strlen
- * leaves the line unexplained (a NUL byte, or the end of the file).
+ * bs_lines_next gives the same results from what fgets would store, one
+ * piece a call: a line with its newline, or the first LINES_BUF - 1 bytes
+ * of a longer one, or what the file ends with.  A regular file is read in
+ * blocks and the pieces taken where they lie (take): one memchr finds a
+ * line's end, another a NUL in it, and nothing is copied.  Anything else
+ * goes through fgets (fill), which stops at a newline and so serves a
+ * pipe or a terminal as its lines come.  fgets does not say how many
+ * bytes it stored, and a NUL byte in the line hides the end from strlen;
+ * so its buffer is kept filled with 0xff bytes wherever the last call did
+ * not write, and the NUL fgets ends with is then the last NUL in the
+ * buffer.  That search runs only when strlen leaves the line unexplained
+ * (a NUL byte, or the end of the file).
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "bs_base.h"
 
@@ -98,12 +105,22 @@ int bs_read_line(FILE *f, const char *name, long *line, int *skip,
  * its newline is too long.
  */
 #define LINES_BUF (3 + BS_LINE_MAX_BYTES + 2 + 1)
+/* A regular file is read in blocks this large (two lines of the most). */
+#define BLOCK (2 * LINES_BUF)
 
 int bs_lines_open(bs_lines *r, FILE *f, const char *name)
 {
+	struct stat st;
+	int fd = fileno(f);
+
 	memset(r, 0, sizeof *r);
 	r->f = f;
 	r->name = name;
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+		/* zeroed: the bytes past the data are read, never used */
+		r->blk = calloc(1, BLOCK + 1 + BS_LINES_PAD);
+		return r->blk ? 0 : -1;
+	}
 	r->buf = malloc(LINES_BUF + BS_LINES_PAD);
 	if (!r->buf)
 		return -1;
@@ -114,7 +131,8 @@ int bs_lines_open(bs_lines *r, FILE *f, const char *name)
 void bs_lines_close(bs_lines *r)
 {
 	free(r->buf);
-	r->buf = NULL;
+	free(r->blk);
+	r->buf = r->blk = NULL;
 }
 
 /*
@@ -143,18 +161,62 @@ static size_t fill(bs_lines *r, int *clean)
 	return n;
 }
 
+/*
+ * What the next fgets would store, from the blocks of a regular file:
+ * at *text, its length returned (0 at the end of the file or on a read
+ * error).  The bytes stay in the block until the next call, with room
+ * for a NUL and BS_LINES_PAD bytes after them.
+ */
+static size_t take(bs_lines *r, char **text)
+{
+	for (;;) {
+		size_t avail = r->end - r->pos, n;
+		char *b = r->blk + r->pos;
+		char *nl = memchr(b, '\n', avail < LINES_BUF - 1
+					   ? avail : LINES_BUF - 1);
+
+		if (nl || avail >= LINES_BUF - 1 || (r->eof && avail)) {
+			n = nl ? (size_t)(nl - b) + 1
+			       : avail < LINES_BUF - 1 ? avail
+						       : LINES_BUF - 1;
+			r->pos += n;
+			*text = b;
+			return n;
+		}
+		if (r->eof)
+			return 0;
+		memmove(r->blk, b, avail);
+		r->pos = 0;
+		r->end = avail;
+		n = fread(r->blk + avail, 1, BLOCK - avail, r->f);
+		r->end += n;
+		r->eof = n == 0 && (feof(r->f) || ferror(r->f));
+	}
+}
+
+/* The next fgets's bytes at *text, from the blocks or from fgets. */
+static size_t next_chunk(bs_lines *r, char **text, int *clean)
+{
+	if (r->blk) {
+		*clean = 0;
+		return take(r, text);
+	}
+	*text = r->buf;
+	return fill(r, clean);
+}
+
 int bs_lines_next(bs_lines *r, const char **text, size_t *len,
 		  bs_error *err)
 {
-	char *b = r->buf, *nul;
+	char *b, *nul;
 	size_t w, n, k;
 	int nl, clean;
 
 	while (r->skip) {
-		w = fill(r, &clean);
+		w = next_chunk(r, &b, &clean);
 		r->skip = w && b[w - 1] != '\n';
 	}
-	w = fill(r, &clean);
+	w = next_chunk(r, &b, &clean);
 	if (!w)
 		return ferror(r->f) ? bs_error_set(err, r->name, r->line + 1, 0,
 						   "read error: %s",
