@@ -16,7 +16,7 @@
  * with ideal=lanes ceil(active lanes x words per lane / banks).  Bank
  * conflicts are the slots beyond the ideal; the latency is lat_base (or
  * lat_packed when packed) + lat_slope x wavefronts.  A retry-loop rule
- * (loop=cas, predict_loop) and a copy by lines (copy=lines, predict_copy)
+ * (loop=cas, predict_loop) and a copy by lines (copy=lines, copy.c)
  * are priced their own way.  bs_predict counts the common rules on a
  * counts-only path (described below, before it); bs_predict_detail and
  * the other rules walk per-bank lists.
@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "bs_model.h"
+#include "model.h"
 
 /* SSE2 is part of x86-64; other targets take the plain loops. */
 #if defined(__SSE2__) && !defined(BS_NO_SIMD)
@@ -151,7 +152,7 @@ unsigned phase_width(const bs_rule *r, const bs_access *a, int *packed)
 	return r->phase_lanes;
 }
 
-static double latency(const bs_rule *r, int packed, unsigned wavefronts)
+double model_latency(const bs_rule *r, int packed, unsigned wavefronts)
 {
 	double base = packed ? r->lat_packed : r->lat_base;
 
@@ -327,158 +328,10 @@ static int predict_loop(const bs_arch *p, const bs_access *a,
 	s->wavefronts = s->load_wavefronts + s->cas_wavefronts;
 	s->bank_conflicts = s->wavefronts > s->ideal_wavefronts
 		? s->wavefronts - s->ideal_wavefronts : 0;
-	s->latency_cycles = latency(r, 0, s->wavefronts);
+	s->latency_cycles = model_latency(r, 0, s->wavefronts);
 	return 0;
 }
 
-/*
- * A copy=lines rule (BS_COPY_LINES, bs_model.h): the wavefronts are the
- * distinct (source line, shared line, chunk XOR, half mask) of the lanes
- * left after dropping repeated destinations.  The source is the access's
- * own (src: profile --explain records it), else base + 16 lane.  d
- * (may be NULL) gets one phase per source line, in the order of their
- * first lanes (lanes 8g .. 8g+7 for the assumed source), a wave per
- * wavefront and a cell per 4-byte word each kept lane writes, its lanes
- * those with that destination.
- */
-typedef struct { unsigned g, l, k, dsec, ssec, mask; } copy_item;
-typedef struct { unsigned g, l, k, mask; } copy_wave;
-
-static int predict_copy(const bs_arch *p, const bs_access *a,
-			const bs_rule *r, bs_summary *s, bs_detail *d,
-			bs_error *err)
-{
-	copy_item it[BS_LANES];
-	copy_wave wv[BS_LANES];
-	unsigned nit = 0, nwv = 0, item_of[BS_LANES];
-	unsigned phase_waves[BS_LANES] = { 0 }, nph = 0;
-	uint32_t kept = 0, dup[BS_LANES] = { 0 }, line_of[BS_LANES];
-	uint32_t phase_lanes[BS_LANES] = { 0 };
-
-	if (a->width != 16 || p->banks * p->bank_bytes != 128)
-		return bs_error_set(err, a->name, 0, 0, "copy=lines counts "
-				    "16-byte copies into 128-byte lines: a "
-				    "%u-byte access under %u x %u-byte banks "
-				    "is neither", a->width, p->banks,
-				    p->bank_bytes);
-	/* the lowest lane of each destination; the others ride along */
-	for (uint32_t m = a->active; m; m &= m - 1) {
-		unsigned l = (unsigned)__builtin_ctz(m), o;
-
-		for (o = 0; o < l; o++)
-			if ((kept >> o & 1) && a->addr[o] == a->addr[l])
-				break;
-		if (o < l) {
-			dup[o] |= 1u << l;
-			continue;
-		}
-		kept |= 1u << l;
-		dup[l] |= 1u << l;
-	}
-	for (uint32_t m = kept; m; m &= m - 1) {
-		unsigned l = (unsigned)__builtin_ctz(m), i, g;
-		uint32_t src = a->src ? a->src[l] : 16 * l;
-		unsigned cs = src / 16 % 8, cd = a->addr[l] / 16 % 8;
-		unsigned ln = a->addr[l] / 128, k = (cs ^ cd) & 3;
-
-		for (g = 0; g < nph; g++)      /* the source line's phase */
-			if (line_of[g] == src / 128)
-				break;
-		if (g == nph)
-			line_of[nph++] = src / 128;
-		phase_lanes[g] |= dup[l];
-		for (i = 0; i < nit; i++)
-			if (it[i].g == g && it[i].l == ln && it[i].k == k &&
-			    it[i].dsec == cd / 2 && it[i].ssec == cs / 2)
-				break;
-		if (i == nit)
-			it[nit++] = (copy_item){ g, ln, k, cd / 2, cs / 2, 0 };
-		it[i].mask |= 1u << (cd % 2);
-		item_of[l] = i;
-	}
-	memset(s, 0, sizeof *s);
-	s->active_lanes = (unsigned)__builtin_popcount(a->active);
-	for (unsigned i = 0; i < nit; i++) {
-		unsigned w;
-
-		for (w = 0; w < nwv; w++)
-			if (wv[w].g == it[i].g && wv[w].l == it[i].l &&
-			    wv[w].k == it[i].k && wv[w].mask == it[i].mask)
-				break;
-		if (w == nwv) {
-			wv[nwv++] = (copy_wave){ it[i].g, it[i].l, it[i].k,
-						 it[i].mask };
-			phase_waves[it[i].g]++;
-		}
-	}
-	s->wavefronts = nwv;
-	for (unsigned g = 0; g < nph; g++)
-		if (phase_waves[g] > s->max_way)
-			s->max_way = phase_waves[g];
-	s->phases = nph;
-	s->ideal_wavefronts = s->phases;
-	s->bank_conflicts = s->wavefronts - s->ideal_wavefronts;
-	s->latency_cycles = latency(r, 0, s->wavefronts);
-	if (!d)
-		return 0;
-	d->npasses = 0;
-	d->copy = 1;
-	d->serial = 0;
-	d->ncells = 0;
-	/* the assumed source: the four 8-lane groups, empty ones too */
-	d->nphases = a->src ? nph : 4;
-	for (unsigned g = 0; g < d->nphases; g++) {
-		bs_phase *f = &d->phase[g];
-		unsigned wave = 0, pg = g;
-
-		if (!a->src) {   /* phase index of the lanes 8g .. 8g+7 */
-			f->lanes = 0xffu << (8 * g);
-			for (pg = 0; pg < nph && line_of[pg] != g; pg++)
-				;
-		} else
-			f->lanes = phase_lanes[g];
-		f->active = a->active & f->lanes;
-		f->slots = f->wavefronts = pg < nph ? phase_waves[pg] : 0;
-		f->words = 4 * (unsigned)__builtin_popcount(kept & f->lanes);
-		f->first_cell = d->ncells;
-		for (unsigned w = 0; w < nwv && pg < nph; w++) {
-			unsigned c0 = d->ncells;
-
-			if (wv[w].g != pg)
-				continue;
-			for (uint32_t m = kept & f->lanes; m; m &= m - 1) {
-				unsigned l = (unsigned)__builtin_ctz(m);
-				unsigned i = item_of[l];
-
-				if (it[i].g != pg || it[i].l != wv[w].l ||
-				    it[i].k != wv[w].k ||
-				    it[i].mask != wv[w].mask)
-					continue;
-				for (unsigned j = 0; j < 4; j++) {
-					uint32_t word = a->addr[l] / 4 + j;
-
-					d->cell[d->ncells++] = (bs_cell){
-						.phase = (uint8_t)g,
-						.bank = (uint8_t)(word % 32),
-						.wave = (uint8_t)wave,
-						.word = word,
-						.lanes = dup[l] };
-				}
-			}
-			/* a wave's cells by bank: its chunks are distinct */
-			for (unsigned x = c0 + 1; x < d->ncells; x++)
-				for (unsigned y = x; y > c0 &&
-				     d->cell[y - 1].bank > d->cell[y].bank; y--) {
-					bs_cell t = d->cell[y];
-					d->cell[y] = d->cell[y - 1];
-					d->cell[y - 1] = t;
-				}
-			wave++;
-		}
-		f->ncells = d->ncells - f->first_cell;
-	}
-	return 0;
-}
 
 static int predict_slots(const bs_arch *p, const bs_access *a,
 			 const bs_rule *r, bs_summary *s, bs_detail *d,
@@ -503,7 +356,7 @@ static int predict(const bs_arch *p, const bs_access *a, bs_summary *s,
 	if (r->loop)
 		return predict_loop(p, a, r, s, d, err);
 	if (r->copy)
-		return predict_copy(p, a, r, s, d, err);
+		return model_predict_copy(p, a, r, s, d, err);
 	return predict_slots(p, a, r, s, d, 0);
 }
 
@@ -583,7 +436,7 @@ static int predict_slots(const bs_arch *p, const bs_access *a,
 	/* an ideal by lanes can exceed what multicast achieves: no conflict */
 	s->bank_conflicts = s->wavefronts > s->ideal_wavefronts
 		? (s->wavefronts - s->ideal_wavefronts) / slot : 0;
-	s->latency_cycles = latency(r, packed, s->wavefronts);
+	s->latency_cycles = model_latency(r, packed, s->wavefronts);
 	return 0;
 }
 
@@ -997,7 +850,7 @@ int bs_predict(const bs_arch *p, const bs_access *a, bs_summary *out,
 	out->phases = phases;
 	out->packed = packed;
 	out->passes = out->load_wavefronts = out->cas_wavefronts = 0;
-	out->latency_cycles = latency(r, packed, waves);
+	out->latency_cycles = model_latency(r, packed, waves);
 	return 0;
 }
 
