@@ -74,7 +74,10 @@ typedef struct {
 
 static void arrow(const bs_fix *f, const bs_fix_change *c)
 {
-	if (c->kind == BS_FIX_WIDEN)
+	if (f->remote)
+		printf("%u -> %u sectors moved (fewest %u)",
+		       f->sum_before.sectors, c->sum.sectors, f->min_sectors);
+	else if (c->kind == BS_FIX_WIDEN)
 		printf("%u accesses, %u wavefronts -> 1 access, %u wavefronts "
 		       "(ideal %u)", c->merged, c->merged_wavefronts,
 		       c->sum.wavefronts, c->sum.ideal_wavefronts);
@@ -94,8 +97,13 @@ static void text_fix(const run *r, const bs_fix *f)
 	bs_predict_detail(r->arch, &f->before, &d, NULL);
 	if (f->already_ideal) {
 		print_text(stdout, r->arch, &f->before, &d);
-		printf("no fix needed: %u wavefront%s = ideal\n", wf,
-		       wf == 1 ? "" : "s");
+		if (f->remote)
+			printf("no fix needed: %u sector%s, the fewest that "
+			       "hold its bytes\n", f->sum_before.sectors,
+			       f->sum_before.sectors == 1 ? "" : "s");
+		else
+			printf("no fix needed: %u wavefront%s = ideal\n", wf,
+			       wf == 1 ? "" : "s");
 		return;
 	}
 	printf("before:\n");
@@ -114,6 +122,17 @@ static void text_fix(const run *r, const bs_fix *f)
 	if (f->reaches_ideal) {
 		printf("fix: %s: ", b->label);
 		arrow(f, b);
+	} else if (f->remote) {
+		printf("another CTA's shared memory is paid by sectors, not "
+		       "banks: no padding within 0..%u, swizzle or widening "
+		       "moves fewer than %u; best found: ", f->max_pad,
+		       f->sum_before.sectors);
+		if (b->kind != BS_FIX_NONE) {
+			printf("%s: ", b->label);
+			arrow(f, b);
+		}
+		printf("%s%s\n", b->kind != BS_FIX_NONE ? "  " : "none; ",
+		       f->explanation);
 	} else {
 		if (f->byte_layout)
 			printf("no TMA or CuTe swizzle and no padding within "
@@ -178,9 +197,15 @@ static void json_fix(const run *r, const bs_fix *f)
 			      : "unchanged";
 
 	printf("{\"profile\":\"%s\",\"outcome\":\"%s\",\"reaches_ideal\":%s,"
-	       "\"max_pad\":%u,\"tried\":%u,\"before\":", r->arch->name,
-	       outcome, f->reaches_ideal ? "true" : "false", f->max_pad,
-	       f->tried);
+	       "\"max_pad\":%u,\"tried\":%u,", r->arch->name, outcome,
+	       f->reaches_ideal ? "true" : "false", f->max_pad, f->tried);
+	if (f->remote) {
+		printf("\"remote\":true,\"min_sectors\":%u,\"explanation\":",
+		       f->min_sectors);
+		json_string(stdout, f->explanation);
+		putchar(',');
+	}
+	printf("\"before\":");
 	bs_predict_detail(r->arch, &f->before, &d, NULL);
 	print_json(stdout, r->arch, &f->before, &d, 1);
 	printf(",\"change\":");

@@ -256,6 +256,44 @@ START_TEST(test_sm_90_rules)
 }
 END_TEST
 
+/*
+ * The fix advisor prices a remote access by sectors: the 32x32 float
+ * tile's column read remotely moves 32 sectors for 128 bytes, which 4
+ * would hold, and no padding (0..31), swizzle or widening lowers it,
+ * though padding by one float fixes the same read of the CTA's own tile;
+ * the contiguous read needs nothing.
+ */
+START_TEST(test_fix_remote)
+{
+	bs_fix_input in;
+	bs_fix f;
+	bs_error err;
+
+	memset(&in, 0, sizeof in);
+	in.source = BS_FIX_FROM_TILE;
+	in.tile.rows = 32;
+	in.tile.cols = 32;
+	in.tile.width = 4;
+	in.tile.dir = BS_BY_COL;
+	in.max_pad = -1;
+	ck_assert_int_eq(bs_kind_find("dsmem.ld", &in.tile.kind), 0);
+	ck_assert_msg(bs_fix_search(bs_arch_default(), &in, &f, &err) == 0,
+		      "%s", err.text);
+	ck_assert_int_eq(f.remote, 1);
+	ck_assert_uint_eq(f.sum_before.sectors, 32);
+	ck_assert_uint_eq(f.min_sectors, 4);
+	ck_assert_int_eq(f.reaches_ideal, 0);
+	ck_assert_int_eq(f.best.kind, BS_FIX_NONE);
+	ck_assert_uint_gt(f.tried, 30);
+	in.tile.kind = BS_KIND_LD;
+	ck_assert_int_eq(bs_fix_search(bs_arch_default(), &in, &f, &err), 0);
+	ck_assert_int_eq(f.remote, 0);
+	ck_assert_int_eq(f.reaches_ideal, 1);
+	ck_assert_int_eq(f.best.kind, BS_FIX_PAD);
+	ck_assert_uint_eq(f.best.pad, 1);
+}
+END_TEST
+
 Suite *remote_suite(void)
 {
 	Suite *s = suite_create("remote");
@@ -263,6 +301,6 @@ Suite *remote_suite(void)
 	tu_add_tcase(s, "geometry", 0, (const tu_test[]){
 		{ test_hand_made, 1 }, { test_measured, 1 },
 		{ test_family_is_the_run, 1 }, { test_sm_90_rules, 1 },
-		{ NULL, 0 } });
+		{ test_fix_remote, 1 }, { NULL, 0 } });
 	return s;
 }

@@ -129,6 +129,15 @@ typedef struct {
 	bs_fix_change alternative;   /* the cheapest ideal change of another
 					kind than best, or kind NONE */
 	char explanation[256];   /* changes that could not apply, and why */
+	/*
+	 * A remote kind (dsmem.*, another CTA's shared memory): it pays
+	 * 32-byte sectors, not banks, so every change is priced by
+	 * sum.sectors, and the ideal is min_sectors, the fewest sectors
+	 * that hold the bytes it reads (ceil(distinct bytes / 32)): padding
+	 * and swizzles, which move words between banks, rarely lower it.
+	 */
+	int remote;
+	unsigned min_sectors;
 } bs_fix;
 
 /* "none", "pad", "swizzle", "widen". */

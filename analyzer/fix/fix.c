@@ -100,11 +100,16 @@ static int kind_rank(const search *s, bs_fix_kind k)
 	return (int)k;
 }
 
+unsigned fix_cost(const search *s, const bs_summary *sum)
+{
+	return s->remote ? sum->sectors : sum->wavefronts;
+}
+
 static int lower(const search *s, const bs_fix_change *a,
 		 const bs_fix_change *b)
 {
-	if (a->sum.wavefronts != b->sum.wavefronts)
-		return a->sum.wavefronts < b->sum.wavefronts;
+	if (fix_cost(s, &a->sum) != fix_cost(s, &b->sum))
+		return fix_cost(s, &a->sum) < fix_cost(s, &b->sum);
 	if (a->kind != b->kind)
 		return kind_rank(s, a->kind) < kind_rank(s, b->kind);
 	return cheaper(s, a, b);
@@ -113,13 +118,16 @@ static int lower(const search *s, const bs_fix_change *a,
 /* Price one change and keep it when it is the best of its class. */
 void fix_consider(search *s, bs_fix_change *c)
 {
-	unsigned before = s->out->sum_before.wavefronts;
+	unsigned before = fix_cost(s, &s->out->sum_before);
 	int ideal;
 
 	if (bs_predict(s->p, &c->access, &c->sum, NULL) < 0)
 		return;
 	s->out->tried++;
-	if (c->kind == BS_FIX_WIDEN)
+	if (s->remote)
+		ideal = c->sum.sectors <= s->min_sectors &&
+			c->sum.sectors < before;
+	else if (c->kind == BS_FIX_WIDEN)
 		ideal = c->sum.bank_conflicts == 0 &&
 			c->sum.wavefronts < c->merged_wavefronts &&
 			c->sum.wavefronts <= c->merged_ideal;
@@ -132,7 +140,8 @@ void fix_consider(search *s, bs_fix_change *c)
 		}
 		return;
 	}
-	if (c->kind == BS_FIX_WIDEN || c->sum.wavefronts >= before)
+	if ((c->kind == BS_FIX_WIDEN && !s->remote) ||
+	    fix_cost(s, &c->sum) >= before)
 		return;
 	if (!s->have_low || lower(s, c, &s->low)) {
 		s->low = *c;
@@ -146,6 +155,27 @@ static int tensor_copy(bs_kind kind)
 	const bs_kind_info *k = bs_kind_get(kind);
 
 	return k && !strncmp(k->sass, "LDGSTS", 6);
+}
+
+/* The fewest 32-byte sectors that hold the bytes access a reads:
+ * ceil(distinct bytes / 32). */
+static unsigned fewest_sectors(const bs_access *a)
+{
+	uint32_t start[BS_LANES];
+	unsigned n = 0, bytes = 0;
+
+	/* aligned accesses of one width: equal starts or no overlap */
+	for (uint32_t m = a->active; m; m &= m - 1) {
+		unsigned l = (unsigned)__builtin_ctz(m), i;
+
+		for (i = 0; i < n && start[i] != a->addr[l]; i++)
+			;
+		if (i == n) {
+			start[n++] = a->addr[l];
+			bytes += a->width;
+		}
+	}
+	return (bytes + 31) / 32;
 }
 
 static int before_access(const bs_fix_input *in, bs_access *a, unsigned *w,
@@ -210,7 +240,12 @@ int bs_fix_search(const bs_arch *p, const bs_fix_input *in, bs_fix *out,
 	}
 	out->max_pad = in->max_pad < 0 ? 128 / width - 1
 				       : (unsigned)in->max_pad;
-	if (out->sum_before.bank_conflicts == 0) {
+	if (bs_kind_get(out->before.kind)->remote) {
+		s.remote = out->remote = 1;
+		s.min_sectors = out->min_sectors = fewest_sectors(&out->before);
+	}
+	if (s.remote ? out->sum_before.sectors <= s.min_sectors
+		     : out->sum_before.bank_conflicts == 0) {
 		out->already_ideal = 1;
 		out->reaches_ideal = 1;
 		return 0;
@@ -239,6 +274,12 @@ int bs_fix_search(const bs_arch *p, const bs_fix_input *in, bs_fix *out,
 	}
 	if (!out->reaches_ideal && s.have_low)
 		out->best = s.low;
+	if (s.remote && !out->reaches_ideal)
+		snprintf(out->explanation, sizeof out->explanation,
+			 "its bytes fit in %u sectors: store them together in "
+			 "the CTA that owns them, or copy the tile into this "
+			 "CTA's shared memory once if it is read more than "
+			 "once", s.min_sectors);
 	fix_describe(&s, &out->best);
 	fix_describe(&s, &out->alternative);
 	return 0;

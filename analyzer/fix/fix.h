@@ -25,7 +25,17 @@ typedef struct {
 	bs_fix_change low;       /* fewest wavefronts among the others */
 	int bytes;               /* the byte-layout search (bs_fix.h) */
 	unsigned elem;           /* FROM_TILE: element bytes */
+	/*
+	 * A remote kind (another CTA's shared memory): changes are priced by
+	 * the sectors they move, ideal when no more than min_sectors.
+	 */
+	int remote;
+	unsigned min_sectors;
 } search;
+
+/* fix.c: what a change costs: its wavefronts, or a remote kind's
+ * sectors. */
+unsigned fix_cost(const search *s, const bs_summary *sum);
 
 /* fix.c: price one change and keep it when it is the best of its class. */
 void fix_consider(search *s, bs_fix_change *c);
