@@ -316,6 +316,20 @@ else
 	fail "the URL's name is not shown"
 fi
 
+# A remote kind (another CTA's shared memory) by its link: the sector map
+# in place of the bank map, with the sectors bankscope predict --format
+# map lists, and fix's words that padding cannot help.
+url="file://$PWD/$PAGE#kind=dsmem.ld&width=4&mode=tile&tile=32x32&pad=1&fix=1"
+dump "$url" >"$T/remote.html"
+want=$($BANKSCOPE predict --format map --kind dsmem.ld --width 4 --tile 32x32 --pad 1 | sed -n '3,$p' | wc -l)
+got=$(tr '\n' ' ' <"$T/remote.html" | sed 's|</td>|\n|g' | grep -c 'class="moved"' || :)
+if [ "$got" = "$want" ] && grep -q '32 sectors of 32 bytes moved' "$T/remote.html" &&
+	grep -q 'paid by sectors, not banks' "$T/remote.html"; then
+	ok "a remote kind shows its $got sectors (bankscope predict --format map: $want) and why padding cannot help"
+else
+	fail "the remote case shows ${got} moved sectors, bankscope predict $want, or lacks the note"
+fi
+
 # The built-in H100 and H200 side by side: the table bankscope report
 # prints for the two.  The datasets are unpacked after the load event, so
 # this dump runs on virtual time.

@@ -13,7 +13,8 @@ var Bankscope = (function () {
 		MAX_WAY: 5, PHASES: 6, PACKED: 7, PASSES: 8, LOAD_WF: 9,
 		CAS_WF: 10, BANKS: 11, BANK_BYTES: 12, WIDTH: 13, KIND: 14,
 		ACTIVE: 15, NPHASES: 16, NCELLS: 17, COPY: 18, SERIAL: 19,
-		PIPE_CLOCKS: 20, NPASSES: 21, ADDR: 32, PHASE: 64, PASS: 288,
+		PIPE_CLOCKS: 20, NPASSES: 21, REMOTE: 22, SECTORS: 23,
+		LINES: 24, ADDR: 32, PHASE: 64, PASS: 288,
 		CELL: 448, SIZE: 448 + 5 * 512
 	};
 	var WS = {
@@ -126,6 +127,8 @@ var Bankscope = (function () {
 			kind: r[WR.KIND], active: r[WR.ACTIVE] >>> 0,
 			copy: r[WR.COPY], serial: r[WR.SERIAL],
 			pipe_clocks: r[WR.PIPE_CLOCKS],
+			remote: r[WR.REMOTE], sectors: r[WR.SECTORS],
+			lines: r[WR.LINES],
 			latency: d[0], tp_rule: d[1], lat_base: d[2],
 			lat_slope: d[3],
 			addr: Array.from(r.subarray(WR.ADDR, WR.ADDR + 32)),

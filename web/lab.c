@@ -43,6 +43,7 @@ enum {
 	WR_MAX_WAY, WR_PHASES, WR_PACKED, WR_PASSES, WR_LOAD_WF, WR_CAS_WF,
 	WR_BANKS, WR_BANK_BYTES, WR_WIDTH, WR_KIND, WR_ACTIVE, WR_NPHASES,
 	WR_NCELLS, WR_COPY, WR_SERIAL, WR_PIPE_CLOCKS, WR_NPASSES,
+	WR_REMOTE, WR_SECTORS, WR_LINES,   /* a remote kind's (dsmem.*) */
 	WR_ADDR = 32,                      /* 32 addresses */
 	WR_PHASE = 64,                     /* 32 x 7: lanes, active, slots,
 					      wavefronts, words, first_cell,
@@ -463,6 +464,9 @@ static void fill(int slot, const bs_arch *p, const bs_access *a,
 	r[WR_SERIAL] = (uint32_t)d->serial;
 	r[WR_PIPE_CLOCKS] = pipe_clocks(d);
 	r[WR_NPASSES] = d->npasses;
+	r[WR_REMOTE] = bs_kind_get(a->kind)->remote;
+	r[WR_SECTORS] = d->sum.sectors;
+	r[WR_LINES] = d->sum.lines;
 	for (unsigned l = 0; l < BS_LANES; l++)
 		r[WR_ADDR + l] = a->addr[l];
 	for (unsigned i = 0; i < d->nphases; i++) {
@@ -545,6 +549,20 @@ EXPORT(web_fix) int web_fix(int slot, int arch)
 		return fail_text("access", "%s", "no access to fix");
 	if (bs_fix_search(p, &cur.fix, &fix, &err) < 0)
 		return fail(&err);
+	if (fix.remote && (fix.already_ideal || b->kind == BS_FIX_NONE)) {
+		/* the CLI's words (bankscope fix), sectors not banks */
+		if (fix.already_ideal)
+			snprintf(str[WS_FIX_SUMMARY], sizeof str[WS_FIX_SUMMARY],
+				 "no fix needed: %u sectors, the fewest that "
+				 "hold its bytes", fix.sum_before.sectors);
+		else
+			snprintf(str[WS_FIX_SUMMARY], sizeof str[WS_FIX_SUMMARY],
+				 "another CTA's shared memory is paid by "
+				 "sectors, not banks: no padding, swizzle or "
+				 "widening moves fewer than %u; %s",
+				 fix.sum_before.sectors, fix.explanation);
+		return 0;
+	}
 	if (fix.already_ideal) {
 		snprintf(str[WS_FIX_SUMMARY], sizeof str[WS_FIX_SUMMARY],
 			 "no fix needed: %u wavefronts = ideal",

@@ -238,7 +238,59 @@
 	 * as elements their layout alone took more than a frame.  Hover
 	 * finds the cell from the pointer's position.
 	 */
+	/*
+	 * A remote kind (another CTA's shared memory): no banks, but the
+	 * 32-byte sectors it moves, as a table: one row a 128-byte line,
+	 * its four sectors, the lanes whose bytes fall in each.
+	 */
+	function drawSectors(box, r, id) {
+		var lines = {}, order = [];
+		for (var l = 0; l < 32; l++) {
+			if (!(r.active >>> l & 1))
+				continue;
+			var lo = Math.floor(r.addr[l] / 32),
+			    hi = Math.floor((r.addr[l] + r.width - 1) / 32);
+			for (var x = lo; x <= hi; x++) {
+				var ln = Math.floor(x / 4);
+				if (!lines[ln]) {
+					lines[ln] = [[], [], [], []];
+					order.push(ln);
+				}
+				var cell = lines[ln][x % 4];
+				if (cell.indexOf(l) < 0)
+					cell.push(l);
+			}
+		}
+		order.sort(function (a, b) { return a - b; });
+		clear(box);
+		box.parentNode.style.maxWidth = "";
+		var head = el("tr", {}, [el("th", {}, ["line (byte)"])]);
+		for (var k = 0; k < 4; k++)
+			head.appendChild(el("th", {}, ["sector " + k]));
+		var tb = el("tbody");
+		order.forEach(function (ln) {
+			var tr = el("tr", {}, [el("th", {}, [ln + " (" +
+				ln * 128 + ")"])]);
+			lines[ln].forEach(function (lanes) {
+				tr.appendChild(el("td", lanes.length ?
+					{ "class": "moved" } : {},
+					[lanes.length ? "lanes " +
+					 laneList(lanes.reduce(function (m, q) {
+						return (m | 1 << q) >>> 0; }, 0)) : ""]));
+			});
+			tb.appendChild(tr);
+		});
+		box.appendChild(el("table", { "class": "sectors",
+			"data-map": id }, [el("thead", {}, [head]), tb]));
+		box.appendChild(el("p", { "class": "legend" }, [
+			r.sectors + " sectors moved over " + r.lines +
+			" lines: a shaded cell is a 32-byte sector the access " +
+			"moves; the remote SM's banks are not this SM's to pay"]));
+	}
+
 	function drawMap(box, r, id, small) {
+		if (r.remote)
+			return drawSectors(box, r, id);
 		var rows = [], dpr = window.devicePixelRatio || 1;
 		var CELL = small ? 16 : 22, LEFT = small ? 52 : 64;
 		r.phase.forEach(function (f, pi) {
@@ -506,6 +558,18 @@
 		$("out-latency").textContent = isNaN(r.latency) ? "not modeled"
 			: r.latency.toFixed(2) + " cycles";
 		$("out-throughput").textContent = throughput(r);
+		if (r.remote)
+			$("out-note").textContent = "another CTA's shared " +
+				"memory: " + r.sectors + " sectors of 32 bytes " +
+				"moved" + (r.passes ? " (" + r.passes + " passes, " +
+				"a read and a write each)" : "") + ", " + r.lines +
+				" lines of 128 bytes; the wavefronts are the " +
+				"target's dshared wavefronts. No bank is paid for " +
+				"remotely: padding or a swizzle cannot lower this, " +
+				"fewer sectors can. latency: " +
+				(isNaN(r.lat_base) ? "not modeled" : fmt(r.lat_base) +
+				 " + " + fmt(r.lat_slope) + " x sectors") + ".";
+		else
 		$("out-note").textContent = (r.passes ? "a retry loop: " +
 			r.passes + " passes, loads " + r.load_wf +
 			" wavefronts, compare-and-stores " + r.cas_wf + ". " : "") +
