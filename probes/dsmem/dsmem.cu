@@ -584,10 +584,216 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* ---- the run ---------------------------------------------------------------- */
+
+static cudaDeviceProp prop;
+static int drv;
+static int nm;                  /* counters of all groups */
+static double *vals;            /* [row][metric], NaN: not collected */
+static char (*why)[300];        /* [group]: why it was not collected */
+
+/* The device: sm_90 or newer, the kernels allowed their shared memory. */
+static int open_device(void)
+{
+	CHECK_CUDA(cudaSetDevice(0));
+	CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
+	CHECK_CUDA(cudaDriverGetVersion(&drv));
+	if (prop.major < 9) {
+		fprintf(stderr, "bankscope-dsmem: %s is sm_%d%d; distributed "
+			"shared memory needs sm_90 or newer\n", prop.name,
+			prop.major, prop.minor);
+		return 1;
+	}
+	for (unsigned k = 0; k < NACCESSORS; k++)
+		for (int w = 0; w < 5; w++)
+			if (remote_accessors[k].by_width[w])
+				CHECK_CUDA(cudaFuncSetAttribute(
+					remote_accessors[k].by_width[w],
+					cudaFuncAttributeMaxDynamicSharedMemorySize,
+					DSMEM_SMEM));
+	CHECK_CUDA(cudaMalloc(&d_out, sizeof *d_out));
+	return 0;
+}
+
+/*
+ * One group's counters for rows [0, nrows): batches of 32 rows, two
+ * counted launches each (R and 2R accesses), per instruction (m(2R) -
+ * m(R)) / R into vals from column col.
+ */
+static void collect_group(int g, int col, int nrows)
+{
+	int gm = group_size(g);
+	bs_counters *c = NULL;
+	char w[256];
+	double *buf;
+
+	if (bs_counters_open(&c, groups[g], gm, 64, w, sizeof w)) {
+		snprintf(why[g], 300, "%s", w);
+		fprintf(stderr, "bankscope-dsmem: counters group %d: %s\n", g,
+			w);
+		return;
+	}
+	buf = (double *)malloc(64 * gm * sizeof *buf);
+	for (int r0 = 0; buf && r0 < nrows; r0 += 32) {
+		int r1 = r0 + 32 < nrows ? r0 + 32 : nrows, nr = 0;
+
+		for (int r = r0; r < r1; r++)
+			for (int k = 1; k <= 2; k++) {
+				bs_counters_begin(c, "dsmem");
+				launch(&points[r / NTARGETS], r % NTARGETS, 1,
+				       k * COUNT_REPS, NULL);
+				bs_counters_end(c);
+			}
+		if (bs_counters_flush(c, buf, &nr, w, sizeof w) ||
+		    nr != 2 * (r1 - r0)) {
+			snprintf(why[g], 300, "%s", w);
+			fprintf(stderr, "bankscope-dsmem: counters group %d: "
+				"%s\n", g, w);
+			break;
+		}
+		for (int r = r0; r < r1; r++)
+			for (int m = 0; m < gm; m++) {
+				double a = buf[(2 * (r - r0)) * gm + m];
+				double b = buf[(2 * (r - r0) + 1) * gm + m];
+
+				vals[(size_t)r * nm + col + m] =
+					(b - a) / COUNT_REPS;
+			}
+	}
+	free(buf);
+	bs_counters_close(c);
+	fprintf(stderr, "bankscope-dsmem: counters group %d of %d done\n",
+		g + 1, NGROUPS);
+}
+
+/* Every group, one at a time (each is one pass); 0 or 1. */
+static int collect_counters(int counters, int nrows)
+{
+	nm = nmetrics_total();
+	vals = (double *)calloc((size_t)nrows * nm, sizeof *vals);
+	why = (char (*)[300])calloc(NGROUPS, 300);
+	if (!vals || !why) {
+		fprintf(stderr, "bankscope-dsmem: out of memory\n");
+		return 1;
+	}
+	for (size_t i = 0; i < (size_t)nrows * nm; i++)
+		vals[i] = NAN;
+	for (int g = 0, col = 0; counters && g < NGROUPS;
+	     col += group_size(g), g++)
+		collect_group(g, col, nrows);
+	return 0;
+}
+
+/*
+ * Where the CSV goes: data/<gpu>/dsmem-<time>.csv, or out_path ("-":
+ * stdout), through bs_output (in its place only when whole); 0 or 1.
+ */
+static int open_output(const char *out_path, time_t now, bs_output *o)
+{
+	static char path[1024];
+	char slug[64], stamp[32];
+	bs_error err;
+
+	if (out_path && !strcmp(out_path, "-")) {
+		o->f = stdout;
+		o->tmp[0] = 0;
+		return 0;
+	}
+	if (!out_path) {
+		bs_gpu_slug(prop.name, slug, sizeof slug);
+		strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", gmtime(&now));
+		snprintf(path, sizeof path, "data/%s", slug);
+		mkdir("data", 0777);
+		mkdir(path, 0777);
+		snprintf(path, sizeof path, "data/%s/dsmem-%s.csv", slug, stamp);
+		out_path = path;
+	}
+	if (bs_output_open(o, out_path, &err) < 0) {
+		char msg[600];
+
+		bs_error_format(&err, msg, sizeof msg);
+		fprintf(stderr, "bankscope-dsmem: %s\n", msg);
+		return 1;
+	}
+	return 0;
+}
+
+static void write_header(FILE *f, int counters, time_t now)
+{
+	char date[32];
+
+	strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	fprintf(f, "# bankscope-dsmem: one warp's accesses to shared memory "
+		"of its own CTA (local, self) and of another CTA of its "
+		"cluster on another SM (remote)\n");
+	fprintf(f, "# gpu: %s\n# compute_capability: %d.%d\n"
+		"# driver_version: %d\n# date: %s\n# sm_count: %d\n"
+		"# counters: %s\n", prop.name, prop.major, prop.minor, drv,
+		date, prop.multiProcessorCount,
+		counters ? bs_counters_version() : "off");
+	fprintf(f, "# cycles: per access, clock64 on CTA 0's SM; ld and atom "
+		"a dependent chain (latency), st and red the issue interval; "
+		"median and min of %d repetitions of (t(%d) - t(%d)) / %d\n",
+		DSMEM_REPS, CHAIN_LONG, CHAIN_SHORT, CHAIN_LONG - CHAIN_SHORT);
+	fprintf(f, "# counters: per instruction, (m(%d) - m(%d)) / %d\n",
+		2 * COUNT_REPS, COUNT_REPS, COUNT_REPS);
+	for (int g = 0; g < NGROUPS; g++)
+		if (why[g][0])
+			fprintf(f, "# counters group %d not collected: %s\n",
+				g, why[g]);
+	fprintf(f, "name,op,width,target,holdout,active_lanes,offsets,sm0,sm1,"
+		"cycles_median,cycles_min,check");
+	for (int g = 0; g < NGROUPS; g++)
+		for (int m = 0; groups[g][m]; m++)
+			fprintf(f, ",%s", groups[g][m]);
+	fprintf(f, "\n");
+}
+
+/* Row r: its timed launch, its checked counted launch, and its line. */
+static void write_row(FILE *f, int r)
+{
+	const point *p = &points[r / NTARGETS];
+	int target = r % NTARGETS, active = 0;
+	double cyc[DSMEM_REPS];
+	dsmem_out h;
+	const char *ck;
+
+	launch(p, target, 0, 0, &h);
+	for (int k = 0; k < DSMEM_REPS; k++)
+		cyc[k] = (double)(h.cycles[k + 1][1] - h.cycles[k + 1][0]) /
+			 (CHAIN_LONG - CHAIN_SHORT);
+	qsort(cyc, DSMEM_REPS, sizeof *cyc, cmp_double);
+	launch(p, target, 1, COUNT_REPS, &h);
+	ck = check_run(p, target, COUNT_REPS, &h);
+	for (int l = 0; l < 32; l++)
+		active += p->off[l] >= 0;
+	fprintf(f, "%s,%s,%d,%s,%d,%d,", p->name, op_name[p->op], p->width,
+		target_name[target], p->holdout, active);
+	for (int l = 0; l < 32; l++)
+		if (p->off[l] >= 0)
+			fprintf(f, "%s%d", l ? " " : "", p->off[l]);
+		else
+			fprintf(f, "%s-", l ? " " : "");
+	fprintf(f, ",%u,%u,%.3f,%.3f,%s", h.sm[0], h.sm[1],
+		cyc[DSMEM_REPS / 2], cyc[0], ck);
+	for (int m = 0; m < nm; m++) {
+		double v = vals[(size_t)r * nm + m];
+
+		if (isnan(v))
+			fprintf(f, ",");
+		else
+			fprintf(f, ",%.4g", v);
+	}
+	fprintf(f, "\n");
+}
+
 int main(int argc, char **argv)
 {
-	int quick = 0, counters = 1;
+	int quick = 0, counters = 1, nrows;
 	const char *out_path = NULL;
+	time_t now = time(NULL);
+	bs_output o;
+	bs_error err;
 
 	for (int i = 1; i < argc; i++)
 		if (!strcmp(argv[i], "--quick"))
@@ -614,191 +820,29 @@ int main(int argc, char **argv)
 		}
 		npoints = n;
 	}
-
-	cudaDeviceProp prop;
-	int dev = 0, drv = 0;
-	CHECK_CUDA(cudaSetDevice(dev));
-	CHECK_CUDA(cudaGetDeviceProperties(&prop, dev));
-	CHECK_CUDA(cudaDriverGetVersion(&drv));
-	if (prop.major < 9) {
-		fprintf(stderr, "bankscope-dsmem: %s is sm_%d%d; distributed "
-			"shared memory needs sm_90 or newer\n", prop.name,
-			prop.major, prop.minor);
+	nrows = npoints * NTARGETS;
+	if (open_device() || collect_counters(counters, nrows) ||
+	    open_output(out_path, now, &o))
 		return 1;
-	}
-	for (unsigned k = 0; k < NACCESSORS; k++)
-		for (int w = 0; w < 5; w++)
-			if (remote_accessors[k].by_width[w])
-				CHECK_CUDA(cudaFuncSetAttribute(
-					remote_accessors[k].by_width[w],
-					cudaFuncAttributeMaxDynamicSharedMemorySize,
-					DSMEM_SMEM));
-	CHECK_CUDA(cudaMalloc(&d_out, sizeof *d_out));
-
-	int nm = nmetrics_total();
-	int ntarget_rows = npoints * NTARGETS;
-	double *vals = (double *)calloc((size_t)ntarget_rows * nm, sizeof *vals);
-	char (*why)[300] = (char (*)[300])calloc(NGROUPS, 300);
-	if (!vals || !why) {
-		fprintf(stderr, "bankscope-dsmem: out of memory\n");
-		return 1;
-	}
-	for (int i = 0; i < ntarget_rows * nm; i++)
-		vals[i] = NAN;
-
-	/* Counters: one group at a time, every row's two launches. */
-	int col = 0;
-	for (int g = 0; counters && g < NGROUPS; g++) {
-		int gm = group_size(g);
-		bs_counters *c = NULL;
-		char w[256];
-		if (bs_counters_open(&c, groups[g], gm, 64, w, sizeof w)) {
-			snprintf(why[g], 300, "%s", w);
-			fprintf(stderr, "bankscope-dsmem: counters group %d: %s\n",
-				g, w);
-			col += gm;
-			continue;
-		}
-		double *buf = (double *)malloc(64 * gm * sizeof *buf);
-		for (int r0 = 0; r0 < ntarget_rows; r0 += 32) {
-			int r1 = r0 + 32 < ntarget_rows ? r0 + 32 : ntarget_rows;
-			int nr = 0;
-			for (int r = r0; r < r1; r++)
-				for (int k = 1; k <= 2; k++) {
-					bs_counters_begin(c, "dsmem");
-					launch(&points[r / NTARGETS],
-					       r % NTARGETS, 1, k * COUNT_REPS,
-					       NULL);
-					bs_counters_end(c);
-				}
-			if (bs_counters_flush(c, buf, &nr, w, sizeof w) ||
-			    nr != 2 * (r1 - r0)) {
-				snprintf(why[g], 300, "%s", w);
-				fprintf(stderr, "bankscope-dsmem: counters "
-					"group %d: %s\n", g, w);
-				break;
-			}
-			for (int r = r0; r < r1; r++)
-				for (int m = 0; m < gm; m++) {
-					double a = buf[(2 * (r - r0)) * gm + m];
-					double b = buf[(2 * (r - r0) + 1) * gm + m];
-					vals[(size_t)r * nm + col + m] =
-						(b - a) / COUNT_REPS;
-				}
-		}
-		free(buf);
-		bs_counters_close(c);
-		col += gm;
-		fprintf(stderr, "bankscope-dsmem: counters group %d of %d "
-			"done\n", g + 1, NGROUPS);
-	}
-
-	/* The file: data/<gpu>/dsmem-<time>.csv (or --out), written in
-	   its place only when whole (bs_output). */
-	time_t now = time(NULL);
-	char path[1024], slug[64], stamp[32];
-	bs_output o;
-	bs_error err;
-	if (out_path && !strcmp(out_path, "-")) {
-		o.f = stdout;
-		o.tmp[0] = 0;
-	} else {
-		if (!out_path) {
-			bs_gpu_slug(prop.name, slug, sizeof slug);
-			strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S",
-				 gmtime(&now));
-			snprintf(path, sizeof path, "data/%s", slug);
-			mkdir("data", 0777);
-			mkdir(path, 0777);
-			snprintf(path, sizeof path, "data/%s/dsmem-%s.csv", slug,
-				 stamp);
-			out_path = path;
-		}
-		if (bs_output_open(&o, out_path, &err) < 0) {
-			char msg[600];
-			bs_error_format(&err, msg, sizeof msg);
-			fprintf(stderr, "bankscope-dsmem: %s\n", msg);
-			return 1;
-		}
-	}
-	/* Metadata and header. */
-	char date[32];
-	strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-	fprintf(o.f, "# bankscope-dsmem: one warp's accesses to shared memory of "
-	       "its own CTA (local, self) and of another CTA of its cluster "
-	       "on another SM (remote)\n");
-	fprintf(o.f, "# gpu: %s\n# compute_capability: %d.%d\n# driver_version: "
-	       "%d\n# date: %s\n# sm_count: %d\n# counters: %s\n",
-	       prop.name, prop.major, prop.minor, drv, date,
-	       prop.multiProcessorCount,
-	       counters ? bs_counters_version() : "off");
-	fprintf(o.f, "# cycles: per access, clock64 on CTA 0's SM; ld and atom a "
-	       "dependent chain (latency), st and red the issue interval; "
-	       "median and min of %d repetitions of (t(%d) - t(%d)) / %d\n",
-	       DSMEM_REPS, CHAIN_LONG, CHAIN_SHORT, CHAIN_LONG - CHAIN_SHORT);
-	fprintf(o.f, "# counters: per instruction, (m(%d) - m(%d)) / %d\n",
-	       2 * COUNT_REPS, COUNT_REPS, COUNT_REPS);
-	for (int g = 0; g < NGROUPS; g++)
-		if (why[g][0])
-			fprintf(o.f, "# counters group %d not collected: %s\n", g,
-			       why[g]);
-	fprintf(o.f, "name,op,width,target,holdout,active_lanes,offsets,sm0,sm1,"
-	       "cycles_median,cycles_min,check");
-	for (int g = 0; g < NGROUPS; g++)
-		for (int m = 0; groups[g][m]; m++)
-			fprintf(o.f, ",%s", groups[g][m]);
-	fprintf(o.f, "\n");
-
-	dsmem_out h;
-	for (int r = 0; r < ntarget_rows; r++) {
-		const point *p = &points[r / NTARGETS];
-		int target = r % NTARGETS;
-		double cyc[DSMEM_REPS];
-		int active = 0;
-
-		launch(p, target, 0, 0, &h);
-		for (int k = 0; k < DSMEM_REPS; k++)
-			cyc[k] = (double)(h.cycles[k + 1][1] -
-					  h.cycles[k + 1][0]) /
-				 (CHAIN_LONG - CHAIN_SHORT);
-		qsort(cyc, DSMEM_REPS, sizeof *cyc, cmp_double);
-		launch(p, target, 1, COUNT_REPS, &h);
-		const char *ck = check_run(p, target, COUNT_REPS, &h);
-		for (int l = 0; l < 32; l++)
-			active += p->off[l] >= 0;
-		fprintf(o.f, "%s,%s,%d,%s,%d,%d,", p->name, op_name[p->op],
-		       p->width, target_name[target], p->holdout, active);
-		for (int l = 0; l < 32; l++) {
-			if (p->off[l] >= 0)
-				fprintf(o.f, "%s%d", l ? " " : "", p->off[l]);
-			else
-				fprintf(o.f, "%s-", l ? " " : "");
-		}
-		fprintf(o.f, ",%u,%u,%.3f,%.3f,%s", h.sm[0], h.sm[1],
-		       cyc[DSMEM_REPS / 2], cyc[0], ck);
-		for (int m = 0; m < nm; m++) {
-			double v = vals[(size_t)r * nm + m];
-			if (isnan(v))
-				fprintf(o.f, ",");
-			else
-				fprintf(o.f, ",%.4g", v);
-		}
-		fprintf(o.f, "\n");
+	write_header(o.f, counters, now);
+	for (int r = 0; r < nrows; r++) {
+		write_row(o.f, r);
 		if (r % 60 == 59)
 			fprintf(stderr, "bankscope-dsmem: %d of %d rows\n",
-				r + 1, ntarget_rows);
+				r + 1, nrows);
 	}
+	CHECK_CUDA(cudaFree(d_out));
 	if (o.f == stdout) {
 		fflush(stdout);
 		return ferror(stdout) ? 1 : 0;
 	}
 	if (bs_output_commit(&o, &err) < 0) {
 		char msg[600];
+
 		bs_error_format(&err, msg, sizeof msg);
 		fprintf(stderr, "bankscope-dsmem: %s\n", msg);
 		return 1;
 	}
-	fprintf(stderr, "bankscope-dsmem: wrote %s\n", out_path);
-	CHECK_CUDA(cudaFree(d_out));
+	fprintf(stderr, "bankscope-dsmem: wrote %s\n", o.path);
 	return 0;
 }
