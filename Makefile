@@ -37,6 +37,8 @@
 #   make probe-stride probe-broadcast probe-padding probe-wide probe-random
 #                     probe-ldsm probe-stsm probe-atoms probe-cpasync
 #   make probe-all    measure on the GPU into data/<gpu>/, then check
+#   make probe-dsmem  distributed shared memory (sm_90 clusters), with its
+#                     own runner build/bankscope-dsmem, into data/<gpu>/
 #   make sass         the probes' SASS into build/sass/ (needs cuobjdump),
 #                     with a count of each shared-memory opcode (those of
 #                     the kinds table, as bankscope archs --kinds lists it)
