@@ -249,8 +249,11 @@ $(LIB): $(LIB_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
+# -pthread: predict --format csv streams a large file on threads
+# (cli/stream.c); the library stays single-threaded.
 $(CLI): $(CLI_OBJ) $(LIB)
-	$(CC) $(ALL_CFLAGS) $(SAN_LDFLAGS) -o $@ $(CLI_OBJ) $(LIB) $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) $(SAN_LDFLAGS) -pthread -o $@ $(CLI_OBJ) $(LIB) \
+		$(LDLIBS)
 
 # ---- tests ---------------------------------------------------------------
 # Every tests/check_<module>.c defines "Suite *<module>_suite(void)"; the
@@ -335,7 +338,7 @@ build/fuzz/fuzz_arch: fuzz/fuzz_arch.c $(LIB_SRC) $(FUZZ_CLI_SRC) \
 		$(LIB_H) $(wildcard cli/*.h cli/*/*.h) \
 		| deps-fuzz
 	@mkdir -p $(@D) build/fuzz/corpus-fuzz_arch
-	$(CLANG) $(FUZZ_FLAGS) -o $@ $< $(LIB_SRC) $(FUZZ_CLI_SRC) \
+	$(CLANG) $(FUZZ_FLAGS) -pthread -o $@ $< $(LIB_SRC) $(FUZZ_CLI_SRC) \
 		$(B)/gen/archs.c -lm
 
 .PHONY: deps-fuzz

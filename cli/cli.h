@@ -155,6 +155,9 @@ void print_csv(FILE *out, const bs_access *a, const bs_summary *s);
  * quoting (then print_csv it). */
 #define CSV_ROW_MAX (BS_NAME_MAX + 200)
 size_t csv_row(char *row, const bs_access *a, const bs_summary *s);
+/* print_csv's row into row (CSV_ROW_ANY_MAX bytes), whatever the name. */
+#define CSV_ROW_ANY_MAX (2 * BS_NAME_MAX + 200)
+size_t csv_row_any(char *row, const bs_access *a, const bs_summary *s);
 void print_json(FILE *out, const bs_arch *p, const bs_access *a,
 		const bs_detail *d, int first);
 void print_map(FILE *out, const bs_arch *p, const bs_access *a,

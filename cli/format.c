@@ -322,7 +322,8 @@ static size_t put_short(char *b, const short_text *t)
 
 static size_t put_latency(char *b, double v)
 {
-	static struct {
+	/* per thread: predict's threads each write rows (stream.c) */
+	static _Thread_local struct {
 		uint64_t bits;
 		short_text t;
 	} cache[64];
@@ -348,7 +349,7 @@ static size_t put_latency(char *b, double v)
 /* The kind's name; "?" (bs_kind_name's) past the table. */
 static size_t put_kind(char *b, bs_kind k)
 {
-	static short_text name[BS_MAX_KINDS + 1];
+	static _Thread_local short_text name[BS_MAX_KINDS + 1];
 	short_text *t = &name[k < BS_MAX_KINDS ? k : BS_MAX_KINDS];
 	size_t n;
 
@@ -443,20 +444,45 @@ size_t csv_row(char *row, const bs_access *a, const bs_summary *s)
 	return n;
 }
 
+/* The name by bs_csv_field's rule: as is, or quoted, quotes doubled. */
+static size_t put_csv_name(char *b, const char *name)
+{
+	size_t n = 0;
+
+	if (bs_csv_plain(name)) {
+		n = strlen(name);
+		memcpy(b, name, n);
+		return n;
+	}
+	b[n++] = '"';
+	for (; *name; name++) {
+		if (*name == '"')
+			b[n++] = '"';
+		b[n++] = *name;
+	}
+	b[n++] = '"';
+	return n;
+}
+
+size_t csv_row_any(char *row, const bs_access *a, const bs_summary *s)
+{
+	size_t n = csv_row(row, a, s);
+	bs_access plain;
+
+	if (n)
+		return n;
+	/* the name goes through the quoting rule, then the rest */
+	n = put_csv_name(row, a->name);
+	plain = *a;
+	plain.name[0] = '\0';
+	return n + csv_row(row + n, &plain, s);
+}
+
 void print_csv(FILE *out, const bs_access *a, const bs_summary *s)
 {
-	char row[CSV_ROW_MAX];
-	size_t n = csv_row(row, a, s);
+	char row[CSV_ROW_ANY_MAX];
 
-	if (!n) {
-		/* the name goes through the quoting rule, then the rest */
-		bs_access plain = *a;
-
-		csv_field(out, a->name);
-		plain.name[0] = '\0';
-		n = csv_row(row, &plain, s);
-	}
-	fwrite(row, 1, n, out);
+	fwrite(row, 1, csv_row_any(row, a, s), out);
 }
 
 void print_json(FILE *out, const bs_arch *p, const bs_access *a,

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "stream.h"
 
 static const char predict_usage[] =
 	"usage: bankscope predict [--arch NAME] [--format text|csv|json|map]\n"
@@ -244,6 +245,34 @@ static int predict_one(run *r, const bs_access *a, bs_error *err)
 	return 0;
 }
 
+static void stream_start(void *ctx)
+{
+	start(ctx);
+}
+
+static void stream_not_modeled(void *ctx, const bs_access *a)
+{
+	emit_not_modeled(ctx, a);
+}
+
+/*
+ * A large regular file as CSV: read, predicted and formatted on threads
+ * (stream.c), the same bytes and error as the loop below.
+ */
+static int predict_stream(run *r, FILE *f, const char *name, int threads)
+{
+	stream_hooks h = { stream_start, stream_not_modeled, r };
+	bs_error err;
+	int rc;
+
+	flush_rows();
+	rc = stream_csv(f, name, r->arch, threads, &h, &r->count, &err);
+	if (ferror(stdout))
+		stdout_failed();
+	fclose(f);
+	return rc < 0 ? report_error(&err) : 0;
+}
+
 static int predict_file(run *r, const char *path)
 {
 	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
@@ -256,6 +285,8 @@ static int predict_file(run *r, const char *path)
 	if (!f)
 		return usage_error("%s: cannot open: %s", path,
 				   strerror(errno));
+	if (r->format == FMT_CSV && f != stdin && (rc = stream_threads(f)))
+		return predict_stream(r, f, name, rc);
 	rd = bs_reader_new(f, name);
 	if (!rd) {
 		if (f != stdin)

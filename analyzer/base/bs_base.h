@@ -87,6 +87,9 @@ void bs_copy_token(char *dst, size_t size, const char *s, size_t n);
  * ends with a blank; as is otherwise.  Errors are f's (ferror).
  */
 void bs_csv_field(FILE *f, const char *s);
+/* 1 when bs_csv_field writes s as is, 0 when it quotes it (for writers
+ * that build a row in memory). */
+int bs_csv_plain(const char *s);
 
 /*
  * Writing a file in PATH's place, the one way every writer does it.
@@ -163,12 +166,23 @@ typedef struct {
 	char *blk;       /* blocks: the bytes read ahead, [pos, end) unused */
 	size_t pos, end;
 	int eof;         /* blocks: fread found the end or an error */
+	int inner;       /* bs_lines_block: not the file's first block */
 } bs_lines;
 
 int bs_lines_open(bs_lines *r, FILE *f, const char *name);
 int bs_lines_next(bs_lines *r, const char **text, size_t *len,
 		  bs_error *err);
 void bs_lines_close(bs_lines *r);
+/*
+ * The same reader over the len bytes at data instead of a file: a block
+ * of whole lines cut from a file (but the file's last line may lack its
+ * newline), that a thread reads while others read the next ones.  Its
+ * lines are numbered from 1; first: the block opens the file (a
+ * byte-order mark may open its line 1).  data must hold len + 1 +
+ * BS_LINES_PAD bytes, written where the lines end; nothing to close.
+ */
+void bs_lines_block(bs_lines *r, char *data, size_t len, const char *name,
+		    int first);
 
 #ifdef __cplusplus
 }

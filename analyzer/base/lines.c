@@ -128,6 +128,18 @@ int bs_lines_open(bs_lines *r, FILE *f, const char *name)
 	return 0;
 }
 
+void bs_lines_block(bs_lines *r, char *data, size_t len, const char *name,
+		    int first)
+{
+	/* the blocks' reader at the end of its file: take never reads */
+	memset(r, 0, sizeof *r);
+	r->name = name;
+	r->blk = data;
+	r->end = len;
+	r->eof = 1;
+	r->inner = !first;
+}
+
 void bs_lines_close(bs_lines *r)
 {
 	free(r->buf);
@@ -218,14 +230,15 @@ int bs_lines_next(bs_lines *r, const char **text, size_t *len,
 	}
 	w = next_chunk(r, &b, &clean);
 	if (!w)
-		return ferror(r->f) ? bs_error_set(err, r->name, r->line + 1, 0,
-						   "read error: %s",
-						   strerror(errno ? errno : EIO))
-				    : 0;
+		return r->f && ferror(r->f)
+		       ? bs_error_set(err, r->name, r->line + 1, 0,
+				      "read error: %s",
+				      strerror(errno ? errno : EIO))
+		       : 0;
 	++r->line;
 	nl = b[w - 1] == '\n';
 	n = w - nl;
-	if (r->line == 1 && n >= 3 && !memcmp(b, BOM, 3)) {
+	if (r->line == 1 && !r->inner && n >= 3 && !memcmp(b, BOM, 3)) {
 		b += 3;
 		n -= 3;
 	}
@@ -249,7 +262,7 @@ int bs_lines_next(bs_lines *r, const char **text, size_t *len,
 	b[n] = '\0';
 	*text = b;
 	*len = n;
-	if (!nl && ferror(r->f))
+	if (!nl && r->f && ferror(r->f))
 		return bs_error_set(err, r->name, r->line, 0, "read error: %s",
 				    strerror(errno ? errno : EIO));
 	return nl ? 1 : 2;

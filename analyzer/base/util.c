@@ -159,12 +159,17 @@ void bs_copy_token(char *dst, size_t size, const char *s, size_t n)
  * comment, and readers that trim fields would lose a leading or trailing
  * blank.  Blanks inside a field need nothing.
  */
-void bs_csv_field(FILE *f, const char *s)
+int bs_csv_plain(const char *s)
 {
 	size_t n = strlen(s);
 
-	if (!strpbrk(s, ",\"\r\n") && s[0] != '#' &&
-	    !(n && strchr(" \t", s[0])) && !(n && strchr(" \t", s[n - 1]))) {
+	return !strpbrk(s, ",\"\r\n") && s[0] != '#' &&
+	       !(n && strchr(" \t", s[0])) && !(n && strchr(" \t", s[n - 1]));
+}
+
+void bs_csv_field(FILE *f, const char *s)
+{
+	if (bs_csv_plain(s)) {
 		fputs(s, f);
 		return;
 	}

@@ -34,6 +34,15 @@ void bs_reader_free(bs_reader *r);
 int bs_parse_line(const char *line, const char *source, long lineno,
 		  bs_access *out, bs_error *err);
 
+/*
+ * bs_parse_line of a line bs_lines_next gave (len bytes at text, the
+ * reader's padding after them), with the reader's fast path: for callers
+ * that read a file's lines themselves (predict's threads, one block of
+ * lines each).
+ */
+int bs_parse_lines_text(const char *text, size_t len, const char *source,
+			long lineno, bs_access *out, bs_error *err);
+
 /* Write an access as one pattern-file line (with newline). */
 int bs_format_pattern(const bs_access *a, char *buf, size_t size);
 

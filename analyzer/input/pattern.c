@@ -79,13 +79,19 @@ int bs_reader_next(bs_reader *r, bs_access *out, bs_error *err)
 
 		if (rc <= 0)
 			return rc;
-		if (fast_line(text, len, out))
-			return 1;
-		rc = parse_line(text, len, BS_LINES_PAD, r->name,
-				r->lines.line, out, err);
+		rc = bs_parse_lines_text(text, len, r->name, r->lines.line,
+					 out, err);
 		if (rc != 0)
 			return rc;
 	}
+}
+
+int bs_parse_lines_text(const char *text, size_t len, const char *source,
+			long lineno, bs_access *out, bs_error *err)
+{
+	if (fast_line(text, len, out))
+		return 1;
+	return parse_line(text, len, BS_LINES_PAD, source, lineno, out, err);
 }
 
 /* The next blank-separated token of *p, or NULL at the end or a comment. */

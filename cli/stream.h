@@ -1,0 +1,38 @@
+/*
+ * stream.h - predict --format csv over a large regular file, on several
+ * threads (stream.c); predict.c's serial loop does everything else.
+ */
+#ifndef STREAM_H
+#define STREAM_H
+
+#include "cli.h"
+
+/*
+ * What the rows of a stream go through predict.c for: start before the
+ * first row (the CSV header), not_modeled for the row and note of an
+ * access the arch has no rule for (written in order between the rows).
+ */
+typedef struct {
+	void (*start)(void *ctx);
+	void (*not_modeled)(void *ctx, const bs_access *a);
+	void *ctx;
+} stream_hooks;
+
+/*
+ * The threads to stream f with: 0 to read it in predict.c's loop (not a
+ * regular file, a small one, one CPU, BANKSCOPE_THREADS=1); else the
+ * online CPUs up to 8, or BANKSCOPE_THREADS.
+ */
+int stream_threads(FILE *f);
+
+/*
+ * Predict every access of f, name in messages, and write its CSV rows to
+ * stdout in order, with threads workers: the bytes and the error
+ * predict.c's loop would give.  0; -1 with err: the first bad line (the
+ * rows before it written); 1: writing stdout failed (ferror(stdout)).
+ * *count: the accesses written.
+ */
+int stream_csv(FILE *f, const char *name, const bs_arch *arch, int threads,
+	       const stream_hooks *h, unsigned long *count, bs_error *err);
+
+#endif
