@@ -287,7 +287,7 @@ static int reads_back(const bs_arch *p, bs_error *err)
 	}
 	f = NULL;
 	if (bs_arch_parse(text, "calibrated", back, &e) < 0)
-		bs_error_set(err, "calibrate", 0, 0, "the derived profile "
+		bs_error_set(err, "calibrate", 0, 0, "the derived architecture "
 			     "does not read back, so it is not written: %s",
 			     e.text);
 	else

@@ -246,7 +246,7 @@ int calib_fit_latency(group *g, const geometry *geo, bs_rule *r, double tol,
 		r->lat_slope = r->lat_base = r->lat_packed = NAN;
 		return calib_add_open(res, g->kind, g->width, NULL, -1, "latency of "
 				"%u-byte %s: the timed rows give the line %.2f + "
-				"%.2f x wavefronts, which no profile holds (cycles "
+				"%.2f x wavefronts, which no arch file holds (cycles "
 				"from 0 to 1e9): not written", g->width,
 				bs_kind_name(g->kind), base, slope);
 	}

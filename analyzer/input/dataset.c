@@ -764,6 +764,15 @@ const char *bs_dataset_meta(const bs_dataset *d, const char *key)
 	return NULL;
 }
 
+const char *bs_dataset_arch(const bs_dataset *d, const char **key)
+{
+	const char *v = bs_dataset_meta(d, "arch");
+
+	if (key)
+		*key = v ? "arch" : "profile";
+	return v ? v : bs_dataset_meta(d, "profile");
+}
+
 int bs_dataset_nmeta(const bs_dataset *d)
 {
 	return d->nmeta;

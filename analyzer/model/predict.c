@@ -62,14 +62,14 @@ int bs_access_check(const bs_access *a, bs_error *err)
 	return 0;
 }
 
-/* The profile's rule for the access, or NULL with err. */
+/* The architecture's rule for the access, or NULL with err. */
 static const bs_rule *rule_for(const bs_arch *p, const bs_access *a,
 			       bs_error *err)
 {
 	const bs_rule *r = bs_arch_rule(p, a->kind, a->width);
 
 	if (!r)
-		bs_error_set(err, a->name, 0, 0, "profile %s does not model "
+		bs_error_set(err, a->name, 0, 0, "arch %s does not model "
 			     "%u-byte %s accesses (bankscope archs %s lists "
 			     "what it does)", p->name, a->width,
 			     bs_kind_name(a->kind), p->name);
@@ -243,7 +243,7 @@ static int predict_loop(const bs_arch *p, const bs_access *a,
 	bs_summary ls;
 
 	if (!ld)
-		return bs_error_set(err, a->name, 0, 0, "profile %s models "
+		return bs_error_set(err, a->name, 0, 0, "arch %s models "
 				    "%u-byte %s as a loop of loads and "
 				    "compare-and-stores, and has no rule for "
 				    "its loads (%u-byte ld)", p->name,
