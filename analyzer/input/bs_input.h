@@ -224,7 +224,7 @@ typedef struct {
 	char value[464];
 } bs_meta;
 
-/* Fill a row's prediction fields from its access under profile p. */
+/* Fill a row's prediction fields from its access under architecture p. */
 int bs_row_predict(const bs_arch *p, bs_row *row, bs_error *err);
 /* A row with every number NaN and empty strings. */
 void bs_row_init(bs_row *row);

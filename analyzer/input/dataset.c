@@ -788,7 +788,7 @@ long bs_dataset_line(const bs_dataset *d)
 	return d->line;
 }
 
-/* A decimal number (bs_parse_decimal, as profile files), or NaN for an
+/* A decimal number (bs_parse_decimal, as arch files), or NaN for an
  * empty field; "-0" is as negative as "-1". */
 static int parse_number(bs_dataset *d, const field *fl, const char *cname,
 			double *out, bs_error *err)

@@ -550,7 +550,7 @@ static int check_keys(reader *rd, const rule_read *t)
 	return 0;
 }
 
-/* rule KIND WIDTH KEY=VALUE...: the rule into the profile, its source
+/* rule KIND WIDTH KEY=VALUE...: the rule into the architecture, its source
  * tag kept to resolve once every source is declared. */
 static int parse_rule(reader *rd, const char *at)
 {
