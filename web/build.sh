@@ -18,9 +18,9 @@ ARCHS_C=$2
 shift 2
 CLANG=${CLANG:-clang}
 MAX=${WEB_MAX_BYTES:-1000000}
-WEB_LIB="base/util model/kinds base/lines model/arch input/pattern input/expr
-input/shapes input/swizzle model/predict fix/fix fix/candidates fix/describe
-base/version input/stats input/dataset"
+WEB_LIB="base/util model/kinds base/lines model/arch model/remote input/pattern
+input/expr input/shapes input/swizzle model/predict fix/fix fix/candidates
+fix/describe base/version input/stats input/dataset"
 
 # What is missing, said once, in the words of the packages to install.
 missing=""
