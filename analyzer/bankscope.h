@@ -6,11 +6,11 @@
  * header of its own, the model first:
  *
  *   bs_model.h      errors, access kinds, the access, architecture
- *                   profiles as rule tables, prediction
+ *                   architectures as rule tables, prediction
  *   bs_input.h      pattern files, index expressions, tiles and structs,
  *                   measured datasets, statistics
  *   bs_families.h   the probe suite's point lists, family by family
- *   bs_calibrate.h  a profile derived from measured datasets
+ *   bs_calibrate.h  an architecture derived from measured datasets
  *   bs_sass.h       per-instruction profiles of real programs
  *   bs_fix.h        the fix advisor
  */

@@ -1,7 +1,7 @@
 /*
- * archs.c - bankscope archs: the architecture profiles, rule by rule,
- * with where each rule comes from; the access kinds.  `bankscope
- * profiles` is its older name.
+ * archs.c - bankscope archs: the architectures, rule by rule, with
+ * where each rule comes from; the access kinds.  `bankscope profiles` is
+ * its older name, and --format profile the older --format arch.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -10,19 +10,20 @@
 #include "cli.h"
 
 static const char archs_usage[] =
-	"usage: bankscope archs [--format text|profile] [--kind K[,K...]]\n"
+	"usage: bankscope archs [--format text|arch] [--kind K[,K...]]\n"
 	"                       [NAME|FILE...]\n"
 	"       bankscope archs --kinds\n"
 	"\n"
-	"List the architecture profiles: banks, the compute capabilities\n"
+	"List the architectures: banks, the compute capabilities\n"
 	"each is for, and one rule per access kind and width (phases,\n"
 	"packing, whether lanes share a word, the ideal, the latency line,\n"
 	"throughput), each with its source: the measured dataset it was\n"
-	"derived from, or an assumption.  NAME is a built-in profile, FILE a\n"
-	"profile file (docs/model.md, \"Profile files\"); without either,\n"
-	"every built-in profile.\n"
+	"derived from, or an assumption.  NAME is a built-in architecture,\n"
+	"FILE an arch file (docs/model.md, \"Architecture files\"); without\n"
+	"either, every built-in architecture.\n"
 	"\n"
-	"  --format profile  print the profile files themselves\n"
+	"  --format arch     print the arch files themselves (profile: the\n"
+	"                    old name of arch)\n"
 	"  --kind K,...      only the rules of these kinds (ld,st: the\n"
 	"                    loads and stores)\n"
 	"  --kinds           list the access kinds: the names pattern files\n"
@@ -89,7 +90,7 @@ static int source_shown(const bs_arch *p, unsigned s, uint32_t kinds)
 /*
  * The rules of the remote kinds (distributed shared memory), apart: they
  * move sectors and take no bank key, so the bank table's columns do not
- * apply.  Nothing when the profile has none of them.
+ * apply.  Nothing when the architecture has none of them.
  */
 static void print_remote_rules(FILE *out, const bs_arch *p, uint32_t kinds,
 			       char tag[][4 * sizeof p->source[0].tag + 1])
@@ -216,7 +217,7 @@ static void print_kinds(void)
 int cmd_archs(int argc, char **argv)
 {
 	const char *format = NULL, *only = NULL;
-	int kinds = 0, nfiles, rc;
+	int kinds = 0, nfiles, rc, as_file;
 	uint32_t want;
 	char **files;
 	const cli_option own[] = {
@@ -230,15 +231,18 @@ int cmd_archs(int argc, char **argv)
 		free(files);
 		return rc == CLI_HELP ? 0 : rc;
 	}
-	if (format && strcmp(format, "text") && strcmp(format, "profile"))
-		rc = usage_error("option --format: '%s' is not text or "
-				 "profile", format);
+	/* --format profile: the old name of --format arch */
+	as_file = format && (!strcmp(format, "arch") ||
+			     !strcmp(format, "profile"));
+	if (format && strcmp(format, "text") && !as_file)
+		rc = usage_error("option --format: '%s' is not text or arch",
+				 format);
 	else if (kinds && (nfiles || format || only))
-		rc = usage_error("archs: --kinds takes no profile, --kind or "
-				 "--format");
-	else if (only && format && !strcmp(format, "profile"))
-		rc = usage_error("archs: --format profile prints whole "
-				 "profiles: no --kind");
+		rc = usage_error("archs: --kinds takes no architecture, --kind "
+				 "or --format");
+	else if (only && as_file)
+		rc = usage_error("archs: --format %s prints whole arch files: "
+				 "no --kind", format);
 	if (!rc)
 		rc = kind_filter(only, &want);
 	if (!rc && kinds)
@@ -254,7 +258,7 @@ int cmd_archs(int argc, char **argv)
 		} else if (!(p = bs_archs()[i])) {
 			break;
 		}
-		if (format && !strcmp(format, "profile")) {
+		if (as_file) {
 			if (i)
 				putchar('\n');
 			bs_arch_write(stdout, p);

@@ -1,6 +1,6 @@
 /*
- * calibrate.c - bankscope calibrate: the profile that explains a probe
- * run.  The profile file goes to standard output; every measured row it
+ * calibrate.c - bankscope calibrate: the architecture that explains a
+ * probe run.  The arch file goes to standard output; every measured row it
  * cannot explain, and every rule the rows leave open, to standard error,
  * with the latency tolerance used.  On a terminal, standard error shows
  * the progress as rows are read and rules derived.
@@ -16,22 +16,23 @@ static const char calibrate_usage[] =
 	"usage: bankscope calibrate [--name NAME] [--description TEXT]\n"
 	"                           DATASET.csv...\n"
 	"\n"
-	"Derive the architecture profile that explains the datasets of a\n"
+	"Derive the architecture that explains the datasets of a\n"
 	"probe run on one GPU (make probe-all): the bank geometry and, for\n"
 	"each access kind and width measured, the phases, packing, whether\n"
 	"lanes share a word, the ideal, the latency line and the conflict-\n"
 	"free throughput, searched over the rule space (docs/model.md,\n"
-	"\"Calibration\"), not looked up.  The profile file goes to stdout:\n"
+	"\"Calibration\"), not looked up.  The arch file goes to stdout:\n"
 	"save it and give it to --arch.  On stderr: every measured row the\n"
-	"profile cannot explain, with the nearest rule, and every rule the\n"
+	"architecture cannot explain, with the nearest rule, and every rule the\n"
 	"rows leave open, with the probe family that would settle it, and\n"
 	"the latency tolerance used (from the rows' own noise).  Rows of\n"
 	"one access are judged once: a finding names the first and counts\n"
 	"the rest.\n"
 	"\n"
-	"  --name NAME          the profile's name (default sm_XY from the\n"
-	"                       datasets' compute capability; sm_XY-calibrated\n"
-	"                       where a built-in profile is sm_XY)\n"
+	"  --name NAME          the architecture's name (default sm_XY from\n"
+	"                       the datasets' compute capability;\n"
+	"                       sm_XY-calibrated where a built-in\n"
+	"                       architecture is sm_XY)\n"
 	"  --description TEXT   its description\n"
 	"\n"
 	"Exit status: 0 every row explained and no rule open, 1 some row\n"
@@ -133,8 +134,9 @@ int cmd_calibrate(int argc, char **argv)
 			    strspn(name, "abcdefghijklmnopqrstuvwxyz"
 				   "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.")
 				    != strlen(name)))
-		rc = usage_error("option --name: '%s' is not a profile name "
-				 "(letters, digits, '_', '-', '.'; at most %d)",
+		rc = usage_error("option --name: '%s' is not an architecture "
+				 "name (letters, digits, '_', '-', '.'; at "
+				 "most %d)",
 				 name, BS_ARCH_NAME_MAX - 1);
 	if (!rc && description && (strchr(description, '\n') ||
 				   strlen(description) >=

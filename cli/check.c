@@ -2,26 +2,28 @@
  * check.c - bankscope check: measured datasets against the predictions.
  *
  * Every row with counters (wavefronts_measured) is predicted again from
- * its own addresses under the profile: --arch (a built-in name or a
- * profile file), else the file's "# profile:" metadata, else sm_90.  A
- * file measured on a GPU no profile covers says "# profile: none
- * (sm_89)": without --arch it is not judged, only reported as such, and
- * the exit status says nothing of it unless --strict asks.  The row disagrees when the measured
- * wavefronts, or the measured conflicts where there are some, differ from
- * the prediction by more than 1e-6, or when a prediction stored in the row
- * differs from what the profile that wrote it (the file's) gives today: a
- * stale prediction.  Rows with a note are skipped, rows of a kind and
- * width the profile has no rule for are counted as not modeled (measured,
+ * its own addresses under the architecture: --arch (a built-in name or
+ * an arch file), else the file's "# arch:" metadata ("# profile:" in
+ * older files), else sm_90.  A file measured on a GPU no architecture
+ * covers says "# arch: none (sm_89)": without --arch it is not judged,
+ * only reported as such, and the exit status says nothing of it unless
+ * --strict asks.  The row disagrees when the measured wavefronts, or the
+ * measured conflicts where there are some, differ from the prediction by
+ * more than 1e-6, or when a prediction stored in the row differs from
+ * what the architecture that wrote it (the file's) gives today: a stale
+ * prediction.  Rows with a note are skipped, rows of a kind and width
+ * the architecture has no rule for are counted as not modeled (measured,
  * not judged), and rows without counters are timing only and, like
- * measured rows, feed the fit of
- * cycles_per_access_median against wavefronts (measured, else predicted)
- * per width, kind and packing, and the latency model's deviation.
+ * measured rows, feed the fit of cycles_per_access_median against
+ * wavefronts (measured, else predicted) per width, kind and packing, and
+ * the latency model's deviation.
  *
  * Output, --format text (default): one line per disagreeing row as found
  * (names escaped for the terminal), then (unless --quiet) the fit table
  * and the latency line, then the verdict.  csv: a header, one row per
  * disagreeing column (file, line, name, probe, width, op, kind: measured
- * or stale, the column, its value, the prediction, the profile), then
+ * or stale, the column, its value, the prediction, the architecture in
+ * a column still named profile, for scripts), then
  * the verdict as a "# verdict: ..." line.  json: one object holding the
  * same disagreements, the fits and the latency deviation (unless --quiet)
  * and the verdict.  Exit status 0: every measured row agrees (or none was
@@ -41,7 +43,7 @@
 
 #include "cli.h"
 
-#define MAX_PROFILES 8
+#define MAX_ARCHS 8
 #define HOLD_MEMORY (1 << 20)
 
 static const char check_usage[] =
@@ -56,22 +58,23 @@ static const char check_usage[] =
 	"access are fitted against wavefronts per width, kind and packing, and\n"
 	"the latency model's largest deviation is shown.\n"
 	"\n"
-	"  --arch NAME|FILE  predict with this profile, built-in or a file\n"
-	"                (default: the file's '# profile:' metadata, else\n"
-	"                sm_90)\n"
+	"  --arch NAME|FILE  predict with this architecture, built-in or an\n"
+	"                arch file (default: the file's '# arch:' metadata,\n"
+	"                else sm_90)\n"
 	"  --format FMT  text (default); csv: one row per disagreeing column\n"
 	"                (file,line,name,probe,width,op,kind,column,value,\n"
-	"                predicted,profile), then '# verdict: ...'; json: one\n"
-	"                object: disagreements, fits, latency, verdict\n"
+	"                predicted,profile: the architecture), then\n"
+	"                '# verdict: ...'; json: one object: disagreements,\n"
+	"                fits, latency, verdict\n"
 	"  --quiet       print only the disagreements and the verdict\n"
 	"  --strict      exit 1 when a file cannot be judged because no\n"
-	"                profile covers its GPU ('# profile: none (sm_89)')\n"
+	"                architecture covers its GPU ('# arch: none (sm_89)')\n"
 	"\n"
 	"FILE '-' reads stdin.  Rows with a note are skipped; rows without\n"
 	"counters are timing only.\n"
 	"\n"
-	"A file whose GPU no profile covers is reported with what to run\n"
-	"(bankscope calibrate) and not judged, unless --arch names a profile.\n"
+	"A file whose GPU no architecture covers is reported with what to run\n"
+	"(bankscope calibrate) and not judged, unless --arch names one.\n"
 	"\n"
 	"Exit status: 0 every measured row agrees (or nothing was measured),\n"
 	"1 some disagree (or, with --strict, a file could not be judged), 2\n"
@@ -100,16 +103,16 @@ typedef struct {
 	char lat_file[1024];        /* the worst latency row */
 	long lat_line;
 	char lat_name[BS_NAME_MAX];
-	const bs_arch *used[MAX_PROFILES];
+	const bs_arch *used[MAX_ARCHS];
 	int nused;
 	int strict;
-	unsigned long unjudged;     /* files without a profile */
+	unsigned long unjudged;     /* files without an architecture */
 	unsigned long not_modeled;  /* rows of a kind and width without a rule */
 	hold h;
 } check;
 
 /* Up to 4 decimals, trailing zeros dropped. */
-static void known_profiles(char *buf, size_t size)
+static void known_archs(char *buf, size_t size)
 {
 	size_t n = 0;
 
@@ -119,12 +122,12 @@ static void known_profiles(char *buf, size_t size)
 				      (*p)->name);
 }
 
-static void note_profile(check *c, const bs_arch *p)
+static void note_arch(check *c, const bs_arch *p)
 {
 	for (int i = 0; i < c->nused; i++)
 		if (c->used[i] == p)
 			return;
-	if (c->nused < MAX_PROFILES)
+	if (c->nused < MAX_ARCHS)
 		c->used[c->nused++] = p;
 }
 
@@ -308,7 +311,7 @@ static int check_counters(check *c, const char *file, long line,
 	return 1;
 }
 
-/* Stored predictions against today's under the file's profile. */
+/* Stored predictions against today's under the file's architecture. */
 static int check_stale(check *c, const char *file, long line,
 		       const bs_row *r, const bs_summary *s,
 		       const bs_arch *p)
@@ -342,14 +345,14 @@ static int check_stale(check *c, const char *file, long line,
 }
 
 /*
- * The profiles a file is checked with (p) and was written with (fp, NULL
- * when it says "none (...)").  *p is NULL when the file cannot be judged:
- * no profile covers its GPU and --arch gave none.
+ * The architectures a file is checked with (p) and was written with (fp,
+ * NULL when it says "none (...)").  *p is NULL when the file cannot be
+ * judged: no architecture covers its GPU and --arch gave none.
  */
-static int file_profiles(check *c, const bs_dataset *d, const char *name,
+static int file_archs(check *c, const bs_dataset *d, const char *name,
 			 const bs_arch **p, const bs_arch **fp)
 {
-	const char *meta = bs_dataset_meta(d, "profile");
+	const char *key, *meta = bs_dataset_arch(d, &key);
 	char known[128];
 	bs_error err;
 
@@ -362,18 +365,18 @@ static int file_profiles(check *c, const bs_dataset *d, const char *name,
 	*p = c->arch ? c->arch : *fp;
 	if (*p)
 		return 0;
-	known_profiles(known, sizeof known);
-	bs_error_set(&err, name, 0, 0, "metadata 'profile: %s' names no known "
-		     "profile (%s; or give --arch with a profile file)", meta,
-		     known);
+	known_archs(known, sizeof known);
+	bs_error_set(&err, name, 0, 0, "metadata '%s: %s' names no known "
+		     "architecture (%s; or give --arch with an arch file)",
+		     key, meta, known);
 	return report_error(&err);
 }
 
 /*
- * A file no profile covers, and what to do about it: a line in text, a
+ * A file no architecture covers, and what to do about it: a line in text, a
  * comment line in csv, counted in json's verdict.
  */
-static void no_profile(check *c, const bs_dataset *d, const char *name)
+static void no_arch(check *c, const bs_dataset *d, const char *name)
 {
 	const char *cc = bs_dataset_meta(d, "compute_capability");
 	char sm[16] = "its GPU", f[4096];
@@ -385,8 +388,8 @@ static void no_profile(check *c, const bs_dataset *d, const char *name)
 		snprintf(sm, sizeof sm, "sm_%.*s%s", (int)strcspn(cc, "."), cc,
 			 strchr(cc, '.') + 1);
 	bs_escape_text(f, sizeof f, name);
-	printf("%s%s: no profile for %s; run bankscope calibrate %s > "
-	       "%s.profile, then bankscope check --arch %s.profile %s\n",
+	printf("%s%s: no architecture for %s; run bankscope calibrate %s > "
+	       "%s.arch, then bankscope check --arch %s.arch %s\n",
 	       c->format == FMT_CSV ? "# " : "", f, sm, f, sm, sm, f);
 }
 
@@ -404,7 +407,7 @@ static int check_row(check *c, const char *name, long line,
 		return 0;
 	}
 	if (!bs_arch_rule(p, r->access.kind, r->access.width)) {
-		/* measured, but of a kind the profile has no rule for */
+		/* measured, but of a kind the architecture has no rule for */
 		c->not_modeled++;
 		return 0;
 	}
@@ -456,7 +459,7 @@ static int check_file(check *c, const char *path)
 			fclose(f);
 		return report_error(&err);
 	}
-	rc = file_profiles(c, d, name, &p, &fp);
+	rc = file_archs(c, d, name, &p, &fp);
 	if (!rc && !p) {
 		/* not judged, but read whole: bad input is still bad */
 		while ((rc = bs_dataset_next(d, &r, &err)) > 0)
@@ -465,7 +468,7 @@ static int check_file(check *c, const char *path)
 			rc = report_error(&err);
 		} else {
 			start(c);
-			no_profile(c, d, name);
+			no_arch(c, d, name);
 		}
 		bs_dataset_close(d);
 		if (!is_stdin)
@@ -475,7 +478,7 @@ static int check_file(check *c, const char *path)
 	if (!rc)
 		rc = hold_open(&c->h);
 	if (!rc) {
-		note_profile(c, p);
+		note_arch(c, p);
 		while ((rc = bs_dataset_next(d, &r, &err)) > 0) {
 			if (check_row(c, name, bs_dataset_line(d), &r, p, fp,
 				      &err) < 0) {
@@ -618,10 +621,11 @@ static void print_verdict(const check *c)
 	if (c->format == FMT_CSV)
 		printf("# ");
 	if (!c->measured) {
-		puts(c->unjudged ? "verdict: NOT CHECKED: no profile to judge "
-				   "these files by"
-		     : c->not_modeled ? "verdict: NOT CHECKED: the profile "
-					"models none of these rows' kinds"
+		puts(c->unjudged ? "verdict: NOT CHECKED: no architecture to "
+				   "judge these files by"
+		     : c->not_modeled ? "verdict: NOT CHECKED: the "
+					"architecture models none of these "
+					"rows' kinds"
 				      : "verdict: NOT CHECKED: no counters in "
 					"these files");
 		return;
@@ -631,7 +635,7 @@ static void print_verdict(const check *c)
 	       c->measured, c->agree, c->disagree, c->skipped, c->timing);
 	if (c->not_modeled)
 		printf(", %lu not modeled", c->not_modeled);
-	printf(" (profile%s ", c->nused > 1 ? "s" : "");
+	printf(" (arch%s ", c->nused > 1 ? "s" : "");
 	for (int i = 0; i < c->nused; i++)
 		printf("%s%s", i ? ", " : "", c->used[i]->name);
 	puts(")");

@@ -71,7 +71,7 @@ int cli_parse(const char *cmd, const char *usage, int argc, char **argv,
 	      char ***files, int *nfiles);
 
 /*
- * --arch VALUE: a built-in profile by name, else a profile file (read
+ * --arch VALUE: a built-in architecture by name, else an arch file (read
  * whole; errors name file:line:column).  0 and *out, or EXIT_BADINPUT
  * after one message.
  */
@@ -128,7 +128,7 @@ void fits_free(latency_fits *f);
 /*
  * verdict.c: when a measured row agrees with a prediction (check and
  * report).  verdict_stale() lists the stored prediction columns that
- * differ from s: NaN "now" means the profile does not model it.
+ * differ from s: NaN "now" means the architecture does not model it.
  */
 #define VERDICT_FIELDS 6
 typedef struct {
@@ -238,14 +238,14 @@ int explain_loop_of(const bs_sass_insn *in, const bs_sass_insn *cas);
 int cmd_predict(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_archs(int argc, char **argv);
-/* archs.c: one profile as `bankscope archs` prints it, the rules of the
- * access kinds whose bits are set in kinds; its own text escaped. */
+/* archs.c: one architecture as `bankscope archs` prints it, the rules of
+ * the access kinds whose bits are set in kinds; its own text escaped. */
 void archs_print(FILE *out, const bs_arch *p, uint32_t kinds);
 int cmd_calibrate(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 /*
- * report/kinds.c: the rule as the profile file writes it (docs/model.md,
- * "Profile files"), without the timing, which the timing tables show;
+ * report/kinds.c: the rule as the arch file writes it (docs/model.md,
+ * "Architecture files"), without the timing, which the timing tables show;
  * REPORT_RULE_TEXT_MAX bytes hold any rule.
  */
 #define REPORT_RULE_TEXT_MAX 256
@@ -253,7 +253,7 @@ void report_rule_text(char *buf, size_t size, const bs_arch *p,
 		      const bs_rule *r);
 int cmd_fix(int argc, char **argv);
 int cmd_profile(int argc, char **argv);
-/* profile/load.c: the architecture profile --arch or the recorded GPU chose
+/* profile/load.c: the architecture --arch or the recorded GPU chose
  * (sm_90 before one is chosen); explain.c and join.c predict with it. */
 const bs_arch *profile_arch(void);
 

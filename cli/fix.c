@@ -38,7 +38,7 @@ static const char fix_usage[] =
 	"access, or already TMA- or CuTe-swizzled) searches the TMA swizzles,\n"
 	"then CuTe swizzles, before padding by multiples of the access width.\n"
 	"\n"
-	"  --arch NAME|FILE   sm_90 (default), textbook or a profile file\n"
+	"  --arch NAME|FILE   sm_90 (default), textbook or an arch file\n"
 	"  --format FMT       text (default) or json (one object per access)\n"
 	"  --max-pad N        pad by 0..N elements (default 128/width - 1;\n"
 	"                     0 forbids padding)\n"

@@ -180,7 +180,7 @@ static void text_loop(FILE *out, const bs_arch *p, const bs_access *a,
 	const bs_summary *s = &d->sum;
 	char pending[160], done[160];
 
-	fprintf(out, "%s: %u-byte %s, %u of 32 lanes active, profile %s, a "
+	fprintf(out, "%s: %u-byte %s, %u of 32 lanes active, arch %s, a "
 		"retry loop of %u pass%s\n", name, a->width,
 		kind_word(a->kind), s->active_lanes, p->name, s->passes,
 		s->passes == 1 ? "" : "es");
@@ -221,7 +221,7 @@ static void text_loop(FILE *out, const bs_arch *p, const bs_access *a,
 static void text_remote(FILE *out, const bs_arch *p, const bs_access *a,
 			const bs_summary *s, const char *name)
 {
-	fprintf(out, "%s: %u-byte %s, %u of 32 lanes active, profile %s\n",
+	fprintf(out, "%s: %u-byte %s, %u of 32 lanes active, arch %s\n",
 		name, a->width, kind_word(a->kind), s->active_lanes, p->name);
 	fprintf(out, "  another CTA's shared memory: %u sector%s of 32 bytes "
 		"moved", s->sectors, s->sectors == 1 ? "" : "s");
@@ -253,7 +253,7 @@ void print_text(FILE *out, const bs_arch *p, const bs_access *a,
 		text_remote(out, p, a, s, name);
 		return;
 	}
-	fprintf(out, "%s: %u-byte %s, %u of 32 lanes active, profile %s%s\n",
+	fprintf(out, "%s: %u-byte %s, %u of 32 lanes active, arch %s%s\n",
 		name, a->width, kind_word(a->kind), s->active_lanes, p->name,
 		s->packed ? ", pairwise uniform: packed phases" : "");
 	if (d->copy)
@@ -566,7 +566,7 @@ static void map_remote(FILE *out, const bs_arch *p, const bs_access *a,
 	unsigned n = 0;
 	char list[160];
 
-	fprintf(out, "%s# access: %s, %u-byte %s, profile %s, another CTA's "
+	fprintf(out, "%s# access: %s, %u-byte %s, arch %s, another CTA's "
 		"shared memory: %u sector%s moved, %u line%s\n",
 		first ? "" : "\n\n", a->name, a->width, kind_word(a->kind),
 		p->name, s->sectors, s->sectors == 1 ? "" : "s", s->lines,
@@ -620,7 +620,7 @@ void print_map(FILE *out, const bs_arch *p, const bs_access *a,
 		map_remote(out, p, a, s, first);
 		return;
 	}
-	fprintf(out, "%s# access: %s, %u-byte %s, profile %s, %u wavefront%s, "
+	fprintf(out, "%s# access: %s, %u-byte %s, arch %s, %u wavefront%s, "
 		"ideal %u, %u bank conflict%s\n", first ? "" : "\n\n", a->name,
 		a->width, kind_word(a->kind), p->name, s->wavefronts,
 		s->wavefronts == 1 ? "" : "s", s->ideal_wavefronts,

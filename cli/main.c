@@ -15,11 +15,11 @@ static const cli_command commands[] = {
 	{ "report", cmd_report,
 	  "write the characterization report of a dataset" },
 	{ "archs", cmd_archs,
-	  "list the architecture profiles, their rules and where each\n"
-	  "comes from; the access kinds (--kinds)" },
+	  "list the architectures, their rules and where each comes\n"
+	  "from; the access kinds (--kinds)" },
 	{ "profiles", cmd_archs, NULL },
 	{ "calibrate", cmd_calibrate,
-	  "derive the profile that explains a probe run's datasets" },
+	  "derive the architecture that explains a probe run's datasets" },
 	{ "fix", cmd_fix,
 	  "find the padding, swizzle or width change that removes an\n"
 	  "access's conflicts" },

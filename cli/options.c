@@ -169,25 +169,25 @@ int arch_option(const char *value, const bs_arch **out)
 		builtin_names(names, sizeof names);
 		if (errno == ENOENT && !strchr(value, '/'))
 			return usage_error("option --arch: '%s' is neither a "
-					   "built-in profile (%s) nor a "
-					   "profile file", value, names);
+					   "built-in architecture (%s) nor an "
+					   "arch file", value, names);
 		return usage_error("option --arch: %s: cannot open: %s", value,
 				   strerror(errno));
 	}
 	if (nloaded == sizeof loaded / sizeof *loaded) {
 		fclose(f);
-		return usage_error("option --arch: too many profile files");
+		return usage_error("option --arch: too many arch files");
 	}
 	rc = bs_arch_read(f, value, &loaded[nloaded], &err);
 	fclose(f);
 	if (rc < 0)
 		return report_error(&err);
-	/* outputs name a profile by its name alone: a file must not take a
-	   built-in's, or nothing would tell the two apart */
+	/* outputs name an architecture by its name alone: a file must not
+	   take a built-in's, or nothing would tell the two apart */
 	if (bs_arch_find(loaded[nloaded].name)) {
-		bs_error_set(&err, value, 0, 0, "profile %s is the name of a "
-			     "built-in profile: rename it in the file's "
-			     "'profile' line (profile %s-mine), so that what "
+		bs_error_set(&err, value, 0, 0, "arch %s is the name of a "
+			     "built-in architecture: rename it in the file's "
+			     "'arch' line (arch %s-mine), so that what "
 			     "bankscope prints tells the two apart",
 			     loaded[nloaded].name, loaded[nloaded].name);
 		return report_error(&err);

@@ -5,7 +5,7 @@
  * time, whatever their length.  A bad line stops the run with one message
  * naming file, line and column, before anything of that line is printed;
  * nothing at all is printed before the first access is predicted.  An
- * access the profile has no rule for is no error: its row, without
+ * access the architecture has no rule for is no error: its row, without
  * predictions, carries a note (emit_not_modeled), and the run goes on.
  */
 #include <errno.h>
@@ -24,10 +24,10 @@ static const char predict_usage[] =
 	"bank conflicts (= wavefronts - ideal), the worst n-way degree and the\n"
 	"dependent-chain latency in cycles.\n"
 	"\n"
-	"  --arch NAME|FILE   a built-in profile, sm_90 (default: Hopper,\n"
+	"  --arch NAME|FILE   a built-in architecture, sm_90 (default: Hopper,\n"
 	"                     measured on an H100) or textbook (one phase for\n"
-	"                     every width), or a profile file (bankscope\n"
-	"                     archs lists them; bankscope calibrate makes one)\n"
+	"                     every width), or an arch file (bankscope archs\n"
+	"                     lists them; bankscope calibrate makes one)\n"
 	"  --format FMT       text (default: phases and bank maps), csv, json,\n"
 	"                     or map (one CSV row per bank cell, for plots)\n"
 	"\n"
@@ -65,8 +65,8 @@ static const char predict_usage[] =
 	"  --base BYTES       address of element 0 (0)\n"
 	"  --name NAME        name of the access\n"
 	"\n"
-	"An access of a kind and width the profile has no rule for is printed\n"
-	"without predictions, with a note saying it is not modeled.\n"
+	"An access of a kind and width the architecture has no rule for is\n"
+	"printed without predictions, with a note saying it is not modeled.\n"
 	"\n"
 	"Exit status: 0 success, 2 bad input (message names file, line and\n"
 	"column, or the option).\n";
@@ -77,7 +77,7 @@ typedef struct {
 	unsigned long count;
 	unsigned long wavefronts, ideal, conflicts;
 	unsigned long not_modeled;   /* accesses of a kind and width the
-					profile has no rule for */
+					arch has no rule for */
 	int first_json;
 	int started;    /* the CSV header or JSON '[' is out */
 	int each_row;   /* stdout is a terminal: no row waits in rows */
@@ -160,7 +160,7 @@ static void emit(run *r, const bs_access *a, const bs_detail *d)
 }
 
 /*
- * An access of a kind and width the profile has no rule for: its row with
+ * An access of a kind and width the architecture has no rule for: its row with
  * the predictions left out and a note, as check counts such rows (not
  * modeled, not an error): text says so, csv leaves the predicted columns
  * empty and adds a "# not modeled: ..." line, json has null predictions
@@ -175,13 +175,13 @@ static void emit_not_modeled(run *r, const bs_access *a)
 
 	flush_rows();
 	start(r);
-	snprintf(note, sizeof note, "not modeled: profile %s has no rule "
+	snprintf(note, sizeof note, "not modeled: arch %s has no rule "
 		 "for %u-byte %s (bankscope archs %s lists its rules)",
 		 p->name, a->width, kind, p->name);
 	switch (r->format) {
 	case FMT_TEXT:
 		bs_escape_text(name, sizeof name, a->name);
-		printf("%s: %u-byte %s, %u of 32 lanes active, profile %s\n"
+		printf("%s: %u-byte %s, %u of 32 lanes active, arch %s\n"
 		       "  %s\n\n", name, a->width, a->kind == BS_KIND_LD ? "load" : a->kind == BS_KIND_ST
 		       ? "store" : kind, active, p->name, note);
 		break;
@@ -210,7 +210,7 @@ static void emit_not_modeled(run *r, const bs_access *a)
 		r->first_json = 0;
 		break;
 	case FMT_MAP:
-		printf("%s# access: %s, %u-byte %s, profile %s, "
+		printf("%s# access: %s, %u-byte %s, arch %s, "
 		       "%s\nwavefront,phase,bank,word,first_lane,lane_count,"
 		       "lanes\n", r->first_json ? "" : "\n\n", a->name,
 		       a->width, kind, p->name, note);
@@ -223,7 +223,7 @@ static void emit_not_modeled(run *r, const bs_access *a)
 
 /*
  * Predict one access; the CSV path takes the fast counts-only route.  An
- * access the profile does not model is a row with a note, not an error.
+ * access the architecture does not model is a row with a note, not an error.
  */
 static int predict_one(run *r, const bs_access *a, bs_error *err)
 {

@@ -1,5 +1,5 @@
 /*
- * fuzz_arch.c - libFuzzer target for architecture profile files (--arch
+ * fuzz_arch.c - libFuzzer target for arch files (--arch
  * FILE) and the predictions made under them.
  *
  * The input is a profile's text.  One that does not parse must say where

@@ -1,7 +1,7 @@
 # bankmap.gp - the bank map of one warp access, as a heatmap.
 #
 # Reads the output of `bankscope predict --format map` for one access:
-#   # access: NAME, W-byte load, profile P, N wavefronts, ideal I, C bank conflicts
+#   # access: NAME, W-byte load, arch P, N wavefronts, ideal I, C bank conflicts
 #   wavefront,phase,bank,word,first_lane,lane_count,lanes
 #   0,0,0,0,0,1,0
 # one row per word a bank delivers: x is the bank (0..banks-1; banks is 32
@@ -10,7 +10,7 @@
 # number of lanes the word serves (log scale: 1, 2, 4 ... 32 lanes) and
 # the number printed in the cell the lowest of those lanes.  An empty cell
 # is a bank idle in that wavefront.  The map is a prediction of the
-# profile the "# access:" line names, not a measurement: the title says
+# architecture the "# access:" line names, not a measurement: the title says
 # so, and names no GPU (gpu is required by common.gp but not shown).  A
 # file with no rows is an error (exit status 1).
 #
@@ -39,7 +39,7 @@ nw = int(maxw) + 1
 
 do for [fmt in "png svg"] {
 	eval term(fmt, 1400, 300 + 34 * nw)
-	set title sprintf("Bank map, predicted by the profile (not a measurement):\n%s", access eq "" ? "(no # access: line)" : access) font ",12"
+	set title sprintf("Bank map, predicted by the architecture (not a measurement):\n%s", access eq "" ? "(no # access: line)" : access) font ",12"
 	set xrange [-0.5:banks - 0.5]
 	set yrange [nw - 0.5:-0.5]
 	set xtics 0, 1, banks - 1 scale 0 font ",9"

@@ -12,8 +12,8 @@
 # --plot-data` writes (make plots does): one row per dataset row with its
 # kind, the kind's group, its series (the kind and width's place in its
 # group, from the kinds table, so a kind keeps its marker from one dataset
-# to the next), whether the kind returns a value, whether the profile
-# models it, and the profile's prediction (empty where it has none).  The
+# to the next), whether the kind returns a value, whether the architecture
+# models it, and the architecture's prediction (empty where it has none).  The
 # grouping is by kind, never by probe or row name, so the exploration's
 # datasets and the probe suite's draw alike.
 #
@@ -31,7 +31,7 @@
 #   modeled kinds that return nothing   the same, the cycles being the
 #   (named by `silent`)                 interval between back-to-back
 #                                       instructions
-#   kinds the profile does not model    apart, across the width: the cycles
+#   kinds the arch does not model       apart, across the width: the cycles
 #                                       against the measured wavefronts,
 #                                       points only (no rule, no line)
 # Kinds whose points coincide are drawn as nested markers, the first series
@@ -50,8 +50,8 @@ timed(s) = in_series(s) && isnum(column("cycles_per_access_median")) && isnum(wf
 max(a, b) = a > b ? a : b
 
 ns = 0
-profile = "the profile"
-stats data using (in_group(0) ? (ns = max(ns, column("series")), profile = "profile " . strcol("profile"), 0) : 0) nooutput
+arch = "the architecture"
+stats data using (in_group(0) ? (ns = max(ns, column("series")), arch = "arch " . strcol("profile"), 0) : 0) nooutput
 ns = int(ns)
 if (ns == 0) { print nodata(rowname); exit status SKIP }
 
@@ -165,7 +165,7 @@ keystrip(k, y) = sprintf("set origin 0, %.6f; set size 1, %.6f", y / H, keyh(k) 
 
 do for [fmt in "png svg"] {
 	eval term(fmt, 1400, int(H))
-	set multiplot title sprintf("%s on the %s: measured (points) against %s", what, gpu, profile) font ",14"
+	set multiplot title sprintf("%s on the %s: measured (points) against %s", what, gpu, arch) font ",14"
 	top = H - head
 	do for [k = 1:3] {
 		if (shown(k)) {
@@ -184,7 +184,7 @@ do for [fmt in "png svg"] {
 				set format x "%g"
 				set format y "%g"
 				set title sprintf("%s: measured against predicted wavefronts", class_name(k))
-				set xlabel sprintf("predicted by %s, wavefronts per warp instruction", profile)
+				set xlabel sprintf("predicted by %s, wavefronts per warp instruction", arch)
 				set ylabel "measured, wavefronts per warp instruction"
 				set label 1 "dashed line: measured = predicted" at graph 0.03, graph 0.93 tc rgb "#555555" font ",9"
 				if (strlen(scl[k]) == 0) { set label 2 "no row has measured wavefronts" at graph 0.5, graph 0.5 center }
@@ -224,7 +224,7 @@ do for [fmt in "png svg"] {
 				set yrange [cmn[3] / 1.3 : cmx[3] * 1.3]
 				set format x "%g"
 				set format y "%g"
-				set title sprintf("not modeled: %s has no rule for these kinds, so no prediction; their cycles against their measured wavefronts (no line)", profile)
+				set title sprintf("not modeled: %s has no rule for these kinds, so no prediction; their cycles against their measured wavefronts (no line)", arch)
 				set xlabel "measured, wavefronts per warp instruction"
 				set ylabel nmy
 				unset key

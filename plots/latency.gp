@@ -2,11 +2,11 @@
 # line of every width and packing.
 #
 # Rows: loads without a note that have cycles_per_access_median, grouped by
-# width and packed_predicted (the profile packs some 8- and 16-byte loads
+# width and packed_predicted (the architecture packs some 8- and 16-byte loads
 # into fewer phases; they have their own line).  x is wavefronts_measured,
 # or wavefronts_predicted in a row without counters: the points
 # `bankscope check` and `bankscope report` fit (they take the packing from
-# the profile, which is packed_predicted unless the row is stale).  Each group's least-squares
+# the architecture, which is packed_predicted unless the row is stale).  Each group's least-squares
 # line comes from gnuplot's stats over those points; its slope (cycles per
 # wavefront), intercept and n are printed in the key.  A group with fewer
 # than 2 points is drawn without a line.  No timed load at all: the chart

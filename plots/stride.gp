@@ -5,7 +5,7 @@
 # f32, u64, v4 for 1, 2, 4, 8, 16 bytes).  The stride, in elements, comes
 # from the addresses column: (address of lane 1 - address of lane 0) /
 # width.  Top row: measured wavefronts per warp instruction (points) and
-# the profile's prediction stored in the row (a step of width 1 centred on
+# the architecture's prediction stored in the row (a step of width 1 centred on
 # each stride, so the steps end at the first and last stride instead of
 # dropping to 0).  Bottom row: the median cycles per load of the dependent
 # chain, on its own axis (cycles and wavefronts are not one scale).  The
@@ -120,7 +120,7 @@ do for [fmt in "png svg"] {
 	set xrange [0:1]
 	set yrange [0:1]
 	set key center center horizontal spacing 1.2 width 2 font ",11"
-	plot NaN with lines lw 2 lc rgb "#9ecae1" title "predicted wavefronts (top row; profile in the row)", \
+	plot NaN with lines lw 2 lc rgb "#9ecae1" title "predicted wavefronts (top row; architecture in the row)", \
 	     NaN with points pt 7 ps 0.8 lc rgb "#08519c" title "measured wavefronts (top row; counters)", \
 	     NaN with linespoints pt 7 ps 0.5 lw 1 lc rgb "#d94801" title "cycles per load, dependent chain, median (bottom row)"
 	unset multiplot

@@ -6,7 +6,7 @@
 # file: load measured, load predicted, store measured, store predicted
 # wavefronts per warp instruction.  Loads of a pairwise-uniform request
 # (pairs, quads, s0) take fewer wavefronts than the stores of the same
-# addresses: the profile's packing.  Each case is labelled with the
+# addresses: the architecture's packing.  Each case is labelled with the
 # element index of lane l that defines it (the table `cases` below, from
 # analyzer/families/wide.c; its active lanes when not all 32), so the chart reads on
 # its own; the report lists the cases in full under the chart.  No wide

@@ -515,7 +515,7 @@ static void counter_meta(meta_list *ml, const bs_row *rows, size_t n)
 
 static void fill_device_meta(meta_list *ml, const cudaDeviceProp *prop,
 			     const probe_device *dev, double mhz,
-			     const bs_arch *profile, const options *o,
+			     const bs_arch *arch, const options *o,
 			     const bs_row *rows, size_t nrows, int argc,
 			     char **argv)
 {
@@ -545,10 +545,10 @@ static void fill_device_meta(meta_list *ml, const cudaDeviceProp *prop,
 	meta(ml, "git_describe", "%s", bs_version());
 	meta(ml, "date", "%s", date);
 	meta(ml, "command", "%s", cmd);
-	if (profile)
-		meta(ml, "profile", "%s", profile->name);
+	if (arch)
+		meta(ml, "arch", "%s", arch->name);
 	else
-		meta(ml, "profile", "none (sm_%d%d)", prop->major, prop->minor);
+		meta(ml, "arch", "none (sm_%d%d)", prop->major, prop->minor);
 	meta(ml, "probe", "%s", o->probe ? o->probe : "file");
 	meta(ml, "latency_method", "(t(%d operations) - t(%d operations)) / "
 	     "%d; a kind with a value back (ld, ldsm, atom): dependent chain "
@@ -609,7 +609,7 @@ int main(int argc, char **argv)
 	meta_list ml = { };
 	bs_row *rows;
 	char why[512], slug[64], dir[512], label[128], cc[16];
-	const bs_arch *profile;
+	const bs_arch *arch;
 	double mhz = 0;
 	int ndev = 0, rc;
 	size_t done = 0;
@@ -646,7 +646,7 @@ int main(int argc, char **argv)
 	signal(SIGINT, on_sigint);
 
 	snprintf(cc, sizeof cc, "%d.%d", prop.major, prop.minor);
-	profile = bs_arch_for_cc(cc);
+	arch = bs_arch_for_cc(cc);
 	for (size_t i = 0; i < pl.n; i++) {
 		bs_row *row = &rows[i];
 		size_t need = probe_smem_bytes(&pl.v[i]);
@@ -666,11 +666,11 @@ int main(int argc, char **argv)
 				 "needs %zu bytes of shared memory, the GPU "
 				 "gives a block at most %zu", need,
 				 dev.smem_optin);
-		/* predicted where the device's profile models the access */
-		if (profile && !row->note[0] &&
-		    bs_arch_rule(profile, row->access.kind,
+		/* predicted where the device's architecture models the access */
+		if (arch && !row->note[0] &&
+		    bs_arch_rule(arch, row->access.kind,
 				    row->access.width))
-			bs_row_predict(profile, row, NULL);
+			bs_row_predict(arch, row, NULL);
 	}
 	for (; done < pl.n && !interrupted; done++) {
 		if (!rows[done].note[0] &&
@@ -694,7 +694,7 @@ int main(int argc, char **argv)
 				return 1;
 			}
 	}
-	fill_device_meta(&ml, &prop, &dev, mhz, profile, &o, rows, done,
+	fill_device_meta(&ml, &prop, &dev, mhz, arch, &o, rows, done,
 			 argc, argv);
 	if (o.measure & M_COUNTERS)
 		count_points(dev.cc, rows, done, &ml);

@@ -51,9 +51,9 @@ else
 	AGAIN=$LAST
 	# repeatability of the latency medians between the two runs
 	python3 scripts/compare_runs.py "$ALL" "$AGAIN" | tee -a "$OUT/summary.txt"
-	# the profile the run itself gives (compared with sm_90's rules here,
+	# the architecture the run itself gives (compared with sm_90's rules here,
 	# where the kinds sm_90 leaves unmodeled can be set apart)
-	$B calibrate "$ALL" > "$OUT/data/calibrated.profile" 2> "$OUT/calibrate.log"
+	$B calibrate "$ALL" > "$OUT/data/calibrated.arch" 2> "$OUT/calibrate.log"
 	say "calibrate rc $?: $(tail -1 "$OUT/calibrate.log")"
 	run_probe "stride family alone" --probe stride
 	run_probe "calibration patterns" --file tests/calibration/h100.patterns --label calibration

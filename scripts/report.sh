@@ -37,13 +37,13 @@
 # failure stops make plots.  The kind charts (kinds-*: kinds-matrix,
 # kinds-atomics, kinds-cpasync, plots/kinds.gp) do not read the dataset but
 # its plot data, $PLOTS_DIR/kinds.csv, which `bankscope report --plot-data`
-# writes first: every row with its kind's group and the profile's
+# writes first: every row with its kind's group and the architecture's
 # prediction, so that they group rows by kind (the dataset's op column),
 # never by probe or row name; their columns are checked in that file, and
 # a dataset without rows of a chart's group lists it as not drawn.  The
 # bank maps (bankmap-*, the access of each in draw_bankmap) are
-# predictions by the dataset's profile (`bankscope predict --format map
-# --arch PROFILE`), drawn last, whatever the rows.
+# predictions by the dataset's architecture (`bankscope predict --format
+# map --arch ARCH`), drawn last, whatever the rows.
 #
 # make report: with DATA given (command line or environment) that dataset is
 # reported.  Otherwise, when `$NVIDIA_SMI -L` succeeds (NVIDIA_SMI defaults
@@ -52,10 +52,11 @@
 # finds no CUDA device after all, or no nvidia-smi is here, the newest
 # committed dataset is reported, and both the terminal and the top of the
 # page say "no GPU here: this report shows the committed dataset X".
-# A dataset whose GPU no built-in profile covers ("# profile: none (sm_XY)")
-# is calibrated first: `bankscope calibrate` writes DATA's profile beside
-# it (DATA with .profile for .csv), and the check, the bank maps and the
-# report use that profile (--arch); the terminal and the page say so.
+# A dataset whose GPU no built-in architecture covers ("# arch: none
+# (sm_XY)"; "# profile:" in older datasets) is calibrated first: `bankscope
+# calibrate` writes DATA's arch file beside it (DATA with .arch for .csv),
+# and the check, the bank maps and the report use that file (--arch); the
+# terminal and the page say so.
 # Then gnuplot (installed through scripts/deps.sh gnuplot-nox when missing)
 # draws $PLOTS_DIR (default build/plots) and `bankscope report` writes
 # $REPORT_OUT (default build/report), replacing the previous report whole
@@ -88,6 +89,14 @@ die() {
 # The value of metadata key $2 of dataset $1 (the lines before the header).
 meta() {
 	sed -n "/^#/!q; s/^# $2: *//p" "$1" | head -n 1
+}
+
+# The architecture dataset $1 was predicted with: "# arch:", else the
+# "# profile:" that older datasets wrote.
+arch_of() {
+	a=$(meta "$1" arch)
+	[ -n "$a" ] || a=$(meta "$1" profile)
+	echo "$a"
 }
 
 has_counters() {
@@ -259,7 +268,7 @@ plots() {
 		echo "$c: $why" >>"$into/not-drawn.txt"
 		skipped="$skipped; $c ($why)"
 	done
-	arch=${ARCH:-$(meta "$data" profile)}
+	arch=${ARCH:-$(arch_of "$data")}
 	for c in $charts; do
 		case $c in
 		bankmap-*) draw_bankmap "${c#bankmap-}" ;;
@@ -303,19 +312,19 @@ fail() {
 	exit 2
 }
 
-# No built-in profile for DATA's GPU: derive one from DATA into $ARCH.
+# No built-in architecture for DATA's GPU: derive one from DATA into $ARCH.
 calibrate_first() {
-	case $(meta "$DATA" profile) in
+	case $(arch_of "$DATA") in
 	none*) ;;
 	*) return 0 ;;
 	esac
-	ARCH=${DATA%.csv}.profile
+	ARCH=${DATA%.csv}.arch
 	"$CLI" calibrate "$DATA" >"$ARCH" 2>"$ARCH.log"
 	crc=$?
 	cat "$ARCH.log" >&2
 	rm -f "$ARCH.log"
 	[ "$crc" -le 1 ] || { rm -f "$ARCH"; fail "bankscope calibrate $DATA failed (exit status $crc)"; }
-	cnote="no built-in profile for this GPU ($(meta "$DATA" profile)): the report compares with $ARCH, which bankscope calibrate derived from this dataset"
+	cnote="no built-in architecture for this GPU ($(arch_of "$DATA")): the report compares with $ARCH, which bankscope calibrate derived from this dataset"
 	[ "$crc" = 0 ] || cnote="$cnote; calibrate left rows unexplained or rules open (its messages are on the terminal)"
 	echo "report: $cnote" >&2
 	note=${note:+$note; }$cnote

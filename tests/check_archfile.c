@@ -228,7 +228,7 @@ static const struct {
 	{ "unknown statement", HEAD "bank 4\n", 5, 1,
 	  "unknown statement 'bank'" },
 	{ "no profile line", "banks 32\nbank_bytes 4\n", 0, 0,
-	  "no 'profile NAME' line" },
+	  "no 'arch NAME' line" },
 	{ "no banks", "profile p\nbank_bytes 4\n", 0, 0, "no 'banks N' line" },
 	{ "banks not a power of two", "profile p\nbanks 24\n", 2, 7,
 	  "banks: 24 is not a power of two" },
@@ -245,7 +245,7 @@ static const struct {
 	{ "profile twice", "profile p\nprofile q\n", 2, 1,
 	  "profile given twice (first on line 1)" },
 	{ "bad name", "profile p/q\n", 1, 10,
-	  "a profile name takes letters" },
+	  "an architecture name takes letters" },
 	{ "bad compute capability", "profile p\ncompute_capability 9\n", 2,
 	  20, "'9' is not a compute capability" },
 	{ "unknown kind", HEAD "rule ldx 4 phase=32 source=s\n", 5, 6,
@@ -676,7 +676,7 @@ START_TEST(test_cas_loop_no_loads)
 	p.bank_bytes = 4;
 	ck_assert_int_eq(bs_arch_set_rule(&p, &r, NULL), 0);
 	ck_assert_int_eq(bs_predict(&p, &a, &s, &err), -1);
-	ck_assert_str_eq(err.text, "profile bare models 4-byte atom.add.f32 "
+	ck_assert_str_eq(err.text, "arch bare models 4-byte atom.add.f32 "
 			 "as a loop of loads and compare-and-stores, and has "
 			 "no rule for its loads (4-byte ld)");
 }
@@ -712,7 +712,7 @@ START_TEST(test_not_modeled)
 
 	ck_assert_int_eq(bs_predict(bs_arch_find("textbook"), &a, &s,
 				    &err), -1);
-	ck_assert_str_eq(err.text, "profile textbook does not model 16-byte "
+	ck_assert_str_eq(err.text, "arch textbook does not model 16-byte "
 		     "cp.async.cg accesses (bankscope archs textbook lists "
 		     "what it does)");
 }

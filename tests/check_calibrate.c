@@ -600,7 +600,7 @@ START_TEST(test_negative_slope)
 			ck_assert_str_eq(res.open[i].what, "latency of 4-byte "
 					 "ld: the timed rows give the line "
 					 "200.00 + -6.00 x wavefronts, which "
-					 "no profile holds (cycles from 0 to "
+					 "no arch file holds (cycles from 0 to "
 					 "1e9): not written");
 		}
 	ck_assert_int_eq(ld4, 1);

@@ -989,7 +989,7 @@ typedef struct {
 	"           32.08 1.0000\n"
 #define AGREE_VERDICT \
 	"verdict: AGREES: 9 rows, 7 measured, 7 agree, 0 disagree, " \
-	"1 skipped, 1 timing only (profile sm_90)\n"
+	"1 skipped, 1 timing only (arch sm_90)\n"
 #define DISAGREE_LINES(file) \
 	file ":7: f32_ld_s2 (probe stride, 4-byte ld): measured 1 " \
 	"wavefront, 0 conflicts; predicted 2, 1 (sm_90)\n" \
@@ -1044,18 +1044,18 @@ static const cli_case cli[] = {
 	  "fit: no width, op and packing with 2 or more timed rows\n"
 	  "%s\n"
 	  "verdict: DISAGREES: 4 rows, 4 measured, 1 agree, 3 disagree, "
-	  "0 skipped, 0 timing only (profile sm_90)\n" },
+	  "0 skipped, 0 timing only (arch sm_90)\n" },
 	{ "check --quiet - " CASES "agree.csv < " CASES "disagree.csv", 1,
 	  S3_LAT,
 	  DISAGREE_LINES("<stdin>")
 	  "verdict: DISAGREES: 13 rows, 11 measured, 8 agree, 3 disagree, "
-	  "1 skipped, 1 timing only (profile sm_90)\n" },
+	  "1 skipped, 1 timing only (arch sm_90)\n" },
 	/* textbook: a 16-byte broadcast is one wavefront; stored stays sm_90 */
 	{ "check " CASES "agree.csv --arch textbook --quiet", 1, FIXED,
 	  CASES "agree.csv:13: f128_ld_s0 (probe broadcast, 16-byte ld): "
 	  "measured 2 wavefronts, 0 conflicts; predicted 1, 0 (textbook)\n"
 	  "verdict: DISAGREES: 9 rows, 7 measured, 6 agree, 1 disagree, "
-	  "1 skipped, 1 timing only (profile textbook)\n" },
+	  "1 skipped, 1 timing only (arch textbook)\n" },
 	{ "check --arch=textbook " CASES "agree.csv", 1, PREFIX,
 	  CASES "agree.csv:13: f128_ld_s0 (probe broadcast, 16-byte ld): "
 	  "measured 2 wavefronts, 0 conflicts; predicted 1, 0 (textbook)\n"
@@ -1082,13 +1082,13 @@ static const cli_case cli[] = {
 	  "newline: the file is truncated\n" },
 	{ "check " CASES "profile.csv", 2, FIXED,
 	  "bankscope: " CASES "profile.csv: metadata 'profile: sm_99' names "
-	  "no known profile (sm_90, textbook; or give --arch with a profile "
-	  "file)\n" },
+	  "no known architecture (sm_90, textbook; or give --arch with an "
+	  "arch file)\n" },
 	{ "check --quiet --arch=sm_90 " CASES "profile.csv", 0, FIXED,
 	  "verdict: NOT CHECKED: no counters in these files\n" },
 	{ "check --arch sm_99 " CASES "agree.csv", 2, FIXED,
-	  "bankscope: option --arch: 'sm_99' is neither a built-in profile "
-	  "(sm_90, textbook) nor a profile file\n" },
+	  "bankscope: option --arch: 'sm_99' is neither a built-in "
+	  "architecture (sm_90, textbook) nor an arch file\n" },
 	{ "check " CASES "missing.csv", 2, FIXED,
 	  "bankscope: " CASES "missing.csv: cannot open: No such file or "
 	  "directory\n" },
@@ -1104,14 +1104,14 @@ static const cli_case cli[] = {
 	{ "check --format csv " CASES "disagree.csv " CASES "agree.csv", 1,
 	  S3_LAT, CSV_HEAD DISAGREE_CSV(CASES "disagree.csv")
 	  "# verdict: DISAGREES: 13 rows, 11 measured, 8 agree, 3 disagree, "
-	  "1 skipped, 1 timing only (profile sm_90)\n" },
+	  "1 skipped, 1 timing only (arch sm_90)\n" },
 	{ "check --format=csv --quiet " CASES "agree.csv", 0, FIXED,
 	  CSV_HEAD "# " AGREE_VERDICT },
 	{ "check --format csv --arch textbook " CASES "agree.csv", 1, FIXED,
 	  CSV_HEAD CASES "agree.csv,13,f128_ld_s0,broadcast,16,ld,measured,"
 	  "wavefronts_measured,2,1,textbook\n"
 	  "# verdict: DISAGREES: 9 rows, 7 measured, 6 agree, 1 disagree, "
-	  "1 skipped, 1 timing only (profile textbook)\n" },
+	  "1 skipped, 1 timing only (arch textbook)\n" },
 	{ "check --format csv " CASES "timing.csv", 0, FIXED, CSV_HEAD
 	  "# verdict: NOT CHECKED: no counters in these files\n" },
 	/* --format json --quiet: the disagreements and the verdict */
@@ -1269,7 +1269,7 @@ START_TEST(test_check_holds_output)
 	snprintf(line, sizeof line, "%s:%d: r%d (probe p, 4-byte ld): "
 		 "measured 9 wavefronts; predicted 1 (sm_90)\nverdict: "
 		 "DISAGREES: %d rows, %d measured, 0 agree, %d disagree, 0 "
-		 "skipped, 0 timing only (profile sm_90)\n", path,
+		 "skipped, 0 timing only (arch sm_90)\n", path,
 		 HOLD_ROWS + 1, HOLD_ROWS - 1, HOLD_ROWS, HOLD_ROWS,
 		 HOLD_ROWS);
 	ck_assert_str_eq(out + len - strlen(line), line);

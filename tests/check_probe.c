@@ -127,7 +127,7 @@ START_TEST(test_committed_verdict)
 	ck_assert_msg(rc == 0, "exit %d: %s", rc, buf);
 	ck_assert_str_eq(buf, "verdict: AGREES: 1309 rows, 1309 measured, "
 			 "1309 agree, 0 disagree, 0 skipped, 0 timing only "
-			 "(profile sm_90)\n");
+			 "(arch sm_90)\n");
 }
 END_TEST
 

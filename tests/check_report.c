@@ -259,7 +259,7 @@ static const struct {
 		       "`u8_ld_s4` |" },
 	{ "report.md", "**AGREES: 1309 rows, 1309 agree, 0 disagree** "
 		       "(1309 measured, 0 skipped for a note, 0 timing only; "
-		       "profile sm\\_90)." },
+		       "arch sm\\_90)." },
 	{ "report.md", "| `gpu` | NVIDIA H100 80GB HBM3 |" },
 	{ "report.md", "| `counters` | CUPTI range profiler, in process |" },
 	{ "report.md", "# bankscope report: NVIDIA H100 80GB HBM3\n" },
@@ -465,10 +465,10 @@ static const struct {
 } kinds_expect[] = {
 	{ "report.md", "## ldmatrix and stmatrix\n" },
 	{ "report.md", "1556 rows of 12 kinds and widths: 1556 agree with "
-		       "profile sm\\_90, 0 disagree, 0 not modeled; the rule "
+		       "arch sm\\_90, 0 disagree, 0 not modeled; the rule "
 		       "of each kind is in docs/model.md, section \"ldmatrix "
 		       "and stmatrix: one phase per matrix\"." },
-	{ "report.md", "### Measured against profile sm\\_90, and its rule\n" },
+	{ "report.md", "### Measured against arch sm\\_90, and its rule\n" },
 	{ "report.md", "| `ldsm.x4` | 16 | 173 | 173 | 173 | 0 | 0 | "
 		       "`phase=8 same_word=share slot_waves=1 ideal=words "
 		       "source=h100` |" },
@@ -504,7 +504,7 @@ static const struct {
 	{ "report.md", "| `atom.cas.b32` | 4 | 20 | 63.864 | "
 		       "`atom.cas.b32.stride.s3` (line 1782) | 63.89 |" },
 	{ "report.md", "962 rows of 8 kinds and widths: 962 agree with "
-		       "profile sm\\_90, 0 disagree, 0 not modeled" },
+		       "arch sm\\_90, 0 disagree, 0 not modeled" },
 	/* the float atomicAdd's retry loop: modeled, wavefronts only */
 	{ "report.md", "| `atom.add.f32` | 4 | 107 | 107 | 107 | 0 | 0 | "
 		       "`phase=32 same_word=share slot_waves=2 ideal=words "
@@ -526,11 +526,11 @@ static const struct {
 		       "`phase=8 same_word=share slot_waves=1 ideal=words "
 		       "copy=lines source=h100` |" },
 	{ "report.md", "661 rows of 4 kinds and widths: 661 agree with "
-		       "profile sm\\_90, 0 disagree, 0 not modeled; the rule "
+		       "arch sm\\_90, 0 disagree, 0 not modeled; the rule "
 		       "of each kind is in docs/model.md, section \"cp.async: "
 		       ".ca in STS's phases, .cg by lines\"." },
 	{ "report.md", "**AGREES: 3207 rows, 3207 agree, 0 disagree** (3207 "
-		       "measured, 0 skipped for a note, 0 timing only; profile "
+		       "measured, 0 skipped for a note, 0 timing only; arch "
 		       "sm\\_90)." },
 	/* the load and store throughput counts loads and stores only */
 	{ "report.md", "| 16 | ld | 5 | - | 0.999 | 255.620 | `ld.ctl.s0` |" },
@@ -611,7 +611,7 @@ START_TEST(test_plot_data)
 	ck_assert_str_eq(err ? err : "", "");
 	free(err);
 	csv = page(dir, "kinds.csv");
-	assert_holds(csv, "kinds.csv", "\n# profile: sm_90\n# gpu: NVIDIA H100 "
+	assert_holds(csv, "kinds.csv", "\n# arch: sm_90\n# gpu: NVIDIA H100 "
 		     "80GB HBM3\nline,kind,label,group,series,width,returns,"
 		     "modeled,noted,active_lanes,wavefronts_measured,"
 		     "bank_conflicts_measured,wavefronts_predicted,"
@@ -731,7 +731,7 @@ START_TEST(test_plot_data_kept)
 	ck_assert_int_eq(lstat(target, &st), 0);
 	ck_assert_int_eq(st.st_size, bytes);
 	text = page(dir, "target.csv");
-	assert_holds(text, "target.csv", "\n# profile: sm_90\n");
+	assert_holds(text, "target.csv", "\n# arch: sm_90\n");
 	free(text);
 
 	have_dev = mknod(dev, S_IFCHR | 0666, makedev(1, 3)) == 0;

@@ -30,9 +30,10 @@
 #    and removes the report that was there, saying so.
 # 4. make report without DATA and NVIDIA_SMI=false (no GPU): the terminal
 #    and the page both say the committed dataset is shown.
-# 5. A dataset of a GPU no built-in profile covers ("# profile: none
-#    (sm_89)": the H100 run relabelled, in $T): make report calibrates
-#    first, writes the profile beside the dataset, and the terminal and
+# 5. A dataset of a GPU no built-in architecture covers ("# profile: none
+#    (sm_89)", the key older datasets wrote: the H100 run relabelled, in
+#    $T): make report calibrates first, writes the arch file beside the
+#    dataset, and the terminal and
 #    the page say the report compares with it.
 # 6. The dataset of every access kind ($KINDS, the exploration of
 #    ldmatrix, stmatrix, the shared atomics and cp.async): the three kind
@@ -259,22 +260,22 @@ else
 	fail "make report without DATA and without a GPU"
 fi
 
-# 5. No built-in profile: calibrated first.
+# 5. No built-in architecture: calibrated first.
 sed -e 's/^# compute_capability: .*/# compute_capability: 8.9/' \
 	-e 's/^# profile: .*/# profile: none (sm_89)/' "$DATA" >"$T/sm89.csv"
 if report sm89 DATA="$T/sm89.csv"; then
-	line="report: no built-in profile for this GPU (none (sm_89)): the report compares with $T/sm89.profile, which bankscope calibrate derived from this dataset"
+	line="report: no built-in architecture for this GPU (none (sm_89)): the report compares with $T/sm89.arch, which bankscope calibrate derived from this dataset"
 	if grep -q -x -F -- "$line" "$T/sm89.log"; then
 		ok "terminal: $line"
 	else
 		fail "make report on an sm_89 dataset does not say: $line"
 	fi
-	grep -q '^rule ld 8 phase=16 packed=32 partners=1,2 ' "$T/sm89.profile" ||
-		fail "$T/sm89.profile does not hold the H100's rule for 8-byte loads"
-	holds_in "$T/sm89" index.html "the report compares with $T/sm89.profile"
+	grep -q '^rule ld 8 phase=16 packed=32 partners=1,2 ' "$T/sm89.arch" ||
+		fail "$T/sm89.arch does not hold the H100's rule for 8-byte loads"
+	holds_in "$T/sm89" index.html "the report compares with $T/sm89.arch"
 else
 	cat "$T/sm89.log"
-	fail "make report DATA=$T/sm89.csv (no built-in profile)"
+	fail "make report DATA=$T/sm89.csv (no built-in architecture)"
 fi
 
 # 6. Every access kind (the exploration of issue 10): the kind charts are
@@ -297,7 +298,7 @@ if report kinds DATA="$KINDS"; then
 	holds_in "$T/kinds" report.md 'Not drawn: `stride` (the dataset has no column wavefronts\_predicted); `latency` (the dataset has no column packed\_predicted);'
 	holds_in "$T/kinds" report.md '| `ldsm.x4` | 16 | latency (dependent chain) | 173 | 2.000 | 31.00 | 1.0000 | 31 + 2 x wavefronts |'
 	holds_in "$T/kinds" report.md '| `atom.add.u32` | 4 | 40 | 127.131 | `cuda.inc.ret.kaddr.k1_interleaved` (line 2455) and `atom.add.u32.stride.s7` (line 1572), the middle two | 127.25 |'
-	holds_in "$T/kinds" report.md '**AGREES: 3207 rows, 3207 agree, 0 disagree** (3207 measured, 0 skipped for a note, 0 timing only; profile sm\_90).'
+	holds_in "$T/kinds" report.md '**AGREES: 3207 rows, 3207 agree, 0 disagree** (3207 measured, 0 skipped for a note, 0 timing only; arch sm\_90).'
 	holds_in "$T/kinds" index.html '<figure id="chart-kinds-atomics"><a href="kinds-atomics.svg"><img src="kinds-atomics.png" alt="Shared atomics"></a>'
 	# the legends the charts draw: each kind's rows and its fitted line
 	for t in 'ldsm.x4: 173 rows, 173 on the diagonal; 31.00 + 2.000 x wavefronts cycles (n 173)' \
@@ -305,7 +306,7 @@ if report kinds DATA="$KINDS"; then
 		'atom.add.f32: 107 rows, 107 on the diagonal; ' \
 		'atom.add.u64: 106 rows, 106 on the diagonal; ' \
 		'cp.async.cg: 224 rows, 224 on the diagonal; ' \
-		'predicted by profile sm_90, wavefronts per warp instruction'; do
+		'predicted by arch sm_90, wavefronts per warp instruction'; do
 		if grep -q -F -- "$t" "$T/kinds"/kinds-*.svg; then
 			ok "a kind chart says: $t"
 		else

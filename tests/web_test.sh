@@ -168,18 +168,18 @@ for d in big bad markup; do
 	fi
 done >"$T/expected-data.txt"
 
-# ---- profile files: a good one (the textbook's, renamed) and a bad one ------
-sed 's/^profile textbook$/profile mine/' analyzer/archs/textbook.arch >"$T/mine.profile"
-printf 'profile x\nbanks 33\n' >"$T/bad.profile"
+# ---- arch files: a good one (the textbook's, renamed) and a bad one ---------
+sed 's/^arch textbook$/arch mine/' analyzer/archs/textbook.arch >"$T/mine.profile"
+printf 'arch x\nbanks 33\n' >"$T/bad.profile"
 pcases="--kind ld --width 8 --expr lane|--kind st --width 16 --expr 0|--kind ld --width 4 --tile 32x32|--kind atom.add.u32 --width 4 --expr lane"
 {
 	echo "PROFILE bad.profile ERROR $($BANKSCOPE predict --arch "$T/bad.profile" --expr lane 2>&1 |
 		sed 's/^bankscope: //; s|build/web-test/||')"
 	echo "$pcases" | tr '|' '\n' | while IFS= read -r c; do
 		if out=$($BANKSCOPE predict --format csv --arch "$T/mine.profile" $c 2>"$T/err"); then
-			# an access the profile does not model: predict writes the
+			# an access the architecture does not model: predict writes the
 			# row without predictions and a note, the page its message
-			note=$(echo "$out" | sed -n 's/^# not modeled: profile [^ ]* has no rule for \([^ ]* [^ ]*\) .*/\1/p')
+			note=$(echo "$out" | sed -n 's/^# not modeled: arch [^ ]* has no rule for \([^ ]* [^ ]*\) .*/\1/p')
 			if [ -n "$note" ]; then
 				echo "PROFILE mine.profile NOT MODELED $note"
 			else
@@ -277,11 +277,11 @@ else
 	diff "$T/expected-data.txt" "$T/page-data.txt"
 fi
 grep '^PROFILE ' "$T/page.txt" |
-	sed 's/ ERROR [^:]*: profile [^ ]* does not model \([^ ]* [^ ]*\) accesses .*/ NOT MODELED \1/' >"$T/page-profile.txt"
+	sed 's/ ERROR [^:]*: arch [^ ]* does not model \([^ ]* [^ ]*\) accesses .*/ NOT MODELED \1/' >"$T/page-profile.txt"
 if cmp -s "$T/expected-profile.txt" "$T/page-profile.txt"; then
-	ok "profile files: $(grep -c . "$T/page-profile.txt") results as bankscope predict --arch FILE gives them"
+	ok "arch files: $(grep -c . "$T/page-profile.txt") results as bankscope predict --arch FILE gives them"
 else
-	fail "profile files: the page differs from bankscope predict --arch FILE:"
+	fail "arch files: the page differs from bankscope predict --arch FILE:"
 	diff "$T/expected-profile.txt" "$T/page-profile.txt"
 fi
 grep -q '^DATASET bad.csv ERROR bad.csv:37:' "$T/page-data.txt" ||
@@ -347,7 +347,7 @@ else
 	fail "the page's side-by-side differs from bankscope report's:"
 	diff "$T/compare-cli.txt" "$T/compare-page.txt" | head -10
 fi
-grep -q -F '<p class="verdict" id="d-verdict">AGREES: 3889 rows, 3889 measured, 3889 agree, 0 disagree, 0 skipped, 0 timing only (profile sm_90)</p>' "$T/data.html" ||
+grep -q -F '<p class="verdict" id="d-verdict">AGREES: 3889 rows, 3889 measured, 3889 agree, 0 disagree, 0 skipped, 0 timing only (arch sm_90)</p>' "$T/data.html" ||
 	fail "the built-in H100 dataset's verdict is not bankscope check's"
 
 echo "web_test: $(($(date +%s) - t0)) s"

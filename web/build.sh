@@ -58,7 +58,7 @@ done
 reduce() {
 	awk -F, -v OFS=, '
 	/^#/ {
-		if ($0 ~ /^# (gpu|compute_capability|profile|date|sm_clock_mhz_measured|driver_version|sm_count):/)
+		if ($0 ~ /^# (gpu|compute_capability|arch|profile|date|sm_clock_mhz_measured|driver_version|sm_count):/)
 			print
 		next
 	}

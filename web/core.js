@@ -156,7 +156,7 @@ var Bankscope = (function () {
 		return o;
 	};
 
-	/* arch: 0 sm_90, 1 textbook, 2 the opened profile file */
+	/* arch: 0 sm_90, 1 textbook, 2 the opened arch file */
 	Model.prototype.predict = function (slot, arch) {
 		if (this.x.web_predict(slot, arch) < 0)
 			return { error: this.error() };
@@ -180,7 +180,7 @@ var Bankscope = (function () {
 			 after: rc === 1 ? this.result(slot) : null };
 	};
 
-	/* A profile file's text: null, or the error. */
+	/* An arch file's text: null, or the error. */
 	Model.prototype.profile = function (name, text) {
 		this.put(1, name);
 		this.put(0, text);
@@ -188,7 +188,7 @@ var Bankscope = (function () {
 	};
 
 	/*
-	 * A dataset's bytes into slot id: { rows, count, profile, meta, row[] }
+	 * A dataset's bytes into slot id: { rows, count, profile (the architecture), meta, row[] }
 	 * or { error }.
 	 */
 	Model.prototype.dataset = function (id, name, bytes) {

@@ -123,7 +123,7 @@ EXPORT(web_dataset) long web_dataset(int id, size_t len)
 		fclose(f);
 		return data_fail(&err);
 	}
-	meta = bs_dataset_meta(d, "profile");
+	meta = bs_dataset_arch(d, NULL);
 	if (meta && !strncmp(meta, "none", 4))
 		p = NULL;
 	else

@@ -120,33 +120,33 @@ static int fail_text(const char *source, const char *fmt, const char *a)
 	return fail(&err);
 }
 
-/* ---- profiles ------------------------------------------------------------ */
+/* ---- architectures ------------------------------------------------------- */
 
-static bs_arch user_profile;
-static int have_user_profile;
+static bs_arch user_arch;
+static int have_user_arch;
 
-/* 0 sm_90, 1 textbook, 2 the profile file the user opened. */
-static const bs_arch *profile_of(int arch)
+/* 0 sm_90, 1 textbook, 2 the arch file the user opened. */
+static const bs_arch *arch_of(int arch)
 {
-	if (arch == 2 && have_user_profile)
-		return &user_profile;
+	if (arch == 2 && have_user_arch)
+		return &user_arch;
 	return arch == 1 ? bs_arch_find("textbook") : bs_arch_default();
 }
 
-/* The profile file in buffer 0, named by buffer 1. */
+/* The arch file in buffer 0, named by buffer 1. */
 EXPORT(web_profile) int web_profile(void)
 {
 	bs_error err;
 
 	if (!buf[0] || !buf[1])
-		return fail_text("profile", "%s", "no profile text");
-	if (bs_arch_parse(buf[0], buf[1], &user_profile, &err) < 0) {
-		have_user_profile = 0;
+		return fail_text("arch", "%s", "no arch file text");
+	if (bs_arch_parse(buf[0], buf[1], &user_arch, &err) < 0) {
+		have_user_arch = 0;
 		return fail(&err);
 	}
-	have_user_profile = 1;
+	have_user_arch = 1;
 	snprintf(str[WS_PROFILE], sizeof str[WS_PROFILE], "%s",
-		 user_profile.name);
+		 user_arch.name);
 	return 0;
 }
 
@@ -421,7 +421,7 @@ static bs_detail detail;
 /*
  * The pipe's clocks: each phase holds the pipe one clock per wavefront and
  * at least one clock (docs/model.md, "Throughput": measured on loads and
- * stores, not modeled by the profile); 0 for a loop or a copy by lines.
+ * stores, not modeled by the architecture); 0 for a loop or a copy by lines.
  */
 static unsigned pipe_clocks(const bs_detail *d)
 {
@@ -508,10 +508,10 @@ static void fill(int slot, const bs_arch *p, const bs_access *a,
 	n[WD_LAT_SLOPE] = rule ? rule->lat_slope : NAN;
 }
 
-/* Predict the access web_build() made under profile arch into slot. */
+/* Predict the access web_build() made under architecture arch into slot. */
 EXPORT(web_predict) int web_predict(int slot, int arch)
 {
-	const bs_arch *p = profile_of(arch);
+	const bs_arch *p = arch_of(arch);
 	bs_error err;
 
 	slot &= SLOTS - 1;
@@ -537,7 +537,7 @@ static bs_fix fix;
  */
 EXPORT(web_fix) int web_fix(int slot, int arch)
 {
-	const bs_arch *p = profile_of(arch);
+	const bs_arch *p = arch_of(arch);
 	const bs_fix_change *b = &fix.best;
 	bs_error err;
 

@@ -144,9 +144,9 @@
 				$("f-" + f).value = s[f] !== undefined ? s[f] : "";
 		});
 		setSwizzle(s.swizzle);
-		/* a profile file is not in the URL: sm_90 until one is opened */
+		/* an arch file is not in the URL: sm_90 until one is opened */
 		$("f-arch").value = s.arch === "1" || (s.arch === "2" &&
-			$("profile-name").textContent) ? s.arch : "0";
+			$("arch-name").textContent) ? s.arch : "0";
 		$("f-textbook").checked = s.textbook === "1";
 		$("f-fix").checked = s.fix === "1";
 		showMode();
@@ -486,7 +486,7 @@
 	}
 
 	function caption(r, what) {
-		return what + ": profile " + r.profile + ", " + r.width + "-byte " +
+		return what + ": arch " + r.profile + ", " + r.width + "-byte " +
 			r.kind_name + ", " + r.wavefronts + " wavefront" +
 			(r.wavefronts === 1 ? "" : "s") + ", ideal " + r.ideal +
 			(r.packed ? ", packed" : "");
@@ -579,7 +579,7 @@
 			fmt(r.lat_base) + " + " + fmt(r.lat_slope) +
 			" x wavefronts") + "; throughput: the pipe holds each " +
 			"phase one clock a wavefront, at least one (measured, " +
-			"not in the profile); conflict-free " + (isNaN(r.tp_rule)
+			"not in the arch file); conflict-free " + (isNaN(r.tp_rule)
 			? "not measured" : fmt(r.tp_rule) + " B/clk/SM") + ".";
 		$("cap-main").textContent = caption(r, r.name);
 		var tb = s.textbook === "1" && arch !== 1;
@@ -736,7 +736,7 @@
 			c.agree + " agree, " + c.disagree + " disagree, " +
 			c.skipped + " skipped, " + c.timing + " timing only" +
 			(c.not_modeled ? ", " + c.not_modeled + " not modeled" : "") +
-			" (profile " + (d.profile || "none") + ")";
+			" (arch " + (d.profile || "none") + ")";
 	}
 
 	function lineText(f) {
@@ -951,12 +951,12 @@
 	}
 
 	/*
-	 * A profile file: the architecture from now on, or its first bad
+	 * An arch file: the architecture from now on, or its first bad
 	 * line shown (and sm_90 kept).
 	 */
-	function openProfile(name, text) {
+	function openArch(name, text) {
 		var e = model.profile(name, text);
-		$("profile-name").textContent = e ? "" : name;
+		$("arch-name").textContent = e ? "" : name;
 		$("f-arch").value = e ? "0" : "2";
 		if (e)
 			fail(e);
@@ -989,16 +989,16 @@
 		form.addEventListener("submit", function (ev) { ev.preventDefault(); });
 		$("f-arch").addEventListener("change", function () {
 			if ($("f-arch").value === "2")
-				$("f-profile-file").click();
+				$("f-arch-file").click();
 			else
 				redraw();
 		});
-		$("f-profile-file").addEventListener("change", function () {
-			var f = $("f-profile-file").files[0];
+		$("f-arch-file").addEventListener("change", function () {
+			var f = $("f-arch-file").files[0];
 			if (!f)
 				return;
 			f.text().then(function (text) {
-				openProfile(f.name, text);
+				openArch(f.name, text);
 			});
 		});
 		window.addEventListener("hashchange", function () {
@@ -1094,9 +1094,9 @@
 		out.push("TIMING n=" + times.length + " max=" + slow[0][0].toFixed(2) +
 			 " median=" + sorted[sorted.length >> 1].toFixed(2) +
 			 " redrawn=" + again);
-		/* profile files: a bad one's message, then accesses under a good one */
+		/* arch files: a bad one's message, then accesses under a good one */
 		(t.profiles || []).forEach(function (p) {
-			var e = openProfile(p.name, p.text);
+			var e = openArch(p.name, p.text);
 			if (e) {
 				out.push("PROFILE " + p.name + " ERROR " + e);
 				return;

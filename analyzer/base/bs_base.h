@@ -60,7 +60,7 @@ const char *bs_version(void);
 /* Parse a whole unsigned decimal or 0x-hex token: 0, -1 on junk, -2 when > max. */
 int bs_parse_u64(const char *s, uint64_t max, uint64_t *out);
 /*
- * The one number grammar of profile files and datasets: the n bytes of s
+ * The one number grammar of arch files and datasets: the n bytes of s
  * are a whole decimal, [+-] then digits with an optional '.' and fraction
  * (or '.' and a fraction), then an optional exponent e[+-]digits; no hex,
  * inf or nan.  Any length; the value as strtod rounds it, subnormals and
@@ -70,7 +70,7 @@ int bs_parse_u64(const char *s, uint64_t max, uint64_t *out);
  */
 int bs_parse_decimal(const char *s, size_t n, double *out);
 /*
- * The tokens of a line of words (profile files, pattern files): blanks
+ * The tokens of a line of words (arch files, pattern files): blanks
  * are ' ' and '\t', a token runs to a blank, '#' (a comment) or the end.
  * bs_skip_blanks: s past its blanks.  bs_token_len: the length of the
  * token at s (0 at a blank, '#' or the end).  bs_copy_token: up to size -

@@ -1,9 +1,9 @@
 /*
- * bs_calibrate.h - a profile derived from measurements: what `bankscope
+ * bs_calibrate.h - an architecture derived from measurements: what `bankscope
  * calibrate` does.  Part of bankscope.h.
  *
  * Calibration takes the measured rows of probe runs (bs_calib_add_row, or
- * whole datasets) and searches the rule space for the profile that
+ * whole datasets) and searches the rule space for the architecture that
  * explains them, nothing looked up:
  *
  *   geometry   banks 16, 32 or 64 of 4 bytes, or 16 or 32 of 8 bytes;
@@ -22,7 +22,7 @@
  *              intercept), then least squares over the rows within the
  *              tolerance of it, rounded to whole cycles when that moves
  *              none of them past the tolerance.  Rows past it are named
- *              as outliers, not fitted.  A line a profile cannot hold
+ *              as outliers, not fitted.  A line an architecture cannot hold
  *              (negative slope or base) is not written: the rule is
  *              left open.  The tolerance follows the data's noise: the
  *              largest of BS_CALIB_CYCLES_TOL, twice the 90th percentile
@@ -50,7 +50,7 @@
  * result names the rule, the family that would settle it and one of its
  * points.  Rows no candidate explains are returned with the rule that
  * explains the most of them (the nearest), as are timed rows more than
- * the tolerance from the fitted latency.  The profile is written to
+ * the tolerance from the fitted latency.  The architecture is written to
  * memory and read back before bs_calib_run returns it.
  */
 #ifndef BS_CALIBRATE_H
@@ -66,7 +66,7 @@ extern "C" {
 
 typedef struct bs_calib bs_calib;
 
-/* A distinct access the derived profile does not explain. */
+/* A distinct access the derived architecture does not explain. */
 typedef struct {
 	char file[256];          /* its first row */
 	long line;
@@ -76,7 +76,7 @@ typedef struct {
 	bs_kind kind;
 	unsigned width;
 	char what[160];          /* "measured 3 wavefronts, the rule gives 2" */
-	char rule[200];          /* the nearest rule, as a profile line */
+	char rule[200];          /* the nearest rule, as an arch file line */
 } bs_calib_miss;
 
 /* A rule the rows leave open. */
@@ -103,7 +103,7 @@ typedef struct {
 } bs_calib_result;
 
 typedef struct {
-	const char *name;        /* profile name; NULL: sm_XY from the data,
+	const char *name;        /* arch name; NULL: sm_XY from the data,
 				    sm_XY-calibrated where a built-in is
 				    sm_XY */
 	const char *description; /* NULL: says where it was derived from */
@@ -129,15 +129,15 @@ int bs_calib_add_row(bs_calib *c, const bs_row *r, const char *file,
 		     long line);
 /*
  * Add every row of an open dataset, reading it to the end; its gpu and
- * compute_capability metadata go into the profile's source and
+ * compute_capability metadata go into the architecture's source and
  * compute_capability.  0, or -1 with err (a bad row names file, line and
  * column; datasets of different compute capabilities are refused).
  */
 int bs_calib_add_dataset(bs_calib *c, bs_dataset *d, const char *name,
 			 bs_error *err);
 /*
- * Derive the profile.  0 (res says what is unexplained or open), or -1
- * with err: no measured row, out of memory, or a profile that does not
+ * Derive the architecture.  0 (res says what is unexplained or open), or -1
+ * with err: no measured row, out of memory, or an architecture that does not
  * read back (a bug: never written).
  */
 int bs_calib_run(bs_calib *c, const bs_calib_options *o, bs_arch *out,

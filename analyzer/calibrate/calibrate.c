@@ -1,10 +1,10 @@
 /*
- * calibrate.c - bs_calib_run: the profile that explains measured rows
+ * calibrate.c - bs_calib_run: the architecture that explains measured rows
  * (bs_calibrate.h says what is searched and in which order, calibrate.h
  * which file does what).  The run goes in steps: the distinct accesses
  * grouped by (kind, width), the bank geometry, each group's rule, the
- * latency tolerance from the noise, the latency lines, the profile's
- * name and sources, and the profile read back.
+ * latency tolerance from the noise, the latency lines, the architecture's
+ * name and sources, and the architecture read back.
  */
 #include <math.h>
 #include <stdio.h>
@@ -229,7 +229,7 @@ static int fit_latencies(group *g, const groups *gs, const geometry *geo,
 	return 0;
 }
 
-/* The profile's name, description, compute capability and source. */
+/* The architecture's name, description, compute capability and source. */
 static void name_profile(const bs_calib *c, const bs_calib_options *o,
 			 bs_arch *out)
 {
@@ -266,7 +266,7 @@ static void name_profile(const bs_calib *c, const bs_calib_options *o,
 		n += (size_t)snprintf(text + n, size - n, " %s", c->files[i]);
 }
 
-/* What is returned is what --arch reads: the profile, read back. */
+/* What is returned is what --arch reads: the architecture, read back. */
 static int reads_back(const bs_arch *p, bs_error *err)
 {
 	bs_arch *back = malloc(sizeof *back);
@@ -287,7 +287,7 @@ static int reads_back(const bs_arch *p, bs_error *err)
 	}
 	f = NULL;
 	if (bs_arch_parse(text, "calibrated", back, &e) < 0)
-		bs_error_set(err, "calibrate", 0, 0, "the derived profile "
+		bs_error_set(err, "calibrate", 0, 0, "the derived architecture "
 			     "does not read back, so it is not written: %s",
 			     e.text);
 	else

@@ -6,7 +6,7 @@
  * The rows are aggregated as they come into distinct accesses (a hash
  * table keyed by the access and its counters), grouped by (kind, width);
  * a candidate rule is judged by predicting every distinct access of its
- * group under a one-rule profile.  Whether another explaining candidate
+ * group under a one-rule architecture.  Whether another explaining candidate
  * would predict a probe family's point differently is asked of the points
  * of every family with the group's kind and width.
  *
@@ -14,7 +14,7 @@
  *   search.c     the candidate rules, judging them on a group, the search
  *   fit.c        the chosen rule's latency line and throughput
  *   findings.c   what the result names: the misses and the open rules
- *   calibrate.c  bs_calib_run: from the groups to a profile read back
+ *   calibrate.c  bs_calib_run: from the groups to an architecture read back
  */
 #ifndef BS_CALIBRATE_INTERNAL_H
 #define BS_CALIBRATE_INTERNAL_H
@@ -77,7 +77,7 @@ typedef struct {
 	unsigned width;
 	const bs_points *ref;    /* every family point */
 	/*
-	 * The profile derived so far (NULL while the geometry is chosen): a
+	 * The arch derived so far (NULL while the geometry is chosen): a
 	 * loop candidate's loads take its ld rule of the same width.
 	 */
 	const bs_arch *built;
@@ -93,9 +93,9 @@ double calib_spread_p90(const bs_calib *c);
 
 /* ---- search.c ---------------------------------------------------------- */
 
-/* A rule as its profile line, for messages. */
+/* A rule as its arch file line, for messages. */
 void calib_rule_text(const bs_rule *r, char *buf, size_t size);
-/* g->scratch: the profile of geometry geo and the one rule r. */
+/* g->scratch: the architecture of geometry geo and the one rule r. */
 void calib_one_rule(group *g, const geometry *geo, const bs_rule *r);
 /* The candidates beyond bank slots the group's kind may take: 1 a retry
  * loop (an atomic), 2 copy=lines (a 16-byte write). */

@@ -1,6 +1,6 @@
 /*
  * findings.c - what calibrate's result names: the rules the rows leave
- * open and the distinct accesses the derived profile does not explain.
+ * open and the distinct accesses the derived architecture does not explain.
  */
 #include <stdarg.h>
 #include <stdlib.h>

@@ -199,7 +199,7 @@ static int fit_line(group *g, const geometry *geo, bs_rule *r, double tol,
 	return FIT_OK;
 }
 
-/* A latency a profile file holds: at least 0, at most 1e9 cycles. */
+/* A latency an arch file holds: at least 0, at most 1e9 cycles. */
 static int holdable(double v)
 {
 	return isnan(v) || (v >= 0 && v <= 1e9);
@@ -208,7 +208,7 @@ static int holdable(double v)
 /*
  * Fit the chosen rule's latency; name the rows the line misses by more
  * than tol (those left out of the fit as outliers); leave the latency
- * out, and the rule open, when the line is not one a profile can hold.
+ * out, and the rule open, when the line is not one an architecture can hold.
  */
 int calib_fit_latency(group *g, const geometry *geo, bs_rule *r, double tol,
 		       bs_calib_result *res)
@@ -246,7 +246,7 @@ int calib_fit_latency(group *g, const geometry *geo, bs_rule *r, double tol,
 		r->lat_slope = r->lat_base = r->lat_packed = NAN;
 		return calib_add_open(res, g->kind, g->width, NULL, -1, "latency of "
 				"%u-byte %s: the timed rows give the line %.2f + "
-				"%.2f x wavefronts, which no profile holds (cycles "
+				"%.2f x wavefronts, which no arch file holds (cycles "
 				"from 0 to 1e9): not written", g->width,
 				bs_kind_name(g->kind), base, slope);
 	}
@@ -336,7 +336,7 @@ void calib_fit_throughput(group *g, const geometry *geo, bs_rule *r)
 		for (unsigned j = 0; distinct && j < m->ntp; j++)
 			v[k++] = m->tpv[j];   /* each row kept, not the access */
 	}
-	/* none written that a profile cannot hold */
+	/* none written that an architecture cannot hold */
 	if (k && bs_min_median(v, k, &lo, &med) == 0 && holdable(med))
 		r->tp_bytes_per_clk = floor(med * 100 + 0.5) / 100 + 0.0;
 	free(v);

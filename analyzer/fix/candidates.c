@@ -44,7 +44,7 @@ static void try_widen(search *s, const uint32_t *chunk, unsigned w,
 	bs_summary sum;
 	char suffix[16];
 
-	/* only to a width the kind has and the profile models */
+	/* only to a width the kind has and the architecture models */
 	if (!bs_arch_rule(s->p, a->kind, w))
 		return;
 	new_change(&c, BS_FIX_WIDEN, pad, swizzle, w);

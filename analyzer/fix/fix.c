@@ -4,8 +4,8 @@
  * ranks them; candidates.c makes them, describe.c writes their texts.
  *
  * The search is exhaustive over a small space and every candidate is
- * priced by bs_predict() under the caller's profile, so the advice follows
- * the profile's rules (phases by width, packing) rather than a rule of
+ * priced by bs_predict() under the caller's architecture, so the advice follows
+ * the architecture's rules (phases by width, packing) rather than a rule of
  * thumb.  What can change depends on where the access comes from:
  *
  *   tile    T tile[ROWS][COLS+PAD]: every padding 0..max_pad, with and

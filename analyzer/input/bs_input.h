@@ -233,7 +233,7 @@ typedef struct {
 	char value[464];
 } bs_meta;
 
-/* Fill a row's prediction fields from its access under profile p. */
+/* Fill a row's prediction fields from its access under architecture p. */
 int bs_row_predict(const bs_arch *p, bs_row *row, bs_error *err);
 /* A row with every number NaN and empty strings. */
 void bs_row_init(bs_row *row);
@@ -272,6 +272,12 @@ bs_dataset *bs_dataset_open(FILE *f, const char *name, bs_error *err);
 int bs_dataset_next(bs_dataset *d, bs_row *row, bs_error *err);
 /* Metadata value for key, or NULL. */
 const char *bs_dataset_meta(const bs_dataset *d, const char *key);
+/*
+ * The architecture the file was predicted with: its "# arch:" metadata,
+ * else "# profile:" (the name datasets wrote before), else NULL.  key
+ * (when not NULL) gets the key found, for messages.
+ */
+const char *bs_dataset_arch(const bs_dataset *d, const char **key);
 int bs_dataset_nmeta(const bs_dataset *d);
 const bs_meta *bs_dataset_meta_at(const bs_dataset *d, int i);
 long bs_dataset_line(const bs_dataset *d);

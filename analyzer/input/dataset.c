@@ -764,6 +764,15 @@ const char *bs_dataset_meta(const bs_dataset *d, const char *key)
 	return NULL;
 }
 
+const char *bs_dataset_arch(const bs_dataset *d, const char **key)
+{
+	const char *v = bs_dataset_meta(d, "arch");
+
+	if (key)
+		*key = v ? "arch" : "profile";
+	return v ? v : bs_dataset_meta(d, "profile");
+}
+
 int bs_dataset_nmeta(const bs_dataset *d)
 {
 	return d->nmeta;
@@ -779,7 +788,7 @@ long bs_dataset_line(const bs_dataset *d)
 	return d->line;
 }
 
-/* A decimal number (bs_parse_decimal, as profile files), or NaN for an
+/* A decimal number (bs_parse_decimal, as arch files), or NaN for an
  * empty field; "-0" is as negative as "-1". */
 static int parse_number(bs_dataset *d, const field *fl, const char *cname,
 			double *out, bs_error *err)

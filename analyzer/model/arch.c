@@ -1,10 +1,12 @@
 /*
  * arch.c - architectures: rule tables read from text (*.arch files).
  *
- * A profile file, one statement a line (docs/model.md, "Profile files"):
+ * An arch file, one statement a line (docs/model.md, "Architecture
+ * files"):
  *
  *   # a comment (a line whose first non-blank is '#')
- *   profile NAME                 letters, digits, '_', '-', '.'
+ *   arch NAME                    letters, digits, '_', '-', '.'; the old
+ *                                spelling 'profile NAME' is read too
  *   description TEXT             the rest of the line
  *   compute_capability CC...     the GPUs it is for: 9.0, 8.9, ...
  *   banks N                      a power of two, at most 64
@@ -16,7 +18,7 @@
  * (together), same_word=share|serial, ideal=words|lanes, slot_waves=N
  * (wavefronts a bank slot costs, 1 to 4), loop=none|cas (an atomic
  * that runs as a retry loop of loads and compare-and-stores: it needs
- * the profile's ld rule of the same width), copy=none|lines (a 16-byte
+ * the arch's ld rule of the same width), copy=none|lines (a 16-byte
  * copy from global memory counted by 128-byte lines, bs_model.h:
  * cp.async.cg), lat_base=, lat_packed=, lat_slope= (cycles), tp=BYTES
  * (per clock per SM) and source=TAG (required, a declared source).  A
@@ -136,7 +138,7 @@ typedef struct {
 	char rule_tag[BS_MAX_RULES][16];
 } reader;
 
-enum { SEEN_PROFILE, SEEN_DESCRIPTION, SEEN_CC, SEEN_BANKS, SEEN_BANK_BYTES,
+enum { SEEN_NAME, SEEN_DESCRIPTION, SEEN_CC, SEEN_BANKS, SEEN_BANK_BYTES,
        SEEN_ANY_RULE };
 
 #define FAIL(at, ...) bs_error_set(rd->err, rd->name, rd->line, \
@@ -199,21 +201,23 @@ static int rest_of_line(reader *rd, const char *at, char *dst, size_t size,
 	return 0;
 }
 
-static int parse_name(reader *rd, const char *at)
+/* arch NAME (or the old 'profile NAME': word is the one written). */
+static int parse_name(reader *rd, const char *word, const char *at)
 {
 	size_t n = bs_token_len(at);
 
 	if (!n)
-		return FAIL(at, "profile needs a name");
+		return FAIL(at, "%s needs a name", word);
 	if (n >= BS_ARCH_NAME_MAX)
-		return FAIL(at, "profile name longer than %d bytes",
+		return FAIL(at, "%s name longer than %d bytes", word,
 			    BS_ARCH_NAME_MAX - 1);
 	for (size_t i = 0; i < n; i++)
 		if (!isalnum((unsigned char)at[i]) && !strchr("_-.", at[i]))
-			return FAIL(at + i, "a profile name takes letters, "
-				    "digits, '_', '-' and '.'");
+			return FAIL(at + i, "an architecture name takes "
+				    "letters, digits, '_', '-' and '.'");
 	if (*bs_skip_blanks(at + n) && *bs_skip_blanks(at + n) != '#')
-		return FAIL(bs_skip_blanks(at + n), "one name after 'profile'");
+		return FAIL(bs_skip_blanks(at + n), "one name after '%s'",
+			    word);
 	bs_copy_token(rd->p->name, sizeof rd->p->name, at, n);
 	return 0;
 }
@@ -546,7 +550,7 @@ static int check_keys(reader *rd, const rule_read *t)
 	return 0;
 }
 
-/* rule KIND WIDTH KEY=VALUE...: the rule into the profile, its source
+/* rule KIND WIDTH KEY=VALUE...: the rule into the architecture, its source
  * tag kept to resolve once every source is declared. */
 static int parse_rule(reader *rd, const char *at)
 {
@@ -592,7 +596,7 @@ static int parse_rule(reader *rd, const char *at)
 /* One statement; 0 or -1. */
 static int parse_statement(reader *rd, const char *s)
 {
-	static const char *const header[] = { "profile", "description",
+	static const char *const header[] = { "arch", "description",
 					      "compute_capability", "banks",
 					      "bank_bytes" };
 	size_t n = bs_token_len(s);
@@ -609,18 +613,20 @@ static int parse_statement(reader *rd, const char *s)
 	for (h = 0; h < 5; h++)
 		if (strlen(header[h]) == n && !memcmp(header[h], s, n))
 			break;
+	if (h == 5 && n == 7 && !memcmp(s, "profile", 7))
+		h = SEEN_NAME;  /* the old spelling of 'arch' */
 	if (h == 5)
-		return FAIL(s, "unknown statement '%.*s' (profile, "
+		return FAIL(s, "unknown statement '%.*s' (arch, "
 			    "description, compute_capability, banks, "
 			    "bank_bytes, source, rule)",
 			    (int)(n > 24 ? 24 : n), s);
 	if (rd->line_of[h])
-		return FAIL(s, "%s given twice (first on line %ld)", header[h],
-			    rd->line_of[h]);
+		return FAIL(s, "%.*s given twice (first on line %ld)", (int)n,
+			    s, rd->line_of[h]);
 	rd->line_of[h] = rd->line;
 	switch (h) {
-	case SEEN_PROFILE:
-		return parse_name(rd, at);
+	case SEEN_NAME:
+		return parse_name(rd, *s == 'p' ? "profile" : "arch", at);
 	case SEEN_DESCRIPTION:
 		return rest_of_line(rd, at, rd->p->description,
 				    sizeof rd->p->description, "description");
@@ -654,7 +660,7 @@ static int parse_statement(reader *rd, const char *s)
 /* The checks that need the whole file. */
 static int finish(reader *rd)
 {
-	static const char *const need[] = { "profile NAME", NULL, NULL,
+	static const char *const need[] = { "arch NAME", NULL, NULL,
 					    "banks N", "bank_bytes N" };
 	bs_arch *p = rd->p;
 
@@ -706,7 +712,7 @@ static void reader_init(reader *rd, const char *name, bs_arch *out,
 			bs_error *err)
 {
 	memset(rd, 0, sizeof *rd);
-	rd->name = name ? name : "<profile>";
+	rd->name = name ? name : "<arch>";
 	rd->err = err;
 	rd->p = out;
 	bs_arch_init(out);
@@ -823,8 +829,8 @@ static void put_rule(FILE *f, const bs_arch *p, const bs_rule *r)
 
 int bs_arch_write(FILE *f, const bs_arch *p)
 {
-	fprintf(f, "# bankscope architecture profile (format: docs/model.md, "
-		"\"Profile files\")\nprofile %s\n", p->name);
+	fprintf(f, "# bankscope architecture file (format: docs/model.md, "
+		"\"Architecture files\")\narch %s\n", p->name);
 	if (p->description[0])
 		fprintf(f, "description %s\n", p->description);
 	if (p->compute_capability[0])
@@ -844,7 +850,7 @@ int bs_arch_write(FILE *f, const bs_arch *p)
 	return ferror(f) ? -1 : 0;
 }
 
-/* ---- the built-in profiles --------------------------------------------- */
+/* ---- the built-in architectures ----------------------------------------- */
 
 static bs_arch builtin[MAX_BUILTIN];
 static const bs_arch *builtin_list[MAX_BUILTIN + 1];

@@ -13,19 +13,19 @@
  * written in pattern files and datasets, its SASS and PTX, the widths it
  * allows and which lanes supply addresses.
  *
- * An architecture profile (bs_arch) is data: a bank count and width,
+ * An architecture (bs_arch) is data: a bank count and width,
  * and one rule (bs_rule) per (kind, width) it models, each saying how the
  * warp splits into phases, when requests pack into wider phases, whether
  * lanes that want one word share it, what counts as ideal, the latency
  * line and where the rule comes from (a measured dataset, or "assumed from
- * the documentation, not measured").  Profiles are text files
- * (docs/model.md, "Profile files"); the built-in ones are compiled in from
+ * the documentation, not measured").  Architectures are text files
+ * (docs/model.md, "Architecture files"); the built-in ones are compiled in from
  * the files in analyzer/archs/.
  *
  * bs_predict() turns an access into wavefronts, ideal wavefronts, bank
  * conflicts (wavefronts - ideal, the definition Nsight Compute's
  * l1tex__data_bank_conflicts_pipe_lsu_mem_shared counter follows), the
- * worst n-way degree and the latency the profile models;
+ * worst n-way degree and the latency the architecture models;
  * bs_predict_detail() adds the phases and, for every bank, the distinct
  * words it delivers and the lanes that want each of them.
  *
@@ -49,7 +49,7 @@ extern "C" {
 #define BS_MAX_PHASES 32
 /*
  * Distinct bank words one access can touch: 32 lanes x 16 bytes, in banks
- * of 1 byte (a profile file may declare bank_bytes 1).
+ * of 1 byte (an arch file may declare bank_bytes 1).
  */
 #define BS_MAX_CELLS (BS_LANES * 16)
 
@@ -159,7 +159,7 @@ typedef struct {
  */
 int bs_access_check(const bs_access *a, bs_error *err);
 
-/* ---- architecture profiles ----------------------------------------------- */
+/* ---- architectures ------------------------------------------------------ */
 
 typedef enum {
 	BS_SAME_WORD_SHARE = 0,  /* lanes that want one word cost one (multicast) */
@@ -171,7 +171,7 @@ typedef enum {
  * instruction but the retry loop ptxas makes of an atomic the hardware
  * lacks (atomicAdd on float or on 64-bit integers in shared memory on
  * sm_90): every pass, the pending lanes load their words (LDS, under the
- * profile's ld rule of the same width), then in each phase the lowest
+ * architecture's ld rule of the same width), then in each phase the lowest
  * pending lane of every bank group tries a compare-and-store
  * (ATOMS.CAST.SPIN), which costs slot_waves wavefronts for the phase; a
  * lane fails when a lane of a lower phase stored to its word in the same
@@ -287,24 +287,24 @@ typedef struct {
 	int16_t rule_of[BS_MAX_KINDS][BS_NWIDTHS];
 } bs_arch;
 
-/* The built-in profiles: NULL-terminated list, lookup by name. */
+/* The built-in architectures: NULL-terminated list, lookup by name. */
 const bs_arch *const *bs_archs(void);
 const bs_arch *bs_arch_find(const char *name);
 const bs_arch *bs_arch_default(void);   /* sm_90 */
-/* The built-in profile for a compute capability ("9.0"), or NULL. */
+/* The built-in architecture for a compute capability ("9.0"), or NULL. */
 const bs_arch *bs_arch_for_cc(const char *cc);
 
-/* The rule for (kind, width), or NULL when the profile does not model it. */
+/* The rule for (kind, width), or NULL when the arch does not model it. */
 const bs_rule *bs_arch_rule(const bs_arch *p, bs_kind kind,
 			       unsigned width);
 
-/* An empty profile: no sources, no rules. */
+/* An empty architecture: no sources, no rules. */
 void bs_arch_init(bs_arch *p);
 /* Add a rule (replacing one for the same kind and width); 0 or -1. */
 int bs_arch_set_rule(bs_arch *p, const bs_rule *r, bs_error *err);
 
 /*
- * Profile files.  bs_arch_read() parses one (f is not closed; name is
+ * Architecture files.  bs_arch_read() parses one (f is not closed; name is
  * used in errors, which give file:line:column) and checks it whole.
  * bs_arch_write() writes the text form bs_arch_read() takes back:
  * 0, or -1 on a write error (errno set).
@@ -323,7 +323,7 @@ const char *bs_copy_name(unsigned v);
 /* "sectors", "rmw"; "none" for BS_REMOTE_NONE. */
 const char *bs_remote_name(unsigned v);
 /*
- * A rule's lane partners (bit m: partner m, 1..31) as profile files write
+ * A rule's lane partners (bit m: partner m, 1..31) as arch files write
  * them, "1,2,16"; "-" when there is none.  BS_PARTNERS_TEXT_MAX holds all
  * 31: nine of one digit, 22 of two, 30 commas and the NUL.  Returns buf.
  */
@@ -358,7 +358,7 @@ typedef struct {
 	 * lines (passes: an rmw rule's); 0 for every other rule.
 	 */
 	unsigned sectors, lines;
-	double latency_cycles;      /* NaN when the profile does not model it */
+	double latency_cycles;      /* NaN when the arch does not model it */
 } bs_summary;
 
 /* One distinct word a bank delivers in one phase. */
@@ -407,7 +407,7 @@ typedef struct {
 
 /*
  * The fast path: counts only.  0, or -1 with err for an invalid access or
- * a (kind, width) the profile does not model.
+ * a (kind, width) the architecture does not model.
  */
 int bs_predict(const bs_arch *p, const bs_access *a, bs_summary *out,
 	       bs_error *err);

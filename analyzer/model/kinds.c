@@ -4,7 +4,7 @@
  * One row per kind of shared-memory warp instruction.  The predictor, the
  * pattern and dataset readers, the probes, the profile join and the SASS
  * parser all read this table; a new kind is a new row here, rules for it
- * in the profiles that model it, and a device accessor in the probes.
+ * in the architectures that model it, and a device accessor in the probes.
  * Rows never move: a kind's id is its row, stored in accesses, and ld and
  * st stay rows 0 and 1.
  *

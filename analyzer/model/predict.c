@@ -1,8 +1,8 @@
 /*
  * predict.c - from one warp access to wavefronts, conflicts and latency.
  *
- * An access is priced by the profile's rule for its kind and width
- * (bs_arch_rule; a profile without one is an error).  A bank-slot rule
+ * An access is priced by the architecture's rule for its kind and width
+ * (bs_arch_rule; an architecture without one is an error).  A bank-slot rule
  * cuts the warp into phases of its phase_lanes lanes, or of its
  * packed_lanes when the request is pairwise uniform under one of its
  * pack_partners (then it is packed).  In each phase every active lane
@@ -63,14 +63,14 @@ int bs_access_check(const bs_access *a, bs_error *err)
 	return 0;
 }
 
-/* The profile's rule for the access, or NULL with err. */
+/* The architecture's rule for the access, or NULL with err. */
 static const bs_rule *rule_for(const bs_arch *p, const bs_access *a,
 			       bs_error *err)
 {
 	const bs_rule *r = bs_arch_rule(p, a->kind, a->width);
 
 	if (!r)
-		bs_error_set(err, a->name, 0, 0, "profile %s does not model "
+		bs_error_set(err, a->name, 0, 0, "arch %s does not model "
 			     "%u-byte %s accesses (bankscope archs %s lists "
 			     "what it does)", p->name, a->width,
 			     bs_kind_name(a->kind), p->name);
@@ -222,7 +222,7 @@ static int predict_slots(const bs_arch *p, const bs_access *a,
 
 /*
  * A loop rule (BS_LOOP_CAS, bs_model.h): the retry loop pass by pass.
- * Each pass the pending lanes load (the profile's ld rule of the width);
+ * Each pass the pending lanes load (the architecture's ld rule of the width);
  * then in each phase of the rule, lane by lane from the lowest, the first
  * pending lane of every bank group tries, and succeeds unless a lane of
  * a lower phase stored to its word in this pass.  The lowest pending lane
@@ -244,7 +244,7 @@ static int predict_loop(const bs_arch *p, const bs_access *a,
 	bs_summary ls;
 
 	if (!ld)
-		return bs_error_set(err, a->name, 0, 0, "profile %s models "
+		return bs_error_set(err, a->name, 0, 0, "arch %s models "
 				    "%u-byte %s as a loop of loads and "
 				    "compare-and-stores, and has no rule for "
 				    "its loads (%u-byte ld)", p->name,
@@ -478,7 +478,7 @@ static int predict_slots(const bs_arch *p, const bs_access *a,
  * inactive lanes' addresses, the pairwise-uniform test and the bins'
  * maxima and sums take four lanes at a time; elsewhere plain loops do the
  * same.  The general path takes misaligned accesses (it names the lane),
- * accesses with no active lane, and profiles whose banks or bank width
+ * accesses with no active lane, and architectures whose banks or bank width
  * are not powers of two, whose phases are not a power of two of at least
  * COPIES lanes, or that would need more than MAX_BINS bins.
  */

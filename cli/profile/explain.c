@@ -16,7 +16,7 @@
  *                   that depend on the data: histogram bins, sorting):
  *                   the sampled distribution and the counters' mean are
  *                   shown, no equality is claimed
- *   NOT MODELED     the profile has no rule for the access's kind and
+ *   NOT MODELED     the architecture has no rule for the access's kind and
  *                   width (sm_90 has one for every row of the kinds
  *                   table, the CAS retry loops and cp.async.cg
  *                   included; textbook only ld and st): the addresses
@@ -97,7 +97,7 @@ static const bs_rule *loop_rule(const bs_access *a)
  * source operation costs: slot_waves wavefronts for each of the rule's
  * phases with an active lane, its ideal the same (docs/model.md, "Shared
  * atomics").  The loop's loads are LDS instructions of their own,
- * predicted as loads.  0, or -1 when the profile does not model the
+ * predicted as loads.  0, or -1 when the architecture does not model the
  * access.
  */
 static int predict_sample(const bs_access *a, bs_summary *s)
@@ -272,7 +272,7 @@ static void loop_text(FILE *out, const ex_result *r)
 		"the load of", r->loop_kind == BS_KIND_NONE ? "?" :
 		bs_kind_name(r->loop_kind), r->loop->pc);
 	if (!r->loop_state) {
-		fprintf(out, "; the %s profile has no rule for it\n",
+		fprintf(out, "; arch %s has no rule for it\n",
 			profile_arch()->name);
 		return;
 	}

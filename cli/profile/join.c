@@ -290,7 +290,7 @@ int join_write_dataset(join *j, const bs_sassprof *sp, size_t n,
 		   source);
 	meta_value(&meta[nm++], "counters", "%s", "CUPTI SASS metrics, per "
 		   "instruction, summed over the measured launches");
-	meta_value(&meta[nm++], "profile", "%s", profile_arch()->name);
+	meta_value(&meta[nm++], "arch", "%s", profile_arch()->name);
 	meta_value(&meta[nm++], "date", "%s", date);
 	meta_value(&meta[nm++], "rows", "%s", "one per profiled shared-memory "
 		   "instruction joined to a pattern; measured values are per "
@@ -318,7 +318,7 @@ int join_write_dataset(join *j, const bs_sassprof *sp, size_t n,
 		/* CUPTI's ideal can exceed the wavefronts: no conflict then */
 		row.bank_conflicts_measured = in->excess > 0
 			? (double)in->excess / in->executions : 0;
-		/* predicted where the profile has a rule for the access */
+		/* predicted where the architecture has a rule for the access */
 		if (bs_arch_rule(profile_arch(), row.access.kind,
 				    row.access.width) &&
 		    bs_row_predict(profile_arch(), &row, err) < 0) {

@@ -4,7 +4,7 @@
  * the tables (bs_sassprof), the disassembly of each cubin the records
  * name (nvdisasm -c -g, else cuobjdump -sass, --jobs at a time, into
  * cubin-CRC.sass or a temporary file), explain.tsv for --explain, and the
- * architecture profile of the predictions (device.txt, or --arch).
+ * architecture of the predictions (device.txt, or --arch).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -572,10 +572,10 @@ int profile_load(profile *p, int save, bs_error *err)
 }
 
 /*
- * The architecture profile of the predictions: --arch, else the one of
+ * The architecture of the predictions: --arch, else the one of
  * the compute capability device.txt names (written by the injection
  * library), else, for a directory without device.txt (recorded before
- * bankscope wrote one, on an H100), sm_90.  A GPU no profile describes
+ * bankscope wrote one, on an H100), sm_90.  A GPU no architecture describes
  * leaves the predictions out (p->no_model) and says how to make one.
  * device.txt is opened as every file of the directory is (open_kept): 0,
  * or -1 (err) when it is there and not a regular file or unreadable.
@@ -607,7 +607,7 @@ int profile_choose_arch(profile *p, const options *o, bs_error *err)
 	if (!(arch_in_use = bs_arch_for_cc(p->cc))) {
 		p->no_model = (o->explain || o->patterns) != 0;
 		if (p->no_model)
-			usage_error("no architecture profile describes %s "
+			usage_error("no architecture describes %s "
 				    "(compute capability %s): the predictions "
 				    "are left out; make one with `make "
 				    "probe-all` and `bankscope calibrate "

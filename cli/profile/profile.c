@@ -31,7 +31,7 @@
  * BANKSCOPE_PROFILE_EXPLAIN_RUN=same loaded by the injection library
  * into the first run (BANKSCOPE_EXPLAIN_LIB)
  * (explain_same_run() says which is the default, and why).  The
- * predictions use the architecture profile of the GPU that ran the
+ * predictions use the architecture of the GPU that ran the
  * program (device.txt, written by the injection library), or --arch.
  * SIGINT and SIGQUIT are
  * ignored while runs go on (the programs get them; what was measured is
@@ -105,7 +105,7 @@ static const char profile_usage[] =
 	"injection library, every kernel in one run of the program; a kernel\n"
 	"CUPTI gave no records for gets a run of its own (output discarded,\n"
 	"--jobs runs at a time), and a message names it.  Predictions use\n"
-	"the architecture profile of the GPU that ran it.\n"
+	"the architecture of the GPU that ran it.\n"
 	"\n"
 	"  --format FMT       text (default), csv, json\n"
 	"  -k, --kernel REGEX only kernels whose demangled name matches (POSIX\n"
@@ -126,7 +126,7 @@ static const char profile_usage[] =
 	"  --keep DIR         collect into DIR (new or empty) and keep it\n"
 	"  --jobs N           runs at a time after the first (default: the\n"
 	"                     processors, at most 16)\n"
-	"  --arch NAME|FILE   the architecture profile of the predictions\n"
+	"  --arch NAME|FILE   the architecture of the predictions\n"
 	"                     (default: the one of the GPU that ran it)\n"
 	"  --max-runs N       run the program at most N times (64)\n"
 	"  --inject PATH      the injection library (default:\n"

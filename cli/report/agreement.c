@@ -50,7 +50,7 @@ void page_agreement(doc *d, const data *D)
 	doc_heading(d, 2, "Predicted against measured");
 	doc_para_begin(d);
 	doc_text(d, "Every row with counters is predicted again from its own "
-		 "addresses under profile %s; it disagrees when its measured "
+		 "addresses under arch %s; it disagrees when its measured "
 		 "wavefronts, or its measured bank conflicts, differ from the "
 		 "prediction, or when a prediction stored in the row is stale "
 		 "(what bankscope check does).", D->p->name);
@@ -66,12 +66,12 @@ void page_agreement(doc *d, const data *D)
 			 disagree);
 	doc_raw(d, "</strong>", "**");
 	doc_text(d, " (%lu measured, %lu skipped for a note, %lu timing only; "
-		 "profile %s).", D->measured, D->skipped, D->timing,
+		 "arch %s).", D->measured, D->skipped, D->timing,
 		 D->p->name);
 	doc_para_end(d);
 	if (D->not_modeled) {
 		doc_para_begin(d);
-		doc_text(d, "%lu rows of kinds profile %s has no rule for were "
+		doc_text(d, "%lu rows of kinds arch %s has no rule for were "
 			 "measured but not judged:", D->not_modeled,
 			 D->p->name);
 		for (unsigned k = 0, n = 0; k < bs_kind_count(); k++)

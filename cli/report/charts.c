@@ -37,7 +37,7 @@ const report_chart report_charts[] = {
 	  "below." },
 	{ "bankmap-lane2", "Bank map: element stride 2",
 	  "Which bank serves which lanes in which wavefront for the 4-byte "
-	  "load of index lane*2, as the profile predicts it (a prediction, "
+	  "load of index lane*2, as the architecture predicts it (a prediction, "
 	  "not a measurement)." },
 	{ "bankmap-tile", "Bank map: a tile column",
 	  "The same for reading column 0 of a 4-byte tile[32][32], "
@@ -46,7 +46,7 @@ const report_chart report_charts[] = {
 	  "A row of panels for ldmatrix, which returns the matrix, and one "
 	  "for stmatrix, which returns nothing.  Left: the measured "
 	  "wavefronts per warp instruction of every row against the "
-	  "profile's prediction (on the dashed diagonal where they agree; "
+	  "architecture's prediction (on the dashed diagonal where they agree; "
 	  "kinds whose points coincide are drawn as nested markers).  Right: "
 	  "the median cycles against the wavefronts with each kind's "
 	  "least-squares line: the latency of a dependent chain for "
@@ -56,13 +56,13 @@ const report_chart report_charts[] = {
 	{ "kinds-atomics", "Shared atomics",
 	  "The same for the shared atomics: a row for atom.*, which return "
 	  "the old value (latency), one for red.*, which return nothing "
-	  "(interval), and, apart at the bottom, the kinds the profile does "
+	  "(interval), and, apart at the bottom, the kinds the architecture does "
 	  "not model: their cycles against their measured wavefronts, with "
 	  "no line, since no rule predicts them." },
 	{ "kinds-cpasync", "cp.async",
 	  "The same for cp.async, one marker per kind and width; its cycles "
 	  "are the interval between back-to-back copies, since nothing comes "
-	  "back.  The kinds the profile does not model are drawn apart at "
+	  "back.  The kinds the architecture does not model are drawn apart at "
 	  "the bottom." },
 };
 _Static_assert(sizeof report_charts / sizeof *report_charts == NCHARTS,

@@ -3,8 +3,9 @@
  * side by side, the comparison the browser lab's dataset view draws
  * (web/lab.js, drawCompare), printed as Markdown on standard output.
  *
- * Each dataset is read whole and judged by its own profile (the file's
- * "# profile:", else sm_90; --arch overrides), as bankscope check does.
+ * Each dataset is read whole and judged by its own architecture (the
+ * file's "# arch:", else "# profile:" in older files, else sm_90; --arch
+ * overrides), as bankscope check does.
  * Per access kind and width:
  *
  *   rows          the rows with measured wavefronts, in each dataset;
@@ -72,7 +73,7 @@ static int read_set(cset *s, const char *path, const bs_arch *arch)
 	}
 	meta = bs_dataset_meta(d, "gpu");
 	snprintf(s->gpu, sizeof s->gpu, "%s", meta ? meta : s->name);
-	meta = bs_dataset_meta(d, "profile");
+	meta = bs_dataset_arch(d, NULL);
 	p = arch ? arch : meta && !strncmp(meta, "none", 4) ? NULL
 		: meta ? bs_arch_find(meta) : bs_arch_default();
 	while ((rc = bs_dataset_next(d, &r, &err)) > 0) {

@@ -2,10 +2,10 @@
  * kinds.c - the groups of kinds (report.h says how a kind finds its
  * group) and a section for each group but the loads and stores: per kind
  * and width its rows, measured, agreeing, disagreeing and not modeled,
- * the profile's rule beside them, the fit of cycles against wavefronts (a
+ * the architecture's rule beside them, the fit of cycles against wavefronts (a
  * latency for a kind that returns a value, else the interval), the
  * conflict-free throughput with the row it comes from, and, for the kinds
- * the profile has no rule for, their measured ranges.
+ * the architecture has no rule for, their measured ranges.
  */
 #include <math.h>
 #include <stdio.h>
@@ -146,7 +146,7 @@ static void write_kind_rules(doc *d, const data *D, int g)
 				"Agree", "Disagree", "Not modeled", prof };
 	unsigned used = 0;
 
-	snprintf(prof, sizeof prof, "Rule of profile %s", D->p->name);
+	snprintf(prof, sizeof prof, "Rule of arch %s", D->p->name);
 	doc_table_begin(d, 8, head);
 	EACH_KIND(D, g, k, w) {
 		const kind_stats *ks = &D->ks[k][w];
@@ -210,7 +210,7 @@ static void write_kind_timing(doc *d, const data *D, int g)
 				"Intercept (cycles)", "r2", prof };
 	int any = 0;
 
-	snprintf(prof, sizeof prof, "Profile %s predicts", D->p->name);
+	snprintf(prof, sizeof prof, "Arch %s predicts", D->p->name);
 	EACH_KIND(D, g, k, w) {
 		const bs_rule *r = bs_arch_rule(D->p, (bs_kind)k,
 						   bs_widths[w]);
@@ -243,7 +243,7 @@ static void write_kind_timing(doc *d, const data *D, int g)
 		return;
 	}
 	doc_para_begin(d);
-	doc_text(d, "No kind the profile models has timed rows.");
+	doc_text(d, "No kind the architecture models has timed rows.");
 	doc_para_end(d);
 }
 
@@ -256,7 +256,7 @@ static int write_kind_throughput(doc *d, const data *D, int g)
 		prof };
 	int any = 0;
 
-	snprintf(prof, sizeof prof, "Profile %s (bytes per clock per SM)",
+	snprintf(prof, sizeof prof, "Arch %s (bytes per clock per SM)",
 		 D->p->name);
 	EACH_KIND(D, g, k, w) {
 		const kind_stats *ks = &D->ks[k][w];
@@ -303,7 +303,7 @@ static int write_kind_throughput(doc *d, const data *D, int g)
 		doc_table_end(d);
 	} else {
 		doc_para_begin(d);
-		doc_text(d, "No row of a kind the profile models has a "
+		doc_text(d, "No row of a kind the architecture models has a "
 			 "throughput measurement.");
 		doc_para_end(d);
 	}
@@ -327,7 +327,7 @@ static void write_not_modeled(doc *d, const data *D, int g)
 			continue;
 		if (!any++) {
 			doc_para_begin(d);
-			doc_text(d, "Not modeled: profile %s has no rule for "
+			doc_text(d, "Not modeled: arch %s has no rule for "
 				 "the kinds below, so their rows are measured "
 				 "but not judged (docs/model.md, section "
 				 "\"%s\", says why).  Their measured ranges:",
@@ -381,12 +381,12 @@ int page_kinds(doc *d, const data *D)
 		doc_heading(d, 2, kind_groups[g].title);
 		doc_para_begin(d);
 		doc_text(d, "%s  %lu rows of %u kinds and widths: %lu agree "
-			 "with profile %s, %lu disagree, %lu not modeled; the "
+			 "with arch %s, %lu disagree, %lu not modeled; the "
 			 "rule of each kind is in docs/model.md, section "
 			 "\"%s\".", kind_groups[g].intro, rows, kinds, agree,
 			 D->p->name, disagree, nm, kind_groups[g].model);
 		doc_para_end(d);
-		snprintf(sub, sizeof sub, "Measured against profile %s, and its "
+		snprintf(sub, sizeof sub, "Measured against arch %s, and its "
 			 "rule", D->p->name);
 		doc_heading(d, 3, sub);
 		write_kind_rules(d, D, g);
@@ -398,7 +398,7 @@ int page_kinds(doc *d, const data *D)
 			 "kind and width: the latency of a dependent chain for "
 			 "a kind that returns a value, else the interval at "
 			 "which one warp issues the instruction back to back, "
-			 "which no profile predicts.");
+			 "which no architecture predicts.");
 		doc_para_end(d);
 		write_kind_timing(d, D, g);
 		doc_heading(d, 3, "Conflict-free throughput");
@@ -406,7 +406,7 @@ int page_kinds(doc *d, const data *D)
 		doc_text(d, "Every SM running its warps flat out on one "
 			 "access; the median over the rows whose every address "
 			 "lane (of the kind) is active at its own address and "
-			 "whose measured wavefronts are the profile's ideal, "
+			 "whose measured wavefronts are the architecture's ideal, "
 			 "with the row it comes from.");
 		doc_para_end(d);
 		if ((rc = write_kind_throughput(d, D, g)) != 0)

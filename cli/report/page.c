@@ -85,7 +85,7 @@ static int write_doc(doc *d, const data *D, const char *note,
 	doc_para_begin(d);
 	doc_text(d, "Dataset ");
 	doc_code(d, D->name);
-	doc_text(d, ": %zu rows, %lu with counters; predictions by profile "
+	doc_text(d, ": %zu rows, %lu with counters; predictions by arch "
 		 "%s (%s).", D->n, D->with_counters, D->p->name,
 		 D->p->description);
 	doc_para_end(d);

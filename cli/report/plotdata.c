@@ -2,9 +2,9 @@
  * plotdata.c - --plot-data FILE: no report but FILE, a CSV the kind charts
  * (plots/kinds.gp) read: one row per dataset row with its line, kind,
  * label, group, series (the kind and width's place in its group),
- * whether the kind returns a value and whether the profile models it,
- * the measured figures and the profile's prediction (empty where it has
- * no rule), the profile's name, and the row's name last (a comma in it
+ * whether the kind returns a value and whether the architecture models it,
+ * the measured figures and the architecture's prediction (empty where it has
+ * no rule), the architecture's name, and the row's name last (a comma in it
  * cannot shift the other columns for gnuplot, which does not read CSV
  * quotes).  It is written beside FILE and renamed over it when whole
  * (bs_output: FILE keeps its mode, a new one gets 0666 less the umask);
@@ -72,10 +72,10 @@ void plot_begin(data *D)
 	const char *gpu = data_meta(D, "gpu");
 
 	fprintf(D->plot, "# what: the rows of %s, each with its kind's group "
-		"and the prediction of profile %s (empty where it has no rule); "
+		"and the prediction of arch %s (empty where it has no rule); "
 		"bankscope report --plot-data wrote it for make plots\n",
 		D->name, D->p->name);
-	fprintf(D->plot, "# profile: %s\n", D->p->name);
+	fprintf(D->plot, "# arch: %s\n", D->p->name);
 	if (gpu && !strchr(gpu, '\n'))
 		fprintf(D->plot, "# gpu: %s\n", gpu);
 	fputs(plot_header, D->plot);

@@ -12,7 +12,7 @@
  * page holds, in order: the --note line; the dataset and its "# key:
  * value" metadata; the measured rules (bank count and width, phases per
  * width, packing, multicast, stores), each derived from named rows and set
- * beside what the file's profile predicts for the same rows; the
+ * beside what the file's architecture predicts for the same rows; the
  * least-squares fit (fits.c) of cycles_per_access_median against
  * wavefronts per width, op and packing, over the very points `bankscope
  * check` fits: for loads the latency of a dependent chain, for stores the
@@ -21,16 +21,17 @@
  * for each group of the other kinds the dataset has rows of (ldmatrix
  * and stmatrix, the shared atomics, cp.async: kind_groups[] in kinds.c, by
  * the kinds table), a section with, per kind and width, its rows, measured,
- * agreeing, disagreeing and not modeled, the profile's rule beside them,
+ * agreeing, disagreeing and not modeled, the architecture's rule beside them,
  * the fit of cycles against wavefronts (a latency for a kind that returns
  * a value, else the interval), the conflict-free throughput with the row
- * it comes from, and, for the kinds the profile has no rule for, their
+ * it comes from, and, for the kinds the architecture has no rule for, their
  * measured ranges; the
  * verdict of predicted against measured and the disagreements, by check's
  * rule (measured wavefronts, or measured conflicts where there are some,
  * off the prediction by more than 1e-6, or a prediction stored in the row
- * stale), the first MAX_LISTED of them listed; the charts.  The profile is
- * the file's "# profile:", else sm_90.  Old datasets wrote the CUDA driver
+ * stale), the first MAX_LISTED of them listed; the charts.  The
+ * architecture is the file's "# arch:" ("# profile:" in older files),
+ * else sm_90.  Old datasets wrote the CUDA driver
  * API version as driver_version: without cuda_driver_api_version beside
  * it, the page says the driver was not recorded and shows that value as
  * the API version.
@@ -66,10 +67,10 @@ static const char report_usage[] =
 	"Write a report on a measured dataset: OUT/index.html (one page that\n"
 	"reads offline) and OUT/report.md (the same in Markdown).  It shows\n"
 	"the run's metadata, the rules the rows measure (banks, phases per\n"
-	"width, packing, multicast, stores) beside the profile's prediction,\n"
+	"width, packing, multicast, stores) beside the architecture's prediction,\n"
 	"the latency fit and throughput per width, a section for each group\n"
 	"of other kinds with rows (ldmatrix and stmatrix, shared atomics,\n"
-	"cp.async: agreement, the profile's rule, cycles against wavefronts,\n"
+	"cp.async: agreement, the architecture's rule, cycles against wavefronts,\n"
 	"conflict-free throughput, and the ranges of kinds it does not\n"
 	"model), every row where measured and predicted disagree, and the\n"
 	"charts.  Two or more datasets are compared instead, GPU beside GPU,\n"
@@ -85,14 +86,14 @@ static const char report_usage[] =
 	"                 earlier report\n"
 	"  --note TEXT    a line at the top of the page\n"
 	"  --plot-data FILE  write no report but FILE: every row with its\n"
-	"                 kind's group and the profile's prediction, the CSV\n"
-	"                 the kind charts read (make plots writes it)\n"
-	"  --arch NAME|FILE  the profile to compare with: a built-in name or a\n"
-	"                 profile file (bankscope calibrate makes one)\n"
+	"                 kind's group and the architecture's prediction, the\n"
+	"                 CSV the kind charts read (make plots writes it)\n"
+	"  --arch NAME|FILE  the architecture to compare with: a built-in name\n"
+	"                 or an arch file (bankscope calibrate makes one)\n"
 	"\n"
-	"DATA '-' reads stdin.  The profile is --arch, else the file's\n"
-	"'# profile:' metadata, else sm_90; a dataset whose GPU has no\n"
-	"profile ('# profile: none (sm_89)') needs --arch.\n"
+	"DATA '-' reads stdin.  The architecture is --arch, else the file's\n"
+	"'# arch:' metadata, else sm_90; a dataset whose GPU has no\n"
+	"architecture ('# arch: none (sm_89)') needs --arch.\n"
 	"\n"
 	"Exit status: 0 written (whatever the agreement), 2 bad input or an\n"
 	"output that cannot be written.\n";

@@ -62,7 +62,7 @@ int kind_returns(bs_kind k);
 typedef struct {
 	bs_row r;
 	long line;
-	bs_summary s;   /* predicted now under the file's profile */
+	bs_summary s;   /* predicted now under the file's architecture */
 } item;
 
 /*
@@ -149,7 +149,7 @@ const char *data_meta(const data *D, const char *key);
 void data_want(data *D, const char *probe, const char *name);
 /* The row named name, of probe `probe` if there is one, else of any. */
 const item *data_find(const data *D, const char *probe, const char *name);
-/* Stream the dataset d into D, under arch or the file's profile;
+/* Stream the dataset d into D, under arch or the file's architecture;
  * EXIT_BADINPUT after a message. */
 int data_read(data *D, bs_dataset *d, const char *name, const bs_arch *arch);
 void data_free(data *D);

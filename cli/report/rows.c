@@ -97,11 +97,11 @@ static int full_distinct(const bs_access *a)
 
 /*
  * One row into its (kind, width)'s figures.  judged: 1 the row agrees
- * with the profile, 0 it disagrees, -1 it was not judged (a note, no
+ * with the architecture, 0 it disagrees, -1 it was not judged (a note, no
  * counters, or no rule: modeled 0).  The conflict-free rows, whose
  * throughput the kind sections give, have every address lane of the
  * kind active at distinct addresses and measured wavefronts equal to the
- * profile's ideal (and no measured conflict).
+ * architecture's ideal (and no measured conflict).
  */
 static int take_kind(data *D, const item *it, int modeled, int judged)
 {
@@ -204,31 +204,31 @@ static int take_row(data *D, const item *it, int *judged)
 	return 0;
 }
 
-/* Stream the dataset d into D, under arch or the file's profile. */
+/* Stream the dataset d into D, under arch or the file's architecture. */
 int data_read(data *D, bs_dataset *d, const char *name,
 	      const bs_arch *arch)
 {
 	bs_error err;
-	const char *prof;
+	const char *prof, *key;
 	item it;
 	int rc;
 
 	D->name = name;
 	for (int i = 0; i < bs_dataset_nmeta(d) && i < BS_META_MAX; i++)
 		D->meta[D->nmeta++] = *bs_dataset_meta_at(d, i);
-	prof = bs_dataset_meta(d, "profile");
+	prof = bs_dataset_arch(d, &key);
 	D->p = arch ? arch : prof ? bs_arch_find(prof)
 				  : bs_arch_default();
 	if (!D->p && !strncmp(prof, "none", 4)) {
-		bs_error_set(&err, name, 0, 0, "metadata 'profile: %s': no "
-			     "profile covers this GPU; derive one with "
+		bs_error_set(&err, name, 0, 0, "metadata '%s: %s': no "
+			     "architecture covers this GPU; derive one with "
 			     "bankscope calibrate and give it with --arch",
-			     prof);
+			     key, prof);
 		return report_error(&err);
 	}
 	if (!D->p) {
-		bs_error_set(&err, name, 0, 0, "metadata 'profile: %s' names "
-			     "no known profile (give --arch)", prof);
+		bs_error_set(&err, name, 0, 0, "metadata '%s: %s' names "
+			     "no known architecture (give --arch)", key, prof);
 		return report_error(&err);
 	}
 	rules_want(D);
@@ -242,7 +242,7 @@ int data_read(data *D, bs_dataset *d, const char *name,
 		it.line = bs_dataset_line(d);
 		memset(&it.s, 0, sizeof it.s);
 		if (!modeled) {
-			/* measured, not judged: the profile has no rule */
+			/* measured, not judged: the architecture has no rule */
 			D->n++;
 			D->not_modeled++;
 			D->not_modeled_kinds |= 1u << it.r.access.kind;

@@ -1,7 +1,7 @@
 /*
  * rules.c - the measured rules (bank count and width, phases per width,
  * packing, multicast, stores), each read off named rows of probes stride
- * and broadcast and set beside what the profile predicts for the same
+ * and broadcast and set beside what the architecture predicts for the same
  * rows; and the list of those rows, which rows.c keeps.
  */
 #include <math.h>
@@ -278,12 +278,12 @@ void page_rules(doc *d, const data *D)
 	char prof[64];
 	const char *head[4] = { "Rule", "Measured", prof, "From rows" };
 
-	snprintf(prof, sizeof prof, "Profile %s predicts", D->p->name);
+	snprintf(prof, sizeof prof, "Arch %s predicts", D->p->name);
 	doc_heading(d, 2, "Measured rules");
 	doc_para_begin(d);
 	doc_text(d, "Each rule is read off named rows of the dataset, from "
 		 "their measured wavefronts per warp instruction, and derived "
-		 "the same way from the wavefronts profile %s predicts for "
+		 "the same way from the wavefronts arch %s predicts for "
 		 "those rows (\"same\" where the two agree).", D->p->name);
 	doc_para_end(d);
 	doc_table_begin(d, 4, head);

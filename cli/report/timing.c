@@ -81,7 +81,7 @@ void page_latency(doc *d, const data *D)
 	}
 	doc_para_begin(d);
 	if (D->fits.lat_n)
-		doc_text(d, "Latency model of profile %s: largest deviation "
+		doc_text(d, "Latency model of arch %s: largest deviation "
 			 "%.2f cycles over %zu row%s (worst: line %ld, %s).",
 			 D->p->name, D->fits.lat_max, D->fits.lat_n,
 			 D->fits.lat_n == 1 ? "" : "s", D->worst_line,
@@ -97,7 +97,7 @@ void page_latency(doc *d, const data *D)
 		 "measure: the cycles per access of a store row are the "
 		 "interval at which one warp issues back-to-back stores to the "
 		 "same address.  The same least-squares fit against "
-		 "wavefronts, per width; the profile predicts no store "
+		 "wavefronts, per width; the architecture predicts no store "
 		 "timing.");
 	doc_para_end(d);
 	if (!write_fits(d, D, 1)) {

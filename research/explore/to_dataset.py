@@ -97,7 +97,7 @@ def main():
     with open(sys.argv[2], "w", newline="") as f:
         f.write("# gpu: NVIDIA H100 80GB HBM3\n"
                 "# compute_capability: 9.0\n"
-                "# profile: sm_90\n"
+                "# arch: sm_90\n"
                 "# probe: explore\n"
                 "# source: " + sys.argv[1] + " (research/explore/, "
                 "converted by research/explore/to_dataset.py)\n"
