@@ -428,6 +428,33 @@ probe-dsmem:
 	@$(MAKE) --no-print-directory $(DSMEM)
 	$(DSMEM)
 
+# The tutorial kernels: a program for bankscope profile.
+$(TUTORIAL): build/obj/examples/tutorial/tutorial.o
+	@mkdir -p $(@D)
+	$(NVCC) $(NVCC_GENCODE) -o $@ $<
+
+# The counters alone (probes/counters_smoke.c), on a GPU: build/counters-smoke --run
+$(SMOKE): build/obj/probes/counters_smoke.o build/obj/probes/counters.o \
+		build/obj/probes/cupti_reason.o
+	@mkdir -p $(@D)
+	$(CC) -o $@ $^ -L$(CUDA_HOME)/lib64 \
+		-Wl,--disable-new-dtags,-rpath,$(CUDA_HOME)/lib64 \
+		-lcupti -lcudart -ldl
+
+# One .cu file for one target other than NVCC_ARCH's: build/arch/TARGET/.
+define arch_rule
+build/arch/$(1)/%.o: %.cu build/stamp/nvcc
+	@mkdir -p $$(@D)
+	$$(NVCC) $$(NVCC_STD) $$(call gencode,$(1)) -MMD -MP -MF $$(@:.o=.d) -c $$< -o $$@
+endef
+$(foreach a,$(sort $(ARCHS) $(CHECK_NVCC_ARCH)),$(eval $(call arch_rule,$(a))))
+
+ARCH_SRC := $(PROBE_SRC) examples/tutorial/tutorial.cu tests/cuda/transpose.cu \
+	tests/cuda/atomics.cu
+check-archs: $(foreach a,$(ARCHS),$(ARCH_SRC:%.cu=build/arch/$(a)/%.o)) \
+		$(if $(HAVE_CUPTI),$(INJECT))
+	@echo 'check-archs: $(words $(ARCH_SRC)) .cu files compiled for each of $(ARCHS); the injection library is host code, the same for all'
+
 # make probe-NAME: any family of the table in analyzer/families/families.c
 # (bankscope-probe --list), or all.  Measure, write
 # data/<gpu>/<probe>-<time>.csv, then check it.  Without a GPU, one line
