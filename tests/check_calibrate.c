@@ -242,16 +242,6 @@ static bs_calib *synthesize(const bs_arch *p, const char *family)
 	return c;
 }
 
-static const bs_arch *parse(const char *text)
-{
-	static bs_arch p;
-	bs_error err;
-
-	ck_assert_msg(bs_arch_parse(text, "t", &p, &err) == 0, "%s",
-		      err.text);
-	return &p;
-}
-
 static void run(bs_calib *c)
 {
 	bs_error err;
@@ -300,7 +290,7 @@ static void derives_back(const char *text)
 {
 	static bs_arch want;
 
-	want = *parse(text);
+	want = *tu_arch(text);
 	run(synthesize(&want, NULL));
 	ck_assert_uint_eq(res.nmiss, 0);
 	ck_assert_uint_eq(res.nopen, 0);
