@@ -69,6 +69,15 @@ static void make_access(bs_access *a, unsigned width, bs_kind op,
 		a->addr[l] = active >> l & 1 ? l * stride * width : 0;
 }
 
+/* A fresh row of probe, named name: every lane loads 4 bytes, stride 1. */
+static void stride_row(bs_row *r, const char *probe, const char *name)
+{
+	bs_row_init(r);
+	snprintf(r->probe, sizeof r->probe, "%s", probe);
+	snprintf(r->access.name, sizeof r->access.name, "%s", name);
+	make_access(&r->access, 4, BS_KIND_LD, ALL, 1);
+}
+
 /* A stream collecting what is written into *buf (free it after fclose). */
 static FILE *capture(char **buf, size_t *len)
 {
@@ -119,9 +128,8 @@ START_TEST(test_line_limit)
 		ck_assert_int_eq(bs_dataset_next(d, &row, &err), 0);
 	} else {
 		ck_assert_int_eq(bs_dataset_next(d, &row, &err), -1);
-		ck_assert_int_eq(err.line, 2);
-		ck_assert_int_eq(err.column, (long)limit + 1);
-		ck_assert_str_eq(err.text, "line longer than 65536 bytes");
+		tu_error_is(&err, NULL, 2, (long)limit + 1,
+			    "line longer than 65536 bytes");
 	}
 	bs_dataset_close(d);
 	fclose(f);
@@ -275,10 +283,7 @@ START_TEST(test_number_format)
 	bs_row r;
 	int field;
 
-	bs_row_init(&r);
-	snprintf(r.probe, sizeof r.probe, "p");
-	snprintf(r.access.name, sizeof r.access.name, "n");
-	make_access(&r.access, 4, BS_KIND_LD, ALL, 1);
+	stride_row(&r, "p", "n");
 	*num(&r, c->column) = c->v;
 	f = capture(&buf, &len);
 	ck_assert_int_eq(bs_dataset_write_row(f, &r, NULL), 0);
@@ -316,10 +321,7 @@ START_TEST(test_write_refused)
 	bs_row r;
 	bs_error err;
 
-	bs_row_init(&r);
-	snprintf(r.probe, sizeof r.probe, "p");
-	snprintf(r.access.name, sizeof r.access.name, "n");
-	make_access(&r.access, 4, BS_KIND_LD, ALL, 1);
+	stride_row(&r, "p", "n");
 	switch (_i) {
 	case 0: r.access.name[0] = '\0'; break;
 	case 1: r.probe[0] = '\0'; break;
@@ -404,10 +406,7 @@ START_TEST(test_write_error)
 	ck_assert_str_eq(err.source, "dataset");
 	ck_assert_str_eq(err.text, "write error: No space left on device");
 	clearerr(f);
-	bs_row_init(&r);
-	snprintf(r.probe, sizeof r.probe, "p");
-	snprintf(r.access.name, sizeof r.access.name, "n");
-	make_access(&r.access, 4, BS_KIND_LD, ALL, 1);
+	stride_row(&r, "p", "n");
 	memset(&err, 0, sizeof err);
 	ck_assert_int_eq(bs_dataset_write_row(f, &r, &err), -1);
 	ck_assert_str_eq(err.text, "write error: No space left on device");
@@ -737,9 +736,7 @@ START_TEST(test_nul_byte)
 
 	ck_assert_ptr_nonnull(d);
 	ck_assert_int_eq(bs_dataset_next(d, &r, &err), -1);
-	ck_assert_str_eq(err.text, "NUL byte in a text line");
-	ck_assert_int_eq(err.line, 2);
-	ck_assert_int_eq(err.column, 4);
+	tu_error_is(&err, NULL, 2, 4, "NUL byte in a text line");
 	bs_dataset_close(d);
 	fclose(f);
 	free(copy);
@@ -770,10 +767,7 @@ static void write_one(const char *dir, const char *row_name,
 	bs_row r;
 
 	ck_assert_msg(o != NULL, "%s", err.text);
-	bs_row_init(&r);
-	snprintf(r.probe, sizeof r.probe, "stride");
-	snprintf(r.access.name, sizeof r.access.name, "%s", row_name);
-	make_access(&r.access, 4, BS_KIND_LD, ALL, 1);
+	stride_row(&r, "stride", row_name);
 	ck_assert_int_eq(bs_dataset_write_header(bs_dataset_file(o), NULL, 0,
 						 &err), 0);
 	ck_assert_int_eq(bs_dataset_write_row(bs_dataset_file(o), &r, &err),

@@ -569,10 +569,7 @@ START_TEST(test_access_error)
 	bs_error err = { .text = "" };
 
 	ck_assert_int_eq(bs_access_from_expr(&r->spec, &a, &err), -1);
-	ck_assert_str_eq(err.source, r->source);
-	ck_assert_int_eq(err.line, 0);
-	ck_assert_int_eq(err.column, r->column);
-	ck_assert_str_eq(err.text, r->msg);
+	tu_error_is(&err, r->source, 0, r->column, r->msg);
 }
 END_TEST
 

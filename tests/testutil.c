@@ -91,6 +91,17 @@ const bs_arch *tu_arch(const char *text)
 	return &p;
 }
 
+void tu_error_is(const bs_error *err, const char *source, long line,
+		 long column, const char *text)
+{
+	if (source)
+		ck_assert_str_eq(err->source, source);
+	ck_assert_int_eq(err->line, line);
+	ck_assert_int_eq(err->column, column);
+	if (text)
+		ck_assert_str_eq(err->text, text);
+}
+
 bs_access tu_lanes(unsigned width, const int *off)
 {
 	bs_access a;

@@ -49,6 +49,11 @@ TCase *tu_add_tcase(Suite *s, const char *name, int timeout,
  * The arch is static: the next call overwrites it. */
 const bs_arch *tu_arch(const char *text);
 
+/* err is the error at source:line:column with text; a NULL source or
+ * text is not asserted. */
+void tu_error_is(const bs_error *err, const char *source, long line,
+		 long column, const char *text);
+
 /* An access of width bytes: lane l at off[l], off[l] < 0 for a lane that
  * takes no part (off holds BS_LANES offsets). */
 bs_access tu_lanes(unsigned width, const int *off);
