@@ -91,6 +91,19 @@ const bs_arch *tu_arch(const char *text)
 	return &p;
 }
 
+void tu_mkdtemp(char *dir)
+{
+	ck_assert_msg(mkdtemp(dir) != NULL, "mkdtemp %s failed", dir);
+}
+
+void tu_remove(const char *dir)
+{
+	char cmd[1200];
+
+	snprintf(cmd, sizeof cmd, "rm -r '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
 void tu_error_is(const bs_error *err, const char *source, long line,
 		 long column, const char *text)
 {

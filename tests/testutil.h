@@ -49,6 +49,11 @@ TCase *tu_add_tcase(Suite *s, const char *name, int timeout,
  * The arch is static: the next call overwrites it. */
 const bs_arch *tu_arch(const char *text);
 
+/* A new directory from template dir ("/tmp/NAME-XXXXXX"), or the test
+ * fails; tu_remove removes it and all it holds. */
+void tu_mkdtemp(char *dir);
+void tu_remove(const char *dir);
+
 /* err is the error at source:line:column with text; a NULL source or
  * text is not asserted. */
 void tu_error_is(const bs_error *err, const char *source, long line,
