@@ -181,6 +181,38 @@ START_TEST(test_transpose_cuobjdump)
 }
 END_TEST
 
+/* A reader of a recorded file: records or launches. */
+typedef int sass_reader(bs_sassprof *, FILE *, const char *, bs_error *);
+
+/* text (n bytes) read into p by read, as file name: read's result. */
+static int read_text(bs_sassprof *p, sass_reader *read, const char *text,
+		     size_t n, const char *name, bs_error *err)
+{
+	FILE *f = fmemopen((void *)text, n, "r");
+	int rc;
+
+	ck_assert_ptr_nonnull(f);
+	rc = read(p, f, name, err);
+	fclose(f);
+	return rc;
+}
+
+/* text, as file name, that read refuses with the one message want. */
+static void refuses(sass_reader *read, const char *text, const char *name,
+		    const char *want)
+{
+	bs_sassprof *p = bs_sassprof_new();
+	char buf[512];
+	bs_error err;
+
+	ck_assert_ptr_nonnull(p);
+	ck_assert_int_eq(read_text(p, read, text, strlen(text), name, &err),
+			 -1);
+	bs_error_format(&err, buf, sizeof buf);
+	ck_assert_str_eq(buf, want);
+	bs_sassprof_free(p);
+}
+
 /* Without a disassembly: the instructions with shared wavefronts. */
 START_TEST(test_transpose_no_disasm)
 {
@@ -284,19 +316,8 @@ static const struct {
 
 START_TEST(test_bad_records)
 {
-	char buf[512];
-	bs_sassprof *p = bs_sassprof_new();
-	FILE *f = fmemopen((void *)bad_records[_i].text,
-			   strlen(bad_records[_i].text), "r");
-	bs_error err;
-
-	ck_assert_ptr_nonnull(p);
-	ck_assert_ptr_nonnull(f);
-	ck_assert_int_eq(bs_sassprof_read_records(p, f, "r.tsv", &err), -1);
-	bs_error_format(&err, buf, sizeof buf);
-	ck_assert_str_eq(buf, bad_records[_i].want);
-	fclose(f);
-	bs_sassprof_free(p);
+	refuses(bs_sassprof_read_records, bad_records[_i].text, "r.tsv",
+		bad_records[_i].want);
 }
 END_TEST
 
@@ -307,12 +328,11 @@ START_TEST(test_count_limits)
 		"k()\t-\t7\t0\t_Z1kv\t0x10\t1\t9223372036854775807\t0\n"
 		"k()\t-\t7\t0\t_Z1kv\t0x20\t1\t1\t9223372036854775807\n";
 	bs_sassprof *p = bs_sassprof_new();
-	FILE *f = fmemopen((void *)rec, strlen(rec), "r");
 	const bs_sass_insn *in;
 	bs_error err;
 
-	ck_assert_int_eq(bs_sassprof_read_records(p, f, "r.tsv", &err), 0);
-	fclose(f);
+	ck_assert_int_eq(read_text(p, bs_sassprof_read_records, rec,
+				   strlen(rec), "r.tsv", &err), 0);
 	ck_assert_uint_eq(bs_sassprof_finish(p), 2);
 	in = bs_sassprof_get(p, 0);
 	ck_assert_uint_eq(in->pc, 0x10);
@@ -337,17 +357,8 @@ static const struct {
 
 START_TEST(test_bad_launches)
 {
-	const char *text = bad_launches[_i].text;
-	char buf[512];
-	bs_sassprof *p = bs_sassprof_new();
-	FILE *f = fmemopen((void *)text, strlen(text), "r");
-	bs_error err;
-
-	ck_assert_int_eq(bs_sassprof_read_launches(p, f, "l.tsv", &err), -1);
-	bs_error_format(&err, buf, sizeof buf);
-	ck_assert_str_eq(buf, bad_launches[_i].want);
-	fclose(f);
-	bs_sassprof_free(p);
+	refuses(bs_sassprof_read_launches, bad_launches[_i].text, "l.tsv",
+		bad_launches[_i].want);
 }
 END_TEST
 
@@ -651,7 +662,6 @@ START_TEST(test_long_kernel_names)
 	bs_sassprof *p = bs_sassprof_new();
 	bs_sassprof_totals t;
 	bs_error err;
-	FILE *f;
 
 	memset(a, 'a', 2000);
 	memset(b, 'a', 2000);
@@ -667,14 +677,10 @@ START_TEST(test_long_kernel_names)
 	snprintf(lau, 16384, BS_SASS_LAUNCH_COLUMNS "\n"
 		 "0\t%s\t1\n1\t%s\t1\n2\t%s\t-\n3\t%s\t-\n",
 		 a, b, a, b);
-	f = fmemopen(rec, strlen(rec), "r");
-	ck_assert_int_eq(bs_sassprof_read_records(p, f, "records.tsv", &err),
-			 0);
-	fclose(f);
-	f = fmemopen(lau, strlen(lau), "r");
-	ck_assert_int_eq(bs_sassprof_read_launches(p, f, "launches.tsv", &err),
-			 0);
-	fclose(f);
+	ck_assert_int_eq(read_text(p, bs_sassprof_read_records, rec,
+				   strlen(rec), "records.tsv", &err), 0);
+	ck_assert_int_eq(read_text(p, bs_sassprof_read_launches, lau,
+				   strlen(lau), "launches.tsv", &err), 0);
 	bs_sassprof_finish(p);
 	bs_sassprof_get_totals(p, &t);
 	ck_assert_uint_eq(t.launches, 4);
@@ -697,22 +703,19 @@ START_TEST(test_out_of_order)
 	char *rec = malloc(cap), *lau = malloc(cap);
 	bs_sassprof *p = bs_sassprof_new();
 	bs_error err;
-	FILE *f;
 
 	n = (size_t)snprintf(rec, cap, HEAD);
 	for (unsigned i = 0; i < N; i++)
 		n += (size_t)snprintf(rec + n, cap - n,
 				      "k()\t%u\t7\t0\t_Z1kv\t0x10\t1\t2\t1\n",
 				      (i * 7919u) % N);
-	f = fmemopen(rec, n, "r");
-	ck_assert_int_eq(bs_sassprof_read_records(p, f, "r", &err), 0);
-	fclose(f);
+	ck_assert_int_eq(read_text(p, bs_sassprof_read_records, rec, n, "r",
+				   &err), 0);
 	n = (size_t)snprintf(lau, cap, "launch\tkernel\tpc_records\n");
 	for (unsigned i = N; i-- > 0;)
 		n += (size_t)snprintf(lau + n, cap - n, "%u\tk()\t1\n", i);
-	f = fmemopen(lau, n, "r");
-	ck_assert_int_eq(bs_sassprof_read_launches(p, f, "l", &err), 0);
-	fclose(f);
+	ck_assert_int_eq(read_text(p, bs_sassprof_read_launches, lau, n, "l",
+				   &err), 0);
 	ck_assert_uint_eq(bs_sassprof_launch_count(p), N);
 	for (unsigned i = 0; i < N; i++) {
 		const bs_sass_launch *l = bs_sassprof_launch_at(p, i);
