@@ -644,9 +644,7 @@ END_TEST
 
 Suite *calibrate_suite(void)
 {
-	Suite *s = suite_create("calibrate");
-
-	tu_add_tcase(s, "derive", 300, (const tu_test[]){
+	return tu_suite("calibrate", "derive", 300, (const tu_test[]){
 		{ test_measured_sm_90, 2 }, { test_measured_kinds, 1 },
 		{ test_textbook, 1 }, { test_altered, 1 },
 		{ test_altered_loops, 1 }, { test_64_banks, 1 },
@@ -655,5 +653,4 @@ Suite *calibrate_suite(void)
 		{ test_jitter, 1 }, { test_outliers, 1 },
 		{ test_negative_slope, 1 }, { test_huge_tp, 1 },
 		{ test_no_rows, 1 }, { NULL, 0 } });
-	return s;
 }

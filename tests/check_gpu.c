@@ -78,10 +78,7 @@ END_TEST
 
 Suite *gpu_suite(void)
 {
-	Suite *s = suite_create("gpu");
-
-	tu_add_tcase(s, "slug", 0, (const tu_test[]){
+	return tu_suite("gpu", "slug", 0, (const tu_test[]){
 		{ test_slug, TU_ROWS(slugs) }, { test_slug_cut, 1 },
 		{ NULL, 0 } });
-	return s;
 }

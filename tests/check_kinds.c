@@ -321,12 +321,10 @@ END_TEST
 
 Suite *kinds_suite(void)
 {
-	Suite *s = suite_create("kinds");
 	int n = (int)bs_kind_count();
 
-	tu_add_tcase(s, "every kind", 60, (const tu_test[]){
+	return tu_suite("kinds", "every kind", 60, (const tu_test[]){
 		{ test_family_point, n }, { test_accessor, n },
 		{ test_sass_reads_back, n }, { test_make_sass_from_table, 1 },
 		{ NULL, 0 } });
-	return s;
 }

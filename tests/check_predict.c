@@ -546,9 +546,7 @@ END_TEST
 
 Suite *predict_suite(void)
 {
-	Suite *s = suite_create("predict");
-
-	tu_add_tcase(s, "rules", 0, (const tu_test[]){
+	return tu_suite("predict", "rules", 0, (const tu_test[]){
 		{ test_rule_rows, TU_ROWS(rows) },
 		{ test_detail_agrees, TU_ROWS(rows) },
 		{ test_detail_cells_stride2, 1 },
@@ -559,5 +557,4 @@ Suite *predict_suite(void)
 		{ test_invalid_access, TU_ROWS(bad) },
 		{ test_pairwise_uniform, 1 }, { test_profiles, 1 },
 		{ test_fast_path_agrees, 4 }, { NULL, 0 } });
-	return s;
 }

@@ -196,11 +196,8 @@ END_TEST
 
 Suite *remote_suite(void)
 {
-	Suite *s = suite_create("remote");
-
-	tu_add_tcase(s, "geometry", 0, (const tu_test[]){
+	return tu_suite("remote", "geometry", 0, (const tu_test[]){
 		{ test_hand_made, 1 }, { test_measured, 1 },
 		{ test_family_is_the_run, 1 }, { test_sm_90_rules, 1 },
 		{ NULL, 0 } });
-	return s;
 }

@@ -176,12 +176,9 @@ END_TEST
 
 Suite *stats_suite(void)
 {
-	Suite *s = suite_create("stats");
-
-	tu_add_tcase(s, "stats", 0, (const tu_test[]){
+	return tu_suite("stats", "stats", 0, (const tu_test[]){
 		{ test_min_median, TU_ROWS(mm) }, { test_min_median_empty, 1 },
 		{ test_fit_line, TU_ROWS(fits) },
 		{ test_fit_stream, TU_ROWS(fits) },
 		{ test_fit_stream_offset, 1 }, { NULL, 0 } });
-	return s;
 }

@@ -81,6 +81,15 @@ TCase *tu_add_tcase(Suite *s, const char *name, int timeout,
 	return tc;
 }
 
+Suite *tu_suite(const char *name, const char *tcase, int timeout,
+		const tu_test *tests)
+{
+	Suite *s = suite_create(name);
+
+	tu_add_tcase(s, tcase, timeout, tests);
+	return s;
+}
+
 const bs_arch *tu_arch(const char *text)
 {
 	static bs_arch p;

@@ -45,6 +45,10 @@ typedef struct {
 TCase *tu_add_tcase(Suite *s, const char *name, int timeout,
 		    const tu_test *tests);
 
+/* A suite of one test case, tcase (tu_add_tcase's arguments). */
+Suite *tu_suite(const char *name, const char *tcase, int timeout,
+		const tu_test *tests);
+
 /* text parsed as an arch file (named "t"); fails the test on an error.
  * The arch is static: the next call overwrites it. */
 const bs_arch *tu_arch(const char *text);
