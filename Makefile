@@ -345,23 +345,15 @@ build/fuzz/fuzz_arch: fuzz/fuzz_arch.c $(LIB_SRC) $(FUZZ_CLI_SRC) \
 deps-fuzz:
 	@$(DEPS) clang libclang-rt-14-dev
 
-fuzz: build/fuzz/fuzz_pattern build/fuzz/fuzz_expr build/fuzz/fuzz_tile \
-		build/fuzz/fuzz_profile build/fuzz/fuzz_arch build/fuzz/fuzz_cubin \
-		build/fuzz/fuzz_calibrate
-	build/fuzz/fuzz_pattern -max_total_time=$(FUZZ_SECONDS) \
-		build/fuzz/corpus-fuzz_pattern fuzz/seeds/pattern
-	build/fuzz/fuzz_expr -max_total_time=$(FUZZ_SECONDS) \
-		build/fuzz/corpus-fuzz_expr fuzz/seeds/expr
-	build/fuzz/fuzz_tile -max_total_time=$(FUZZ_SECONDS) \
-		build/fuzz/corpus-fuzz_tile fuzz/seeds/tile
-	build/fuzz/fuzz_profile -max_total_time=$(FUZZ_SECONDS) \
-		build/fuzz/corpus-fuzz_profile fuzz/seeds/profile
-	build/fuzz/fuzz_arch -max_total_time=$(FUZZ_SECONDS) \
-		build/fuzz/corpus-fuzz_arch fuzz/seeds/arch
-	build/fuzz/fuzz_cubin -max_total_time=$(FUZZ_SECONDS) \
-		build/fuzz/corpus-fuzz_cubin fuzz/seeds/cubin
-	build/fuzz/fuzz_calibrate -max_total_time=$(FUZZ_SECONDS) \
-		build/fuzz/corpus-fuzz_calibrate fuzz/seeds/calibrate
+# Each fuzzer in turn, on its corpus and its seeds; make stops at the
+# first that finds a crash.
+FUZZERS := pattern expr tile profile arch cubin calibrate
+define run_fuzzer
+build/fuzz/fuzz_$(1) -max_total_time=$(FUZZ_SECONDS) build/fuzz/corpus-fuzz_$(1) fuzz/seeds/$(1)
+
+endef
+fuzz: $(FUZZERS:%=build/fuzz/fuzz_%)
+	$(foreach f,$(FUZZERS),$(call run_fuzzer,$(f)))
 
 # ---- GPU probes (nvcc; run where a CUDA device is) -----------------------------
 # The nvcc stamp holds the compiler and its flags, targets included: a

@@ -182,48 +182,30 @@ static inline void bs_check_san_line(char *buf, size_t size, const char *file,
 	} while (0)
 #endif
 
+/*
+ * The one shape of the CHECK_ macros: call's result, of type T, unless it
+ * is ok, becomes line_fn's message (file, line, the call as written:
+ * text, stringified by the caller before expansion) and fails.
+ */
+#define BS_CHECK_(T, ok, line_fn, call, text)                               \
+	do {                                                                 \
+		T bs_r_ = (call);                                            \
+		if (bs_r_ != (ok)) {                                         \
+			char bs_m_[512];                                     \
+			line_fn(bs_m_, sizeof bs_m_, __FILE__, __LINE__,     \
+				text, bs_r_);                                \
+			BS_CHECK_FAILED_(bs_m_);                             \
+		}                                                            \
+	} while (0)
+
 #define CHECK_CUDA(call)                                                     \
-	do {                                                                 \
-		cudaError_t bs_e_ = (call);                                  \
-		if (bs_e_ != cudaSuccess) {                                  \
-			char bs_m_[512];                                     \
-			bs_check_cuda_line(bs_m_, sizeof bs_m_, __FILE__,    \
-					   __LINE__, #call, bs_e_);          \
-			BS_CHECK_FAILED_(bs_m_);                             \
-		}                                                            \
-	} while (0)
-
+	BS_CHECK_(cudaError_t, cudaSuccess, bs_check_cuda_line, call, #call)
 #define CHECK_CU(call)                                                       \
-	do {                                                                 \
-		CUresult bs_r_ = (call);                                     \
-		if (bs_r_ != CUDA_SUCCESS) {                                 \
-			char bs_m_[512];                                     \
-			bs_check_cu_line(bs_m_, sizeof bs_m_, __FILE__,      \
-					 __LINE__, #call, bs_r_);            \
-			BS_CHECK_FAILED_(bs_m_);                             \
-		}                                                            \
-	} while (0)
-
+	BS_CHECK_(CUresult, CUDA_SUCCESS, bs_check_cu_line, call, #call)
 #define CHECK_CUPTI(call)                                                    \
-	do {                                                                 \
-		CUptiResult bs_p_ = (call);                                  \
-		if (bs_p_ != CUPTI_SUCCESS) {                                \
-			char bs_m_[512];                                     \
-			bs_cupti_reason(bs_m_, sizeof bs_m_, __FILE__,       \
-					__LINE__, #call, bs_p_);             \
-			BS_CHECK_FAILED_(bs_m_);                             \
-		}                                                            \
-	} while (0)
-
+	BS_CHECK_(CUptiResult, CUPTI_SUCCESS, bs_cupti_reason, call, #call)
 #define CHECK_SAN(call)                                                      \
-	do {                                                                 \
-		SanitizerResult bs_s_ = (call);                              \
-		if (bs_s_ != SANITIZER_SUCCESS) {                            \
-			char bs_m_[512];                                     \
-			bs_check_san_line(bs_m_, sizeof bs_m_, __FILE__,     \
-					  __LINE__, #call, bs_s_);           \
-			BS_CHECK_FAILED_(bs_m_);                             \
-		}                                                            \
-	} while (0)
+	BS_CHECK_(SanitizerResult, SANITIZER_SUCCESS, bs_check_san_line, call, \
+		  #call)
 
 #endif

@@ -76,32 +76,34 @@ static inline int driver_release_parse(const char *text, int proc, char *out,
 	return -1;
 }
 
+/* What f (NULL: not opened) holds, closed by close_fn, parsed as
+ * driver_release_parse does: 0 when it gave a release. */
+static inline int driver_release_read(FILE *f, int (*close_fn)(FILE *),
+				      int proc, char *out, size_t size)
+{
+	char buf[1024];
+	size_t n;
+
+	if (!f)
+		return -1;
+	n = fread(buf, 1, sizeof buf - 1, f);
+	buf[n] = '\0';
+	close_fn(f);
+	return driver_release_parse(buf, proc, out, size);
+}
+
 /*
  * The driver's release number into out: /proc/driver/nvidia/version,
  * else nvidia-smi; "not recorded (...)" when neither gives one.
  */
 static inline void driver_release(char *out, size_t size)
 {
-	char buf[1024];
-	size_t n;
-	FILE *f = fopen("/proc/driver/nvidia/version", "r");
-
-	if (f) {
-		n = fread(buf, 1, sizeof buf - 1, f);
-		buf[n] = '\0';
-		fclose(f);
-		if (driver_release_parse(buf, 1, out, size) == 0)
-			return;
-	}
-	f = popen("nvidia-smi --query-gpu=driver_version --format=csv,noheader "
-		  "2>/dev/null", "r");
-	if (f) {
-		n = fread(buf, 1, sizeof buf - 1, f);
-		buf[n] = '\0';
-		pclose(f);
-		if (driver_release_parse(buf, 0, out, size) == 0)
-			return;
-	}
+	if (driver_release_read(fopen("/proc/driver/nvidia/version", "r"),
+				fclose, 1, out, size) == 0 ||
+	    driver_release_read(popen("nvidia-smi --query-gpu=driver_version "
+				      "--format=csv,noheader 2>/dev/null", "r"),
+				pclose, 0, out, size) == 0)
+		return;
 	snprintf(out, size, "not recorded (neither /proc/driver/nvidia/version "
 		 "nor nvidia-smi gave it)");
 }

@@ -76,44 +76,27 @@ __device__ __forceinline__ long long clock_read(void)
 
 template <unsigned W> struct smem;
 
-template <> struct smem<1> {
-	static __device__ __forceinline__ uint32_t ld(uint32_t a)
-	{
-		uint32_t v;
-		asm volatile("ld.volatile.shared.u8 %0, [%1];" : "=r"(v) : "r"(a) : "memory");
-		return v;
-	}
-	static __device__ __forceinline__ void st(uint32_t a, uint32_t v)
-	{
-		asm volatile("st.volatile.shared.u8 [%0], %1;" : : "r"(a), "r"(v) : "memory");
-	}
-};
-
-template <> struct smem<2> {
-	static __device__ __forceinline__ uint32_t ld(uint32_t a)
-	{
-		uint32_t v;
-		asm volatile("ld.volatile.shared.u16 %0, [%1];" : "=r"(v) : "r"(a) : "memory");
-		return v;
-	}
-	static __device__ __forceinline__ void st(uint32_t a, uint32_t v)
-	{
-		asm volatile("st.volatile.shared.u16 [%0], %1;" : : "r"(a), "r"(v) : "memory");
-	}
-};
-
-template <> struct smem<4> {
-	static __device__ __forceinline__ uint32_t ld(uint32_t a)
-	{
-		uint32_t v;
-		asm volatile("ld.volatile.shared.u32 %0, [%1];" : "=r"(v) : "r"(a) : "memory");
-		return v;
-	}
-	static __device__ __forceinline__ void st(uint32_t a, uint32_t v)
-	{
-		asm volatile("st.volatile.shared.u32 [%0], %1;" : : "r"(a), "r"(v) : "memory");
-	}
-};
+/* 1, 2 and 4 bytes: one register, PTX type T ("u8", "u16", "u32"). */
+#define SMEM_SCALAR(W, T)                                                     \
+	template <> struct smem<W> {                                          \
+		static __device__ __forceinline__ uint32_t ld(uint32_t a)     \
+		{                                                             \
+			uint32_t v;                                           \
+			asm volatile("ld.volatile.shared." T " %0, [%1];"     \
+				     : "=r"(v) : "r"(a) : "memory");          \
+			return v;                                             \
+		}                                                             \
+		static __device__ __forceinline__ void st(uint32_t a,         \
+							  uint32_t v)         \
+		{                                                             \
+			asm volatile("st.volatile.shared." T " [%0], %1;"     \
+				     : : "r"(a), "r"(v) : "memory");          \
+		}                                                             \
+	};
+SMEM_SCALAR(1, "u8")
+SMEM_SCALAR(2, "u16")
+SMEM_SCALAR(4, "u32")
+#undef SMEM_SCALAR
 
 template <> struct smem<8> {
 	static __device__ __forceinline__ uint32_t ld(uint32_t a)
@@ -445,9 +428,12 @@ __global__ void k_clock_overhead(int reps, long long *cycles)
 	}
 }
 
+/* One chain of PROBE_CHAIN accesses in each active lane: what the counted
+ * kernels run. */
 template <class A>
-__global__ void k_counted(const uint32_t *__restrict__ addr, uint32_t active,
-			  uint32_t zero, uint32_t *sink)
+__device__ __forceinline__ void counted_chain(const uint32_t *__restrict__ addr,
+					      uint32_t active, uint32_t zero,
+					      uint32_t *sink)
 {
 	const unsigned lane = threadIdx.x & 31;
 	uint32_t a = (uint32_t)__cvta_generic_to_shared(dyn_smem) + addr[lane];
@@ -455,6 +441,13 @@ __global__ void k_counted(const uint32_t *__restrict__ addr, uint32_t active,
 	if ((active >> lane) & 1u)
 		a = chain<A, PROBE_CHAIN>(a, zero);
 	sink[threadIdx.x] = a;
+}
+
+template <class A>
+__global__ void k_counted(const uint32_t *__restrict__ addr, uint32_t active,
+			  uint32_t zero, uint32_t *sink)
+{
+	counted_chain<A>(addr, active, zero, sink);
 }
 
 /*
@@ -466,12 +459,7 @@ template <class A>
 __global__ void k_warm(const uint32_t *__restrict__ addr, uint32_t active,
 		       uint32_t zero, uint32_t *sink)
 {
-	const unsigned lane = threadIdx.x & 31;
-	uint32_t a = (uint32_t)__cvta_generic_to_shared(dyn_smem) + addr[lane];
-
-	if ((active >> lane) & 1u)
-		a = chain<A, PROBE_CHAIN>(a, zero);
-	sink[threadIdx.x] = a;
+	counted_chain<A>(addr, active, zero, sink);
 }
 
 template <class A>

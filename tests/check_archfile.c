@@ -413,16 +413,6 @@ END_TEST
 
 /* ---- rules beyond sm_90's ------------------------------------------------ */
 
-static const bs_arch *parse(const char *text)
-{
-	static bs_arch p;
-	bs_error err;
-
-	ck_assert_msg(bs_arch_parse(text, "t", &p, &err) == 0, "%s",
-		      err.text);
-	return &p;
-}
-
 static bs_access uniform(const char *kind, unsigned width, uint32_t addr)
 {
 	bs_access a = { .name = "a", .width = width, .active = ~0u };
@@ -435,7 +425,7 @@ static bs_access uniform(const char *kind, unsigned width, uint32_t addr)
 
 START_TEST(test_serial_words)
 {
-	const bs_arch *p = parse(HEAD
+	const bs_arch *p = tu_arch(HEAD
 		"rule atom.add.u32 4 phase=32 same_word=serial source=s\n"
 		"rule ld 4 phase=32 source=s\n");
 	bs_access a = uniform("atom.add.u32", 4, 64);
@@ -467,7 +457,7 @@ END_TEST
 /* A compare-and-swap reads and writes: two wavefronts a bank slot. */
 START_TEST(test_slot_waves)
 {
-	const bs_arch *p = parse(HEAD
+	const bs_arch *p = tu_arch(HEAD
 		"rule atom.cas.b32 4 phase=32 same_word=serial slot_waves=2 "
 		"source=s\n");
 	bs_access a = uniform("atom.cas.b32", 4, 0);
@@ -495,7 +485,7 @@ END_TEST
 
 START_TEST(test_ideal_by_lanes)
 {
-	const bs_arch *p = parse(HEAD
+	const bs_arch *p = tu_arch(HEAD
 		"rule ld 8 phase=32 ideal=lanes source=s\n"
 		"rule st 8 phase=32 source=s\n");
 	bs_access a = uniform("ld", 8, 8);
@@ -518,7 +508,7 @@ END_TEST
 
 START_TEST(test_fewer_address_lanes)
 {
-	const bs_arch *p = parse(HEAD
+	const bs_arch *p = tu_arch(HEAD
 		"rule ldsm.x1 16 phase=8 source=s\n"
 		"rule ldsm.x4 16 phase=8 source=s\n");
 	bs_access a = uniform("ldsm.x4", 16, 0);
@@ -557,7 +547,7 @@ END_TEST
  */
 static const bs_arch *loop_profile(void)
 {
-	return parse(HEAD
+	return tu_arch(HEAD
 		"rule ld 4 phase=32 source=s\n"
 		"rule ld 8 phase=16 packed=32 partners=1,2 source=s\n"
 		"rule atom.add.f32 4 phase=32 slot_waves=2 loop=cas source=s\n"
@@ -689,9 +679,9 @@ END_TEST
  */
 START_TEST(test_byte_banks)
 {
-	const bs_arch *p = parse("profile p\nbanks 32\nbank_bytes 1\n"
-				    "source s a test\n"
-				    "rule ld 16 phase=32 source=s\n");
+	const bs_arch *p = tu_arch("profile p\nbanks 32\nbank_bytes 1\n"
+				      "source s a test\n"
+				      "rule ld 16 phase=32 source=s\n");
 	bs_access a = strided("ld", 16, 1);
 	static bs_detail d;
 

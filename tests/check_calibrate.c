@@ -242,16 +242,6 @@ static bs_calib *synthesize(const bs_arch *p, const char *family)
 	return c;
 }
 
-static const bs_arch *parse(const char *text)
-{
-	static bs_arch p;
-	bs_error err;
-
-	ck_assert_msg(bs_arch_parse(text, "t", &p, &err) == 0, "%s",
-		      err.text);
-	return &p;
-}
-
 static void run(bs_calib *c)
 {
 	bs_error err;
@@ -300,7 +290,7 @@ static void derives_back(const char *text)
 {
 	static bs_arch want;
 
-	want = *parse(text);
+	want = *tu_arch(text);
 	run(synthesize(&want, NULL));
 	ck_assert_uint_eq(res.nmiss, 0);
 	ck_assert_uint_eq(res.nopen, 0);
@@ -654,9 +644,7 @@ END_TEST
 
 Suite *calibrate_suite(void)
 {
-	Suite *s = suite_create("calibrate");
-
-	tu_add_tcase(s, "derive", 300, (const tu_test[]){
+	return tu_suite("calibrate", "derive", 300, (const tu_test[]){
 		{ test_measured_sm_90, 2 }, { test_measured_kinds, 1 },
 		{ test_textbook, 1 }, { test_altered, 1 },
 		{ test_altered_loops, 1 }, { test_64_banks, 1 },
@@ -665,5 +653,4 @@ Suite *calibrate_suite(void)
 		{ test_jitter, 1 }, { test_outliers, 1 },
 		{ test_negative_slope, 1 }, { test_huge_tp, 1 },
 		{ test_no_rows, 1 }, { NULL, 0 } });
-	return s;
 }

@@ -149,10 +149,7 @@ END_TEST
 
 Suite *calibration_suite(void)
 {
-	Suite *s = suite_create("calibration");
-
-	tu_add_tcase(s, "h100", 0, (const tu_test[]){
+	return tu_suite("calibration", "h100", 0, (const tu_test[]){
 		{ test_every_row, 1 }, { test_measured_latency, 1 },
 		{ NULL, 0 } });
-	return s;
 }

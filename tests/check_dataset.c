@@ -69,6 +69,15 @@ static void make_access(bs_access *a, unsigned width, bs_kind op,
 		a->addr[l] = active >> l & 1 ? l * stride * width : 0;
 }
 
+/* A fresh row of probe, named name: every lane loads 4 bytes, stride 1. */
+static void stride_row(bs_row *r, const char *probe, const char *name)
+{
+	bs_row_init(r);
+	snprintf(r->probe, sizeof r->probe, "%s", probe);
+	snprintf(r->access.name, sizeof r->access.name, "%s", name);
+	make_access(&r->access, 4, BS_KIND_LD, ALL, 1);
+}
+
 /* A stream collecting what is written into *buf (free it after fclose). */
 static FILE *capture(char **buf, size_t *len)
 {
@@ -91,6 +100,32 @@ static FILE *text_file(const char *s, size_t n, char **copy)
 	return f;
 }
 
+/* A text read as a dataset: the reader, its stream and the copy behind. */
+typedef struct {
+	char *copy;
+	FILE *f;
+	bs_dataset *d;
+} text_set;
+
+/* text (n bytes) opened as dataset name, which must open. */
+static bs_dataset *open_text(text_set *t, const char *text, size_t n,
+			     const char *name)
+{
+	bs_error err;
+
+	t->f = text_file(text, n, &t->copy);
+	t->d = bs_dataset_open(t->f, name, &err);
+	ck_assert_msg(t->d != NULL, "%s", err.text);
+	return t->d;
+}
+
+static void close_text(text_set *t)
+{
+	bs_dataset_close(t->d);
+	fclose(t->f);
+	free(t->copy);
+}
+
 /*
  * The 64 KiB line limit, as for pattern files: a comment line of exactly
  * 65536 bytes after the header is read (and skipped); one byte more is an
@@ -100,11 +135,11 @@ START_TEST(test_line_limit)
 {
 	const size_t limit = 64 * 1024, head = strlen(BS_DATASET_COLUMNS) + 1;
 	size_t n = head + limit + _i + 1;
-	char *text = malloc(n + 1), *copy;
+	char *text = malloc(n + 1);
+	text_set t;
 	bs_dataset *d;
 	bs_row row;
 	bs_error err;
-	FILE *f;
 
 	ck_assert_ptr_nonnull(text);
 	memcpy(text, BS_DATASET_COLUMNS "\n", head);
@@ -112,20 +147,15 @@ START_TEST(test_line_limit)
 	text[head] = '#';
 	text[n - 1] = '\n';
 	text[n] = '\0';
-	f = text_file(text, n, &copy);
-	d = bs_dataset_open(f, "long.csv", &err);
-	ck_assert_ptr_nonnull(d);
+	d = open_text(&t, text, n, "long.csv");
 	if (_i == 0) {
 		ck_assert_int_eq(bs_dataset_next(d, &row, &err), 0);
 	} else {
 		ck_assert_int_eq(bs_dataset_next(d, &row, &err), -1);
-		ck_assert_int_eq(err.line, 2);
-		ck_assert_int_eq(err.column, (long)limit + 1);
-		ck_assert_str_eq(err.text, "line longer than 65536 bytes");
+		tu_error_is(&err, NULL, 2, (long)limit + 1,
+			    "line longer than 65536 bytes");
 	}
-	bs_dataset_close(d);
-	fclose(f);
-	free(copy);
+	close_text(&t);
 	free(text);
 }
 END_TEST
@@ -205,6 +235,7 @@ START_TEST(test_write_read_rows)
 	char *buf, *copy, *line, *save;
 	size_t len;
 	FILE *f;
+	text_set t;
 	bs_dataset *d;
 	bs_row want, got;
 	bs_error err;
@@ -229,9 +260,7 @@ START_TEST(test_write_read_rows)
 	ck_assert_ptr_null(strtok_r(NULL, "\n", &save));
 	free(copy);
 
-	f = text_file(buf, len, &copy);
-	d = bs_dataset_open(f, "rows.csv", &err);
-	ck_assert_msg(d != NULL, "%s", err.text);
+	d = open_text(&t, buf, len, "rows.csv");
 	ck_assert_int_eq(bs_dataset_nmeta(d), 2);
 	ck_assert_str_eq(bs_dataset_meta(d, "profile"), "sm_90");
 	for (i = 0; i < n; i++) {
@@ -241,9 +270,7 @@ START_TEST(test_write_read_rows)
 		assert_same_row(&got, &want, i);
 	}
 	ck_assert_int_eq(bs_dataset_next(d, &got, &err), 0);
-	bs_dataset_close(d);
-	fclose(f);
-	free(copy);
+	close_text(&t);
 	free(buf);
 }
 END_TEST
@@ -275,10 +302,7 @@ START_TEST(test_number_format)
 	bs_row r;
 	int field;
 
-	bs_row_init(&r);
-	snprintf(r.probe, sizeof r.probe, "p");
-	snprintf(r.access.name, sizeof r.access.name, "n");
-	make_access(&r.access, 4, BS_KIND_LD, ALL, 1);
+	stride_row(&r, "p", "n");
 	*num(&r, c->column) = c->v;
 	f = capture(&buf, &len);
 	ck_assert_int_eq(bs_dataset_write_row(f, &r, NULL), 0);
@@ -316,10 +340,7 @@ START_TEST(test_write_refused)
 	bs_row r;
 	bs_error err;
 
-	bs_row_init(&r);
-	snprintf(r.probe, sizeof r.probe, "p");
-	snprintf(r.access.name, sizeof r.access.name, "n");
-	make_access(&r.access, 4, BS_KIND_LD, ALL, 1);
+	stride_row(&r, "p", "n");
 	switch (_i) {
 	case 0: r.access.name[0] = '\0'; break;
 	case 1: r.probe[0] = '\0'; break;
@@ -404,10 +425,7 @@ START_TEST(test_write_error)
 	ck_assert_str_eq(err.source, "dataset");
 	ck_assert_str_eq(err.text, "write error: No space left on device");
 	clearerr(f);
-	bs_row_init(&r);
-	snprintf(r.probe, sizeof r.probe, "p");
-	snprintf(r.access.name, sizeof r.access.name, "n");
-	make_access(&r.access, 4, BS_KIND_LD, ALL, 1);
+	stride_row(&r, "p", "n");
 	memset(&err, 0, sizeof err);
 	ck_assert_int_eq(bs_dataset_write_row(f, &r, &err), -1);
 	ck_assert_str_eq(err.text, "write error: No space left on device");
@@ -488,13 +506,11 @@ START_TEST(test_metadata)
 		"# empty:\r\n"
 		"probe,name,width,op,addresses\r\n"
 		"# key: after the header, a comment\r\n";
-	char *copy;
-	FILE *f = text_file(text, sizeof text - 1, &copy);
+	text_set t;
+	bs_dataset *d = open_text(&t, text, sizeof text - 1, "meta.csv");
 	bs_error err;
-	bs_dataset *d = bs_dataset_open(f, "meta.csv", &err);
 	bs_row r;
 
-	ck_assert_msg(d != NULL, "%s", err.text);
 	ck_assert_int_eq(bs_dataset_nmeta(d), 4);
 	ck_assert_str_eq(bs_dataset_meta_at(d, 0)->key, "gpu");
 	ck_assert_str_eq(bs_dataset_meta_at(d, 0)->value,
@@ -509,9 +525,7 @@ START_TEST(test_metadata)
 	ck_assert_ptr_null(bs_dataset_meta_at(d, -1));
 	ck_assert_int_eq(bs_dataset_line(d), 7);
 	ck_assert_int_eq(bs_dataset_next(d, &r, &err), 0);
-	bs_dataset_close(d);
-	fclose(f);
-	free(copy);
+	close_text(&t);
 }
 END_TEST
 
@@ -525,13 +539,11 @@ START_TEST(test_column_order)
 		"\n"
 		"# a comment between rows\n"
 		HALF8 ",,ld,,8,f64,stride,\"late, \"\"x\"\"\",\n";
-	char *copy;
-	FILE *f = text_file(text, sizeof text - 1, &copy);
+	text_set t;
+	bs_dataset *d = open_text(&t, text, sizeof text - 1, "order.csv");
 	bs_error err;
-	bs_dataset *d = bs_dataset_open(f, "order.csv", &err);
 	bs_row r;
 
-	ck_assert_msg(d != NULL, "%s", err.text);
 	ck_assert_int_eq(bs_dataset_nmeta(d), 0);
 	ck_assert_int_eq(bs_dataset_next(d, &r, &err), 1);
 	ck_assert_int_eq(bs_dataset_line(d), 2);
@@ -557,9 +569,7 @@ START_TEST(test_column_order)
 	ck_assert(isnan(r.cycles_per_access_median));
 	ck_assert_str_eq(r.note, "late, \"x\"");
 	ck_assert_int_eq(bs_dataset_next(d, &r, &err), 0);
-	bs_dataset_close(d);
-	fclose(f);
-	free(copy);
+	close_text(&t);
 }
 END_TEST
 
@@ -708,41 +718,31 @@ START_TEST(test_numbers)
 		"tp_bytes_per_clk_per_sm\n"
 		"p,n,4,ld," S1 ",1e-320,"
 		"0.10000000000000000000000000000000000000000000000000001,+2,.5\n";
-	char *copy;
-	FILE *f = text_file(text, strlen(text), &copy);
+	text_set t;
+	bs_dataset *d = open_text(&t, text, strlen(text), "n.csv");
 	bs_error err;
-	bs_dataset *d = bs_dataset_open(f, "n.csv", &err);
 	bs_row r;
 
-	ck_assert_msg(d != NULL, "%s", err.text);
 	ck_assert_msg(bs_dataset_next(d, &r, &err) == 1, "%s", err.text);
 	ck_assert(r.cycles_per_access_min == 1e-320);
 	ck_assert(r.cycles_per_access_median == 0.1);
 	ck_assert(r.wavefronts_measured == 2);
 	ck_assert(r.tp_bytes_per_clk_per_sm == 0.5);
-	bs_dataset_close(d);
-	fclose(f);
-	free(copy);
+	close_text(&t);
 }
 END_TEST
 
 START_TEST(test_nul_byte)
 {
 	static const char text[] = H6 "p,n\0,4";
-	char *copy;
-	FILE *f = text_file(text, sizeof text - 1, &copy);
+	text_set t;
+	bs_dataset *d = open_text(&t, text, sizeof text - 1, "nul.csv");
 	bs_error err;
-	bs_dataset *d = bs_dataset_open(f, "nul.csv", &err);
 	bs_row r;
 
-	ck_assert_ptr_nonnull(d);
 	ck_assert_int_eq(bs_dataset_next(d, &r, &err), -1);
-	ck_assert_str_eq(err.text, "NUL byte in a text line");
-	ck_assert_int_eq(err.line, 2);
-	ck_assert_int_eq(err.column, 4);
-	bs_dataset_close(d);
-	fclose(f);
-	free(copy);
+	tu_error_is(&err, NULL, 2, 4, "NUL byte in a text line");
+	close_text(&t);
 }
 END_TEST
 
@@ -770,10 +770,7 @@ static void write_one(const char *dir, const char *row_name,
 	bs_row r;
 
 	ck_assert_msg(o != NULL, "%s", err.text);
-	bs_row_init(&r);
-	snprintf(r.probe, sizeof r.probe, "stride");
-	snprintf(r.access.name, sizeof r.access.name, "%s", row_name);
-	make_access(&r.access, 4, BS_KIND_LD, ALL, 1);
+	stride_row(&r, "stride", row_name);
 	ck_assert_int_eq(bs_dataset_write_header(bs_dataset_file(o), NULL, 0,
 						 &err), 0);
 	ck_assert_int_eq(bs_dataset_write_row(bs_dataset_file(o), &r, &err),

@@ -284,93 +284,57 @@ static char *repeat(const char *pre, int n, const char *mid,
 	return s;
 }
 
+/* s (freed here) parses as source and evaluates to want for v. */
+static void evaluates(char *s, const char *source, bs_vars v, int64_t want)
+{
+	bs_expr *e;
+	bs_error err;
+	int64_t got;
+
+	e = bs_expr_parse(s, source, &err);
+	ck_assert_ptr_nonnull(e);
+	ck_assert_int_eq(bs_expr_eval(e, &v, &got, &err), 0);
+	ck_assert_int_eq(got, want);
+	bs_expr_free(e);
+	free(s);
+}
+
+/* s (freed here) is refused as --expr: too deep, at column (0: any). */
+static void too_deep(char *s, long column)
+{
+	bs_error err;
+
+	ck_assert_ptr_null(bs_expr_parse(s, "--expr", &err));
+	if (column)
+		ck_assert_int_eq(err.column, column);
+	ck_assert_str_eq(err.text, "expression nested deeper than 256 levels");
+	free(s);
+}
+
 /* 255 parentheses and 255 unary operators nest; 256 do not. */
 START_TEST(test_nesting)
 {
 	bs_vars v = { 3, 0, 3 };
-	bs_error err;
-	bs_expr *e;
-	int64_t got;
-	char *s;
 
-	s = repeat("(", 255, "lane", ")");
-	e = bs_expr_parse(s, "--expr", &err);
-	ck_assert_ptr_nonnull(e);
-	ck_assert_int_eq(bs_expr_eval(e, &v, &got, &err), 0);
-	ck_assert_int_eq(got, 3);
-	bs_expr_free(e);
-	free(s);
-
-	s = repeat("(", 256, "lane", ")");
-	ck_assert_ptr_null(bs_expr_parse(s, "--expr", &err));
-	ck_assert_int_eq(err.column, 257);
-	ck_assert_str_eq(err.text, "expression nested deeper than 256 levels");
-	free(s);
-
-	s = repeat("-", 255, "lane", "");
-	e = bs_expr_parse(s, "--expr", &err);
-	ck_assert_ptr_nonnull(e);
-	ck_assert_int_eq(bs_expr_eval(e, &v, &got, &err), 0);
-	ck_assert_int_eq(got, -3);
-	bs_expr_free(e);
-	free(s);
-
-	s = repeat("~", 256, "lane", "");
-	ck_assert_ptr_null(bs_expr_parse(s, "--expr", &err));
-	ck_assert_int_eq(err.column, 256);
-	ck_assert_str_eq(err.text, "expression nested deeper than 256 levels");
-	free(s);
-
+	evaluates(repeat("(", 255, "lane", ")"), "--expr", v, 3);
+	too_deep(repeat("(", 256, "lane", ")"), 257);
+	evaluates(repeat("-", 255, "lane", ""), "--expr", v, -3);
+	too_deep(repeat("~", 256, "lane", ""), 256);
 	/* 255 right operands waiting on the stack: lane + (lane + (...)) */
-	s = repeat("lane+(", 255, "lane", ")");
-	e = bs_expr_parse(s, "--expr", &err);
-	ck_assert_ptr_nonnull(e);
-	ck_assert_int_eq(bs_expr_eval(e, &v, &got, &err), 0);
-	ck_assert_int_eq(got, 256 * 3);
-	bs_expr_free(e);
-	free(s);
-
+	evaluates(repeat("lane+(", 255, "lane", ")"), "--expr", v, 256 * 3);
 	/* ?: nests to the right */
-	s = repeat("0?1:", 255, "lane", "");
-	e = bs_expr_parse(s, "--expr", &err);
-	ck_assert_ptr_nonnull(e);
-	ck_assert_int_eq(bs_expr_eval(e, &v, &got, &err), 0);
-	ck_assert_int_eq(got, 3);
-	bs_expr_free(e);
-	free(s);
-
-	s = repeat("0?1:", 256, "lane", "");
-	ck_assert_ptr_null(bs_expr_parse(s, "--expr", &err));
-	ck_assert_str_eq(err.text, "expression nested deeper than 256 levels");
-	free(s);
-
+	evaluates(repeat("0?1:", 255, "lane", ""), "--expr", v, 3);
+	too_deep(repeat("0?1:", 256, "lane", ""), 0);
 	/*
 	 * Every level leaves 8 operands waiting (one per operator before the
 	 * parenthesis) and evaluates to 1: 31 levels and the inner lane fill
 	 * 249 slots; at 32 levels the inner lane would be the 257th.
 	 */
-	s = repeat("1|1^1&1==1<1<<1+1*(", 31, "lane", ")");
-	e = bs_expr_parse(s, "--expr", &err);
-	ck_assert_ptr_nonnull(e);
-	ck_assert_int_eq(bs_expr_eval(e, &v, &got, &err), 0);
-	ck_assert_int_eq(got, 1);
-	bs_expr_free(e);
-	free(s);
-
-	s = repeat("1|1^1&1==1<1<<1+1*(", 32, "lane", ")");
-	ck_assert_ptr_null(bs_expr_parse(s, "--expr", &err));
-	ck_assert_int_eq(err.column, 32 * 19 + 1);
-	ck_assert_str_eq(err.text, "expression nested deeper than 256 levels");
-	free(s);
-
+	evaluates(repeat("1|1^1&1==1<1<<1+1*(", 31, "lane", ")"), "--expr", v,
+		  1);
+	too_deep(repeat("1|1^1&1==1<1<<1+1*(", 32, "lane", ")"), 32 * 19 + 1);
 	/* a long flat chain is not nesting: 4004 bytes */
-	s = repeat("lane+", 800, "lane", "");
-	e = bs_expr_parse(s, "--expr", &err);
-	ck_assert_ptr_nonnull(e);
-	ck_assert_int_eq(bs_expr_eval(e, &v, &got, &err), 0);
-	ck_assert_int_eq(got, 801 * 3);
-	bs_expr_free(e);
-	free(s);
+	evaluates(repeat("lane+", 800, "lane", ""), "--expr", v, 801 * 3);
 }
 END_TEST
 
@@ -378,19 +342,10 @@ END_TEST
 START_TEST(test_length)
 {
 	char *s = repeat(" ", 4092, "lane", "");
-	bs_vars v = { 9, 0, 9 };
 	bs_error err;
-	bs_expr *e;
-	int64_t got;
 
 	ck_assert_uint_eq(strlen(s), 4096);
-	e = bs_expr_parse(s, "--expr", &err);
-	ck_assert_ptr_nonnull(e);
-	ck_assert_int_eq(bs_expr_eval(e, &v, &got, &err), 0);
-	ck_assert_int_eq(got, 9);
-	bs_expr_free(e);
-	free(s);
-
+	evaluates(s, "--expr", (bs_vars){ 9, 0, 9 }, 9);
 	s = repeat(" ", 4093, "lane", "");
 	ck_assert_ptr_null(bs_expr_parse(s, "pattern.txt", &err));
 	ck_assert_str_eq(err.source, "pattern.txt");
@@ -431,15 +386,24 @@ END_TEST
 
 /* ---- bs_access_from_expr ------------------------------------------------ */
 
+/* The access of spec s, which must be made. */
+static bs_access from_expr(const bs_expr_spec *s)
+{
+	bs_access a;
+	bs_error err;
+
+	ck_assert_msg(bs_access_from_expr(s, &a, &err) == 0, "%s", err.text);
+	return a;
+}
+
 START_TEST(test_access_stride33)
 {
 	bs_expr_spec s = { .index = "lane*33", .width = 4 };
 	const bs_arch *p = bs_arch_find("sm_90");
-	bs_access a;
+	bs_access a = from_expr(&s);
 	bs_summary sum;
 	bs_error err;
 
-	ck_assert_int_eq(bs_access_from_expr(&s, &a, &err), 0);
 	ck_assert_str_eq(a.name, "expr");
 	ck_assert_uint_eq(a.width, 4);
 	ck_assert_int_eq(a.kind, BS_KIND_LD);
@@ -450,7 +414,7 @@ START_TEST(test_access_stride33)
 	ck_assert_uint_eq(sum.wavefronts, 1);
 
 	s.index = "lane*32";
-	ck_assert_int_eq(bs_access_from_expr(&s, &a, &err), 0);
+	a = from_expr(&s);
 	ck_assert_int_eq(bs_predict(p, &a, &sum, &err), 0);
 	ck_assert_uint_eq(sum.wavefronts, 32);
 }
@@ -461,10 +425,8 @@ START_TEST(test_access_active)
 	bs_expr_spec s = { .name = "half", .index = "lane", .active =
 			   "lane < 16", .width = 8, .kind = BS_KIND_ST,
 			   .base = 256 };
-	bs_access a;
-	bs_error err;
+	bs_access a = from_expr(&s);
 
-	ck_assert_int_eq(bs_access_from_expr(&s, &a, &err), 0);
 	ck_assert_str_eq(a.name, "half");
 	ck_assert_int_eq(a.kind, BS_KIND_ST);
 	ck_assert_uint_eq(a.width, 8);
@@ -481,10 +443,8 @@ START_TEST(test_access_inactive_not_evaluated)
 {
 	bs_expr_spec s = { .index = "64 / (16 - lane)", .active = "lane < 16",
 			   .width = 4 };
-	bs_access a;
-	bs_error err;
+	bs_access a = from_expr(&s);
 
-	ck_assert_int_eq(bs_access_from_expr(&s, &a, &err), 0);
 	ck_assert_uint_eq(a.active, 0xffff);
 	ck_assert_uint_eq(a.addr[0], 16);
 	ck_assert_uint_eq(a.addr[8], 32);
@@ -495,10 +455,8 @@ END_TEST
 START_TEST(test_access_tid)
 {
 	bs_expr_spec s = { .index = "tid", .width = 4, .warp = 2 };
-	bs_access a;
-	bs_error err;
+	bs_access a = from_expr(&s);
 
-	ck_assert_int_eq(bs_access_from_expr(&s, &a, &err), 0);
 	for (unsigned l = 0; l < BS_LANES; l++)
 		ck_assert_uint_eq(a.addr[l], (64 + l) * 4);
 }
@@ -508,10 +466,9 @@ END_TEST
 START_TEST(test_access_top_of_window)
 {
 	bs_expr_spec s = { .index = "lane", .width = 4, .base = 0xffffff80 };
-	bs_access a;
+	bs_access a = from_expr(&s);
 	bs_error err;
 
-	ck_assert_int_eq(bs_access_from_expr(&s, &a, &err), 0);
 	ck_assert_uint_eq(a.addr[31], 0xfffffffcu);
 	s.index = "lane + 1";
 	ck_assert_int_eq(bs_access_from_expr(&s, &a, &err), -1);
@@ -569,10 +526,7 @@ START_TEST(test_access_error)
 	bs_error err = { .text = "" };
 
 	ck_assert_int_eq(bs_access_from_expr(&r->spec, &a, &err), -1);
-	ck_assert_str_eq(err.source, r->source);
-	ck_assert_int_eq(err.line, 0);
-	ck_assert_int_eq(err.column, r->column);
-	ck_assert_str_eq(err.text, r->msg);
+	tu_error_is(&err, r->source, 0, r->column, r->msg);
 }
 END_TEST
 

@@ -233,12 +233,9 @@ END_TEST
 
 Suite *families_suite(void)
 {
-	Suite *s = suite_create("families");
-
-	tu_add_tcase(s, "points", 60, (const tu_test[]){
+	return tu_suite("families", "points", 60, (const tu_test[]){
 		{ test_counts, TU_ROWS(counts) }, { test_unique_names, 1 },
 		{ test_all, 1 }, { test_kinds_covered, 18 },
 		{ test_lanes, TU_ROWS(lanes) }, { test_permline, 1 },
 		{ NULL, 0 } });
-	return s;
 }

@@ -51,21 +51,25 @@ END_TEST
 /* Cut to fit, never ending in a dash, never past the buffer. */
 START_TEST(test_slug_cut)
 {
+	static const struct {
+		const char *name;
+		size_t size;
+		const char *slug;
+	} cuts[] = {
+		{ "NVIDIA GeForce RTX 4090", 12, "geforce-rtx" },
+		{ "NVIDIA GeForce RTX 4090", 8, "geforce" },
+		{ "NVIDIA GeForce RTX 4090", 9, "geforce" },
+		{ "NVIDIA GeForce RTX 4090", 10, "geforce-r" },
+		{ "NVIDIA H100 PCIe", 5, "h100" },
+		{ "NVIDIA A100", 1, "" },
+	};
 	char out[12];
 
 	memset(out, 'x', sizeof out);
-	bs_gpu_slug("NVIDIA GeForce RTX 4090", out, 12);
-	ck_assert_str_eq(out, "geforce-rtx");
-	bs_gpu_slug("NVIDIA GeForce RTX 4090", out, 8);
-	ck_assert_str_eq(out, "geforce");
-	bs_gpu_slug("NVIDIA GeForce RTX 4090", out, 9);
-	ck_assert_str_eq(out, "geforce");
-	bs_gpu_slug("NVIDIA GeForce RTX 4090", out, 10);
-	ck_assert_str_eq(out, "geforce-r");
-	bs_gpu_slug("NVIDIA H100 PCIe", out, 5);
-	ck_assert_str_eq(out, "h100");
-	bs_gpu_slug("NVIDIA A100", out, 1);
-	ck_assert_str_eq(out, "");
+	for (size_t i = 0; i < sizeof cuts / sizeof *cuts; i++) {
+		bs_gpu_slug(cuts[i].name, out, cuts[i].size);
+		ck_assert_str_eq(out, cuts[i].slug);
+	}
 	out[0] = 'x';
 	bs_gpu_slug("NVIDIA A100", out, 0);
 	ck_assert_int_eq(out[0], 'x');
@@ -74,10 +78,7 @@ END_TEST
 
 Suite *gpu_suite(void)
 {
-	Suite *s = suite_create("gpu");
-
-	tu_add_tcase(s, "slug", 0, (const tu_test[]){
+	return tu_suite("gpu", "slug", 0, (const tu_test[]){
 		{ test_slug, TU_ROWS(slugs) }, { test_slug_cut, 1 },
 		{ NULL, 0 } });
-	return s;
 }

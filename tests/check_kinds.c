@@ -186,30 +186,45 @@ static void names_defined(const char *kind, const char *text, size_t len,
 }
 
 /*
+ * Kind ki's row in an accessor table of file, from table to end: found,
+ * split into f, its n fields, the last one its kernels by width.
+ */
+static void accessor_row(const bs_kind_info *ki, const char *table,
+			 const char *end, const char *file, int n,
+			 char f[MAX_FIELDS][FIELD_MAX])
+{
+	char want[80];
+	const char *row;
+	int got;
+
+	snprintf(want, sizeof want, "{ \"%s\", ", ki->name);
+	row = strstr(table, want);
+	ck_assert_msg(row && row < end, "kind %s: no row in the accessor "
+		      "table of %s (its device accessor)", ki->name, file);
+	got = split_group(&row, f, MAX_FIELDS);
+	ck_assert_msg(got == n, "kind %s: its accessor row has %d fields, not "
+		      "%d", ki->name, got, n);
+	ck_assert_msg(row_widths(f[n - 1]) == ki->widths, "kind %s: the "
+		      "accessor has kernels for widths 0x%x, the kinds table "
+		      "allows 0x%x", ki->name, row_widths(f[n - 1]),
+		      ki->widths);
+}
+
+/*
  * A remote kind's accessor: a row of probes/dsmem/dsmem.cu's table, { "kind",
  * OP, { kernel by width } } (its counters are that file's own groups of
  * dshared metrics, which it checks against the device before a run).
  */
 static void remote_accessor(const bs_kind_info *ki)
 {
-	char *dsmem = source(DSMEM_CU), f[MAX_FIELDS][FIELD_MAX], want[80];
+	char *dsmem = source(DSMEM_CU), f[MAX_FIELDS][FIELD_MAX];
 	const char *t = strstr(dsmem, "remote_row remote_accessors[] = {");
-	const char *end, *row;
-	int n;
+	const char *end;
 
 	ck_assert_msg(t != NULL, DSMEM_CU ": no accessor table");
 	end = strstr(t, "\n};");
 	ck_assert_ptr_nonnull(end);
-	snprintf(want, sizeof want, "{ \"%s\", ", ki->name);
-	row = strstr(t, want);
-	ck_assert_msg(row && row < end, "kind %s: no row in the accessor "
-		      "table of " DSMEM_CU " (its device accessor)", ki->name);
-	n = split_group(&row, f, MAX_FIELDS);
-	ck_assert_msg(n == 3, "kind %s: its accessor row has %d fields, not "
-		      "3", ki->name, n);
-	ck_assert_msg(row_widths(f[2]) == ki->widths, "kind %s: the accessor "
-		      "has kernels for widths 0x%x, the kinds table allows "
-		      "0x%x", ki->name, row_widths(f[2]), ki->widths);
+	accessor_row(ki, t, end, DSMEM_CU, 3, f);
 	free(dsmem);
 }
 
@@ -217,9 +232,8 @@ START_TEST(test_accessor)
 {
 	const bs_kind_info *ki = kind_of(_i);
 	char *kernels, *metrics;
-	char f[MAX_FIELDS][FIELD_MAX], want[80], ctr[FIELD_MAX + 32];
+	char f[MAX_FIELDS][FIELD_MAX], ctr[FIELD_MAX + 32];
 	const char *end, *row, *def;
-	int n;
 
 	if (ki->remote) {
 		remote_accessor(ki);
@@ -228,16 +242,7 @@ START_TEST(test_accessor)
 	kernels = source(KERNELS);
 	metrics = source(METRICS);
 	row = accessor_table(kernels, &end);
-	snprintf(want, sizeof want, "{ \"%s\", ", ki->name);
-	row = strstr(row, want);
-	ck_assert_msg(row && row < end, "kind %s: no row in the accessor "
-		      "table of " KERNELS " (its device accessor)", ki->name);
-	n = split_group(&row, f, MAX_FIELDS);
-	ck_assert_msg(n == 5, "kind %s: its accessor row has %d fields, not "
-		      "5", ki->name, n);
-	ck_assert_msg(row_widths(f[4]) == ki->widths, "kind %s: the accessor "
-		      "has kernels for widths 0x%x, the kinds table allows "
-		      "0x%x", ki->name, row_widths(f[4]), ki->widths);
+	accessor_row(ki, row, end, KERNELS, 5, f);
 	/* its counters: "&ctr_x", defined above the table */
 	ck_assert_msg(f[2][0] == '&', "kind %s: counters '%s'", ki->name,
 		      f[2]);
@@ -316,12 +321,10 @@ END_TEST
 
 Suite *kinds_suite(void)
 {
-	Suite *s = suite_create("kinds");
 	int n = (int)bs_kind_count();
 
-	tu_add_tcase(s, "every kind", 60, (const tu_test[]){
+	return tu_suite("kinds", "every kind", 60, (const tu_test[]){
 		{ test_family_point, n }, { test_accessor, n },
 		{ test_sass_reads_back, n }, { test_make_sass_from_table, 1 },
 		{ NULL, 0 } });
-	return s;
 }

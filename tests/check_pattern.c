@@ -635,9 +635,7 @@ START_TEST(test_endless_line)
 	r = bs_reader_new(f, "endless");
 	ck_assert_ptr_nonnull(r);
 	ck_assert_int_eq(bs_reader_next(r, &a, &err), -1);
-	ck_assert_int_eq(err.line, 1);
-	ck_assert_int_eq(err.column, cases[_i].column);
-	ck_assert_str_eq(err.text, cases[_i].text);
+	tu_error_is(&err, NULL, 1, cases[_i].column, cases[_i].text);
 	bs_reader_free(r);
 	fclose(f);
 	kill(pid, SIGKILL);
@@ -654,9 +652,7 @@ START_TEST(test_reader_name)
 
 	ck_assert_ptr_nonnull(r);
 	ck_assert_int_eq(bs_reader_next(r, &a, &err), -1);
-	ck_assert_str_eq(err.source, "<stdin>");
-	ck_assert_int_eq(err.line, 1);
-	ck_assert_int_eq(err.column, 7);
+	tu_error_is(&err, "<stdin>", 1, 7, NULL);
 	bs_reader_free(r);
 	bs_reader_free(NULL);
 	fclose(f);

@@ -208,11 +208,27 @@ static const struct {
 	  48, 96, 800, 912 } },
 };
 
+/*
+ * d's phases add up: their wavefronts to wavefronts, and their words
+ * (copy=lines: a cell per word) or else their cells to d's cells.
+ */
+static void phases_add_up(const bs_detail *d, unsigned wavefronts,
+			  int words)
+{
+	unsigned waves = 0, cells = 0;
+
+	for (unsigned ph = 0; ph < d->nphases; ph++) {
+		waves += d->phase[ph].wavefronts;
+		cells += words ? d->phase[ph].words : d->phase[ph].ncells;
+	}
+	ck_assert_uint_eq(waves, wavefronts);
+	ck_assert_uint_eq(cells, d->ncells);
+}
+
 START_TEST(test_copy_lines_rows)
 {
 	const bs_arch *p = bs_arch_find("sm_90");
 	static bs_detail d;
-	unsigned waves = 0, words = 0;
 	bs_access a;
 	bs_summary s;
 	bs_error err;
@@ -233,12 +249,7 @@ START_TEST(test_copy_lines_rows)
 	ck_assert_int_eq(bs_predict_detail(p, &a, &d, &err), 0);
 	ck_assert_int_eq(d.copy, 1);
 	ck_assert_uint_eq(d.sum.wavefronts, s.wavefronts);
-	for (unsigned ph = 0; ph < d.nphases; ph++) {
-		waves += d.phase[ph].wavefronts;
-		words += d.phase[ph].words;
-	}
-	ck_assert_uint_eq(waves, s.wavefronts);
-	ck_assert_uint_eq(words, d.ncells);
+	phases_add_up(&d, s.wavefronts, 1);
 }
 END_TEST
 
@@ -354,85 +365,79 @@ START_TEST(test_detail_agrees)
 	static bs_detail d;
 	bs_access a;
 	bs_summary s;
-	unsigned cells = 0, waves = 0;
 
 	build(r, &a);
 	ck_assert_int_eq(bs_predict(p, &a, &s, NULL), 0);
 	ck_assert_int_eq(bs_predict_detail(p, &a, &d, NULL), 0);
 	ck_assert_int_eq(d.sum.wavefronts, s.wavefronts);
 	ck_assert_int_eq(d.sum.ideal_wavefronts, s.ideal_wavefronts);
-	for (unsigned ph = 0; ph < d.nphases; ph++) {
-		cells += d.phase[ph].ncells;
-		waves += d.phase[ph].wavefronts;
-	}
-	ck_assert_int_eq(cells, d.ncells);
-	ck_assert_int_eq(waves, s.wavefronts);
+	phases_add_up(&d, s.wavefronts, 0);
 }
 END_TEST
+
+/* The detail of row r under the default arch, which must predict it. */
+static const bs_detail *detail_of(const row *r)
+{
+	static bs_detail d;
+	bs_access a;
+
+	build(r, &a);
+	ck_assert_int_eq(bs_predict_detail(bs_arch_default(), &a, &d, NULL),
+			 0);
+	return &d;
+}
 
 /* 4-byte stride 2: bank 0 delivers word 0 to lane 0, then word 32 to 16. */
 START_TEST(test_detail_cells_stride2)
 {
-	static bs_detail d;
-	bs_access a;
 	row r = { .profile = "sm_90", .width = 4, .active = ALL, .mul = 2 };
+	const bs_detail *d = detail_of(&r);
 
-	build(&r, &a);
-	ck_assert_int_eq(bs_predict_detail(bs_arch_default(), &a, &d, NULL),
-			 0);
-	ck_assert_int_eq(d.nphases, 1);
-	ck_assert_int_eq(d.phase[0].words, 32);
-	ck_assert_int_eq(d.ncells, 32);
+	ck_assert_int_eq(d->nphases, 1);
+	ck_assert_int_eq(d->phase[0].words, 32);
+	ck_assert_int_eq(d->ncells, 32);
 	/* sorted by wave, then bank: wave 0 holds banks 0,2,..,30 */
-	ck_assert_int_eq(d.cell[0].wave, 0);
-	ck_assert_int_eq(d.cell[0].bank, 0);
-	ck_assert_int_eq(d.cell[0].word, 0);
-	ck_assert_uint_eq(d.cell[0].lanes, 1u << 0);
-	ck_assert_int_eq(d.cell[1].bank, 2);
-	ck_assert_uint_eq(d.cell[1].lanes, 1u << 1);
-	ck_assert_int_eq(d.cell[16].wave, 1);
-	ck_assert_int_eq(d.cell[16].bank, 0);
-	ck_assert_int_eq(d.cell[16].word, 32);
-	ck_assert_uint_eq(d.cell[16].lanes, 1u << 16);
+	ck_assert_int_eq(d->cell[0].wave, 0);
+	ck_assert_int_eq(d->cell[0].bank, 0);
+	ck_assert_int_eq(d->cell[0].word, 0);
+	ck_assert_uint_eq(d->cell[0].lanes, 1u << 0);
+	ck_assert_int_eq(d->cell[1].bank, 2);
+	ck_assert_uint_eq(d->cell[1].lanes, 1u << 1);
+	ck_assert_int_eq(d->cell[16].wave, 1);
+	ck_assert_int_eq(d->cell[16].bank, 0);
+	ck_assert_int_eq(d->cell[16].word, 32);
+	ck_assert_uint_eq(d->cell[16].lanes, 1u << 16);
 }
 END_TEST
 
 /* A broadcast is one cell wanted by every lane. */
 START_TEST(test_detail_broadcast)
 {
-	static bs_detail d;
-	bs_access a;
 	row r = { .profile = "sm_90", .width = 4, .active = ALL, .off = 64 };
+	const bs_detail *d = detail_of(&r);
 
-	build(&r, &a);
-	ck_assert_int_eq(bs_predict_detail(bs_arch_default(), &a, &d, NULL),
-			 0);
-	ck_assert_int_eq(d.ncells, 1);
-	ck_assert_int_eq(d.cell[0].bank, 16);
-	ck_assert_int_eq(d.cell[0].word, 16);
-	ck_assert_uint_eq(d.cell[0].lanes, ALL);
+	ck_assert_int_eq(d->ncells, 1);
+	ck_assert_int_eq(d->cell[0].bank, 16);
+	ck_assert_int_eq(d->cell[0].word, 16);
+	ck_assert_uint_eq(d->cell[0].lanes, ALL);
 }
 END_TEST
 
 /* 8-byte stride 1: phase 1 serves lanes 16..31, words 32..63. */
 START_TEST(test_detail_phases_8byte)
 {
-	static bs_detail d;
-	bs_access a;
 	row r = { .profile = "sm_90", .width = 8, .active = ALL, .mul = 1 };
+	const bs_detail *d = detail_of(&r);
 
-	build(&r, &a);
-	ck_assert_int_eq(bs_predict_detail(bs_arch_default(), &a, &d, NULL),
-			 0);
-	ck_assert_int_eq(d.nphases, 2);
-	ck_assert_uint_eq(d.phase[0].lanes, LO);
-	ck_assert_uint_eq(d.phase[1].lanes, HI);
-	ck_assert_int_eq(d.phase[1].ncells, 32);
+	ck_assert_int_eq(d->nphases, 2);
+	ck_assert_uint_eq(d->phase[0].lanes, LO);
+	ck_assert_uint_eq(d->phase[1].lanes, HI);
+	ck_assert_int_eq(d->phase[1].ncells, 32);
 	/* lane 16 reads bytes 128..135: words 32 and 33 in banks 0 and 1 */
-	ck_assert_int_eq(d.cell[32].word, 32);
-	ck_assert_uint_eq(d.cell[32].lanes, 1u << 16);
-	ck_assert_int_eq(d.cell[33].word, 33);
-	ck_assert_uint_eq(d.cell[33].lanes, 1u << 16);
+	ck_assert_int_eq(d->cell[32].word, 32);
+	ck_assert_uint_eq(d->cell[32].lanes, 1u << 16);
+	ck_assert_int_eq(d->cell[33].word, 33);
+	ck_assert_uint_eq(d->cell[33].lanes, 1u << 16);
 }
 END_TEST
 
@@ -546,9 +551,7 @@ END_TEST
 
 Suite *predict_suite(void)
 {
-	Suite *s = suite_create("predict");
-
-	tu_add_tcase(s, "rules", 0, (const tu_test[]){
+	return tu_suite("predict", "rules", 0, (const tu_test[]){
 		{ test_rule_rows, TU_ROWS(rows) },
 		{ test_detail_agrees, TU_ROWS(rows) },
 		{ test_detail_cells_stride2, 1 },
@@ -559,5 +562,4 @@ Suite *predict_suite(void)
 		{ test_invalid_access, TU_ROWS(bad) },
 		{ test_pairwise_uniform, 1 }, { test_profiles, 1 },
 		{ test_fast_path_agrees, 4 }, { NULL, 0 } });
-	return s;
 }

@@ -181,6 +181,38 @@ START_TEST(test_transpose_cuobjdump)
 }
 END_TEST
 
+/* A reader of a recorded file: records or launches. */
+typedef int sass_reader(bs_sassprof *, FILE *, const char *, bs_error *);
+
+/* text (n bytes) read into p by read, as file name: read's result. */
+static int read_text(bs_sassprof *p, sass_reader *read, const char *text,
+		     size_t n, const char *name, bs_error *err)
+{
+	FILE *f = fmemopen((void *)text, n, "r");
+	int rc;
+
+	ck_assert_ptr_nonnull(f);
+	rc = read(p, f, name, err);
+	fclose(f);
+	return rc;
+}
+
+/* text, as file name, that read refuses with the one message want. */
+static void refuses(sass_reader *read, const char *text, const char *name,
+		    const char *want)
+{
+	bs_sassprof *p = bs_sassprof_new();
+	char buf[512];
+	bs_error err;
+
+	ck_assert_ptr_nonnull(p);
+	ck_assert_int_eq(read_text(p, read, text, strlen(text), name, &err),
+			 -1);
+	bs_error_format(&err, buf, sizeof buf);
+	ck_assert_str_eq(buf, want);
+	bs_sassprof_free(p);
+}
+
 /* Without a disassembly: the instructions with shared wavefronts. */
 START_TEST(test_transpose_no_disasm)
 {
@@ -284,19 +316,8 @@ static const struct {
 
 START_TEST(test_bad_records)
 {
-	char buf[512];
-	bs_sassprof *p = bs_sassprof_new();
-	FILE *f = fmemopen((void *)bad_records[_i].text,
-			   strlen(bad_records[_i].text), "r");
-	bs_error err;
-
-	ck_assert_ptr_nonnull(p);
-	ck_assert_ptr_nonnull(f);
-	ck_assert_int_eq(bs_sassprof_read_records(p, f, "r.tsv", &err), -1);
-	bs_error_format(&err, buf, sizeof buf);
-	ck_assert_str_eq(buf, bad_records[_i].want);
-	fclose(f);
-	bs_sassprof_free(p);
+	refuses(bs_sassprof_read_records, bad_records[_i].text, "r.tsv",
+		bad_records[_i].want);
 }
 END_TEST
 
@@ -307,12 +328,11 @@ START_TEST(test_count_limits)
 		"k()\t-\t7\t0\t_Z1kv\t0x10\t1\t9223372036854775807\t0\n"
 		"k()\t-\t7\t0\t_Z1kv\t0x20\t1\t1\t9223372036854775807\n";
 	bs_sassprof *p = bs_sassprof_new();
-	FILE *f = fmemopen((void *)rec, strlen(rec), "r");
 	const bs_sass_insn *in;
 	bs_error err;
 
-	ck_assert_int_eq(bs_sassprof_read_records(p, f, "r.tsv", &err), 0);
-	fclose(f);
+	ck_assert_int_eq(read_text(p, bs_sassprof_read_records, rec,
+				   strlen(rec), "r.tsv", &err), 0);
 	ck_assert_uint_eq(bs_sassprof_finish(p), 2);
 	in = bs_sassprof_get(p, 0);
 	ck_assert_uint_eq(in->pc, 0x10);
@@ -337,17 +357,8 @@ static const struct {
 
 START_TEST(test_bad_launches)
 {
-	const char *text = bad_launches[_i].text;
-	char buf[512];
-	bs_sassprof *p = bs_sassprof_new();
-	FILE *f = fmemopen((void *)text, strlen(text), "r");
-	bs_error err;
-
-	ck_assert_int_eq(bs_sassprof_read_launches(p, f, "l.tsv", &err), -1);
-	bs_error_format(&err, buf, sizeof buf);
-	ck_assert_str_eq(buf, bad_launches[_i].want);
-	fclose(f);
-	bs_sassprof_free(p);
+	refuses(bs_sassprof_read_launches, bad_launches[_i].text, "l.tsv",
+		bad_launches[_i].want);
 }
 END_TEST
 
@@ -651,7 +662,6 @@ START_TEST(test_long_kernel_names)
 	bs_sassprof *p = bs_sassprof_new();
 	bs_sassprof_totals t;
 	bs_error err;
-	FILE *f;
 
 	memset(a, 'a', 2000);
 	memset(b, 'a', 2000);
@@ -667,14 +677,10 @@ START_TEST(test_long_kernel_names)
 	snprintf(lau, 16384, BS_SASS_LAUNCH_COLUMNS "\n"
 		 "0\t%s\t1\n1\t%s\t1\n2\t%s\t-\n3\t%s\t-\n",
 		 a, b, a, b);
-	f = fmemopen(rec, strlen(rec), "r");
-	ck_assert_int_eq(bs_sassprof_read_records(p, f, "records.tsv", &err),
-			 0);
-	fclose(f);
-	f = fmemopen(lau, strlen(lau), "r");
-	ck_assert_int_eq(bs_sassprof_read_launches(p, f, "launches.tsv", &err),
-			 0);
-	fclose(f);
+	ck_assert_int_eq(read_text(p, bs_sassprof_read_records, rec,
+				   strlen(rec), "records.tsv", &err), 0);
+	ck_assert_int_eq(read_text(p, bs_sassprof_read_launches, lau,
+				   strlen(lau), "launches.tsv", &err), 0);
 	bs_sassprof_finish(p);
 	bs_sassprof_get_totals(p, &t);
 	ck_assert_uint_eq(t.launches, 4);
@@ -697,22 +703,19 @@ START_TEST(test_out_of_order)
 	char *rec = malloc(cap), *lau = malloc(cap);
 	bs_sassprof *p = bs_sassprof_new();
 	bs_error err;
-	FILE *f;
 
 	n = (size_t)snprintf(rec, cap, HEAD);
 	for (unsigned i = 0; i < N; i++)
 		n += (size_t)snprintf(rec + n, cap - n,
 				      "k()\t%u\t7\t0\t_Z1kv\t0x10\t1\t2\t1\n",
 				      (i * 7919u) % N);
-	f = fmemopen(rec, n, "r");
-	ck_assert_int_eq(bs_sassprof_read_records(p, f, "r", &err), 0);
-	fclose(f);
+	ck_assert_int_eq(read_text(p, bs_sassprof_read_records, rec, n, "r",
+				   &err), 0);
 	n = (size_t)snprintf(lau, cap, "launch\tkernel\tpc_records\n");
 	for (unsigned i = N; i-- > 0;)
 		n += (size_t)snprintf(lau + n, cap - n, "%u\tk()\t1\n", i);
-	f = fmemopen(lau, n, "r");
-	ck_assert_int_eq(bs_sassprof_read_launches(p, f, "l", &err), 0);
-	fclose(f);
+	ck_assert_int_eq(read_text(p, bs_sassprof_read_launches, lau, n, "l",
+				   &err), 0);
 	ck_assert_uint_eq(bs_sassprof_launch_count(p), N);
 	for (unsigned i = 0; i < N; i++) {
 		const bs_sass_launch *l = bs_sassprof_launch_at(p, i);
@@ -960,7 +963,7 @@ START_TEST(test_replay_disassembles_recorded_functions)
 	result r;
 	FILE *f;
 
-	ck_assert_ptr_nonnull(mkdtemp(dir));
+	tu_mkdtemp(dir);
 	for (size_t i = 0; i < 4; i++)
 		copy_case("sample-transpose", names[i], dir);
 	snprintf(bin, sizeof bin, "%s/bin", dir);
@@ -987,8 +990,7 @@ START_TEST(test_replay_disassembles_recorded_functions)
 	free(r.out);
 	free(r.err);
 	free(sass);
-	snprintf(path, sizeof path, "rm -r '%s'", dir);
-	ck_assert_int_eq(system(path), 0);
+	tu_remove(dir);
 }
 END_TEST
 
@@ -1010,59 +1012,44 @@ static void replay_fixture(const char *format, const char *expected)
 	free(e);
 }
 
-START_TEST(test_replay_text)
+/* The fixture replayed in each format, against its expected output. */
+static const char *const replay_formats[][2] = {
+	{ "text", "expected.txt" },
+	{ "csv", "expected.csv" },
+	{ "json", "expected.json" },
+};
+
+START_TEST(test_replay_formats)
 {
-	replay_fixture("text", "expected.txt");
+	replay_fixture(replay_formats[_i][0], replay_formats[_i][1]);
 }
 END_TEST
 
-START_TEST(test_replay_csv)
-{
-	replay_fixture("csv", "expected.csv");
-}
-END_TEST
+/* Recorded directories a replay refuses: its exit status and its one
+ * message (a %s there is the directory). */
+static const struct {
+	const char *dir;
+	int status;
+	const char *err;
+} refused_dirs[] = {
+	{ "garbled", 2, "bankscope: %s/records.tsv:3:90: wavefronts: '1x' is "
+	  "not a non-negative integer\n" },
+	{ "missing_records", 2, "bankscope: %s/records.tsv: cannot open: No "
+	  "such file or directory\n" },
+	{ "not_allowed", 1, "bankscope: counters could not be collected: "
+	  "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES: counters need root or "
+	  "NVreg_RestrictProfilingToAdminUsers=0 [inject.c:355: "
+	  "cuptiProfilerInitialize(&init): "
+	  "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES]\n" },
+};
 
-START_TEST(test_replay_json)
+START_TEST(test_replay_refused)
 {
-	replay_fixture("json", "expected.json");
-}
-END_TEST
-
-START_TEST(test_replay_garbled)
-{
-	char *dir = path_of("garbled", ""), want[512];
+	char *dir = path_of(refused_dirs[_i].dir, ""), want[512];
 	const char *args[] = { "profile", "--replay", dir, NULL };
 
-	snprintf(want, sizeof want, "bankscope: %s/records.tsv:3:90: "
-		 "wavefronts: '1x' is not a non-negative integer\n", dir);
-	expect(run(args), 2, "", want);
-	free(dir);
-}
-END_TEST
-
-START_TEST(test_replay_missing_records)
-{
-	char *dir = path_of("missing_records", ""), want[512];
-	const char *args[] = { "profile", "--replay", dir, NULL };
-
-	snprintf(want, sizeof want, "bankscope: %s/records.tsv: cannot open: "
-		 "No such file or directory\n", dir);
-	expect(run(args), 2, "", want);
-	free(dir);
-}
-END_TEST
-
-START_TEST(test_replay_not_allowed)
-{
-	char *dir = path_of("not_allowed", "");
-	const char *args[] = { "profile", "--replay", dir, NULL };
-
-	expect(run(args), 1, "",
-	       "bankscope: counters could not be collected: "
-	       "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES: counters need root or "
-	       "NVreg_RestrictProfilingToAdminUsers=0 [inject.c:355: "
-	       "cuptiProfilerInitialize(&init): "
-	       "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES]\n");
+	snprintf(want, sizeof want, refused_dirs[_i].err, dir);
+	expect(run(args), refused_dirs[_i].status, "", want);
 	free(dir);
 }
 END_TEST
@@ -1072,7 +1059,7 @@ START_TEST(test_replay_no_status)
 	char dir[] = "/tmp/bankscope-profile-empty-XXXXXX", want[256];
 	const char *args[] = { "profile", "--replay", dir, NULL };
 
-	ck_assert_ptr_nonnull(mkdtemp(dir));
+	tu_mkdtemp(dir);
 	snprintf(want, sizeof want, "bankscope: %s: no status.txt: the "
 		 "program launched no CUDA kernel\n", dir);
 	expect(run(args), 1, "", want);
@@ -1083,47 +1070,36 @@ END_TEST
 #define NO_CUDA(p) "bankscope: " p " launched no CUDA kernel (CUDA was " \
 		   "not initialized, or /dev/null did not load)\n"
 
-START_TEST(test_run_false)
-{
-	const char *args[] = { "profile", "--inject", "/dev/null", "--",
-			       "/bin/false", NULL };
+/* Programs that ran but launched nothing, or did not run: the exit
+ * status and the messages. */
+static const struct {
+	const char *args[9];
+	int status;
+	const char *err;
+} unlaunched[] = {
+	{ { "profile", "--inject", "/dev/null", "--", "/bin/false" }, 1,
+	  "bankscope: /bin/false exited with status 1\n"
+	  NO_CUDA("/bin/false") },
+	/* a program that launched no kernel is an error, whatever its
+	 * status */
+	{ { "profile", "--inject", "/dev/null", "/bin/true" }, 1,
+	  NO_CUDA("/bin/true") },
+	{ { "profile", "--inject", "/dev/null", "--", "sh", "-c",
+	    "kill -SEGV $$" }, 128 + 11,
+	  "bankscope: sh was killed by signal 11 (Segmentation fault)\n"
+	  NO_CUDA("sh") },
+	{ { "profile", "--inject", "/dev/null", "--",
+	    "no-such-program-here" }, 127,
+	  "bankscope: no-such-program-here: not found\n" },
+};
 
-	expect(run(args), 1, "",
-	       "bankscope: /bin/false exited with status 1\n"
-	       NO_CUDA("/bin/false"));
-}
-END_TEST
-
-/* A program that launched no kernel is an error, whatever its status. */
-START_TEST(test_run_true)
-{
-	const char *args[] = { "profile", "--inject", "/dev/null",
-			       "/bin/true", NULL };
-
-	expect(run(args), 1, "", NO_CUDA("/bin/true"));
-}
-END_TEST
-
-START_TEST(test_run_signal)
+START_TEST(test_run_unlaunched)
 {
 	struct rlimit none = { 0, 0 };
-	const char *args[] = { "profile", "--inject", "/dev/null", "--", "sh",
-			       "-c", "kill -SEGV $$", NULL };
 
-	setrlimit(RLIMIT_CORE, &none);
-	expect(run(args), 128 + 11, "",
-	       "bankscope: sh was killed by signal 11 (Segmentation fault)\n"
-	       NO_CUDA("sh"));
-}
-END_TEST
-
-START_TEST(test_run_not_found)
-{
-	const char *args[] = { "profile", "--inject", "/dev/null", "--",
-			       "no-such-program-here", NULL };
-
-	expect(run(args), 127, "",
-	       "bankscope: no-such-program-here: not found\n");
+	setrlimit(RLIMIT_CORE, &none);   /* the killed sh leaves no core */
+	expect(run(unlaunched[_i].args), unlaunched[_i].status, "",
+	       unlaunched[_i].err);
 }
 END_TEST
 
@@ -1142,6 +1118,18 @@ END_TEST
 
 /* The table of the stand-in program's three kernels, as one run and the
  * one-kernel fallback both show it. */
+/* The stand-in program's report above its table: text, and csv's units
+ * and column names. */
+#define FAKE_HEAD \
+	"4 launches of 3 kernels, 3 measured; 3 of 3 instructions use " \
+	"shared memory\n" \
+	"executions in warp instructions; wavefronts, ideal and excess in " \
+	"wavefronts; all summed over the measured launches\n\n"
+#define FAKE_CSV_HEAD \
+	"# units: executions in warp instructions; wavefronts, ideal and " \
+	"excess in wavefronts; all summed over the measured launches\n" \
+	"kernel,function,cubin_crc,pc,sass,source,executions,wavefronts," \
+	"ideal,excess,wavefronts_per_exec\n"
 #define FAKE_TABLE \
 	"kernel  pc      sass  source  executions  wavefronts  ideal  " \
 	"excess  wavefronts_per_exec\n" \
@@ -1169,21 +1157,17 @@ static void kept_is(const char *keep, const char *name, const char *want)
  * its launch line their count, the second launch of a is not measured. */
 START_TEST(test_run_one)
 {
-	char *prog = path_of("fake", "program.sh"), want[2048], path[512];
+	char *prog = path_of("fake", "program.sh"), want[2048];
 	char keep[] = "/tmp/bankscope-profile-keep-XXXXXX";
 	const char *args[] = { "profile", "--keep", keep, "--inject",
 			       "/dev/null", "--", prog, NULL };
 
-	ck_assert_ptr_nonnull(mkdtemp(keep));
+	tu_mkdtemp(keep);
 	snprintf(want, sizeof want,
 		 "run abc\n"
 		 "program: %s\n"
 		 "runs: 1\n"
-		 "4 launches of 3 kernels, 3 measured; 3 of 3 instructions "
-		 "use shared memory\n"
-		 "executions in warp instructions; wavefronts, ideal and "
-		 "excess in wavefronts; all summed over the measured "
-		 "launches\n\n"
+		 FAKE_HEAD
 		 "%s", prog, FAKE_TABLE);
 	expect(run(args), 0, want,
 	       "bankscope: 1 cubin the records name is missing: no SASS text "
@@ -1194,8 +1178,7 @@ START_TEST(test_run_one)
 		"a()\t0\t7\t0\t_Z1av\t0x10\t1\t10\t10\n"
 		"b()\t1\t7\t0\t_Z1bv\t0x10\t1\t11\t10\n"
 		"c()\t3\t7\t0\t_Z1cv\t0x10\t1\t13\t10\n");
-	snprintf(path, sizeof path, "rm -r '%s'", keep);
-	ck_assert_int_eq(system(path), 0);
+	tu_remove(keep);
 	free(prog);
 }
 END_TEST
@@ -1207,23 +1190,19 @@ END_TEST
  * here; only the first run's output shows. */
 START_TEST(test_run_reruns)
 {
-	char *prog = path_of("fake", "program.sh"), want[2048], path[512];
+	char *prog = path_of("fake", "program.sh"), want[2048];
 	char keep[] = "/tmp/bankscope-profile-keep-XXXXXX";
 	const char *args[] = { "profile", "--keep", keep, "--jobs", "1",
 			       "--inject", "/dev/null", "--", prog, NULL };
 
-	ck_assert_ptr_nonnull(mkdtemp(keep));
+	tu_mkdtemp(keep);
 	setenv("FAKE_ONE_KERNEL", "1", 1);
 	snprintf(want, sizeof want,
 		 "run a\n"
 		 "program: %s\n"
 		 "runs: 3 (the first, then one for each kernel it gave no "
 		 "records for; 1 at a time)\n"
-		 "4 launches of 3 kernels, 3 measured; 3 of 3 instructions "
-		 "use shared memory\n"
-		 "executions in warp instructions; wavefronts, ideal and "
-		 "excess in wavefronts; all summed over the measured "
-		 "launches\n\n"
+		 FAKE_HEAD
 		 "%s", prog, FAKE_TABLE);
 	expect(run(args), 0, want,
 	       "bankscope: the first run gave no SASS records for 2 kernels "
@@ -1236,8 +1215,7 @@ START_TEST(test_run_reruns)
 		"0\ta()\t1\n1\tb()\t0\n2\ta()\t-\n3\tc()\t0\n"
 		"0\ta()\t-\n1\tb()\t1\n2\ta()\t-\n3\tc()\t-\n"
 		"0\ta()\t-\n1\tb()\t-\n2\ta()\t-\n3\tc()\t1\n");
-	snprintf(path, sizeof path, "rm -r '%s'", keep);
-	ck_assert_int_eq(system(path), 0);
+	tu_remove(keep);
 	free(prog);
 }
 END_TEST
@@ -1260,11 +1238,7 @@ START_TEST(test_run_all_launches)
 		 "# runs: 2\n"
 		 "# launches: 4\n# measured_launches: 3\n# kernels: 3\n"
 		 "# instructions: 2\n"
-		 "# units: executions in warp instructions; wavefronts, ideal "
-		 "and excess in wavefronts; all summed over the measured "
-		 "launches\n"
-		 "kernel,function,cubin_crc,pc,sass,source,executions,"
-		 "wavefronts,ideal,excess,wavefronts_per_exec\n"
+		 FAKE_CSV_HEAD
 		 "a(),_Z1av,7,0x0010,,,2,22,20,2,11\n"
 		 "b(),_Z1bv,7,0x0010,,,1,11,10,1,11\n", prog);
 	snprintf(err, sizeof err,
@@ -1303,11 +1277,7 @@ START_TEST(test_run_kernel)
 		 "# runs: 1\n"
 		 "# launches: 4\n# measured_launches: 2\n# kernels: 3\n"
 		 "# instructions: 2\n"
-		 "# units: executions in warp instructions; wavefronts, ideal "
-		 "and excess in wavefronts; all summed over the measured "
-		 "launches\n"
-		 "kernel,function,cubin_crc,pc,sass,source,executions,"
-		 "wavefronts,ideal,excess,wavefronts_per_exec\n"
+		 FAKE_CSV_HEAD
 		 "c(),_Z1cv,7,0x0010,,,1,13,10,3,13\n"
 		 "b(),_Z1bv,7,0x0010,,,1,11,10,1,11\n", prog);
 	expect(run(args), 0, want,
@@ -1331,7 +1301,7 @@ START_TEST(test_dataset_write_error)
 								"patterns");
 	int st;
 
-	ck_assert_ptr_nonnull(mkdtemp(dir));
+	tu_mkdtemp(dir);
 	snprintf(target, sizeof target, "%s/big.csv", dir);
 	snprintf(outp, sizeof outp, "%s/out", dir);
 	snprintf(errp, sizeof errp, "%s/err", dir);
@@ -1351,8 +1321,7 @@ START_TEST(test_dataset_write_error)
 	free(cases_t);
 	free(pat);
 	(void)outp;
-	snprintf(cmd, sizeof cmd, "rm -r '%s'", dir);
-	ck_assert_int_eq(system(cmd), 0);
+	tu_remove(dir);
 }
 END_TEST
 
@@ -1368,7 +1337,7 @@ START_TEST(test_dataset_newline_path)
 	char *pat = path_of("transpose", "patterns");
 	result r;
 
-	ck_assert_ptr_nonnull(mkdtemp(dir));
+	tu_mkdtemp(dir);
 	snprintf(rec, sizeof rec, "%s/a\nb", dir);
 	snprintf(cmd, sizeof cmd, "cp -r '%s' '%s'", src, rec);
 	ck_assert_int_eq(system(cmd), 0);
@@ -1387,8 +1356,7 @@ START_TEST(test_dataset_newline_path)
 	ck_assert_msg(!strncmp(text, cmd, strlen(cmd)), "%s", text);
 	ck_assert_ptr_nonnull(strstr(text, "\nprobe,name,width,op,"));
 	free(text);
-	snprintf(cmd, sizeof cmd, "rm -r '%s'", dir);
-	ck_assert_int_eq(system(cmd), 0);
+	tu_remove(dir);
 	free(src);
 	free(pat);
 }
@@ -1484,17 +1452,9 @@ static void transpose_copy(char *dir)
 				"cubin-1656416357.cubin",
 				"cubin-1656416357.sass" };
 
-	ck_assert_ptr_nonnull(mkdtemp(dir));
+	tu_mkdtemp(dir);
 	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
 		copy_case("transpose", names[i], dir);
-}
-
-static void remove_copy(const char *dir)
-{
-	char cmd[1200];
-
-	snprintf(cmd, sizeof cmd, "rm -r '%s'", dir);
-	ck_assert_int_eq(system(cmd), 0);
 }
 
 /* A FIFO planted as any file a replay reads is refused at once, never
@@ -1521,7 +1481,7 @@ START_TEST(test_replay_fifo)
 	snprintf(want, sizeof want, "bankscope: %s: not a regular file (a "
 		 "FIFO): a records directory holds only files\n", path);
 	expect(run(args), 2, "", want);
-	remove_copy(dir);
+	tu_remove(dir);
 }
 END_TEST
 
@@ -1585,7 +1545,7 @@ START_TEST(test_replay_cut_sass)
 	expect(r, 2, "", want);
 	free(text);
 	free(sass);
-	remove_copy(dir);
+	tu_remove(dir);
 }
 END_TEST
 
@@ -1617,7 +1577,7 @@ START_TEST(test_replay_empty_disassembly)
 	ck_assert_int_eq(r.status, 0);
 	free(r.out);
 	free(r.err);
-	remove_copy(dir);
+	tu_remove(dir);
 }
 END_TEST
 
@@ -1644,7 +1604,7 @@ START_TEST(test_replay_status_huge)
 	snprintf(want, sizeof want, "bankscope: %s:3: not a status file: a "
 		 "NUL byte\n", path);
 	expect(run(args), 2, "", want);
-	remove_copy(dir);
+	tu_remove(dir);
 }
 END_TEST
 
@@ -1691,12 +1651,10 @@ Suite *profile_suite(void)
 		{ test_explain_bad, TU_ROWS(bad_explain) },
 		{ test_explain_sources, 1 }, { NULL, 0 } });
 	tu_add_tcase(s, "command", 30, (const tu_test[]){
-		{ test_replay_text, 1 }, { test_replay_csv, 1 },
-		{ test_replay_json, 1 }, { test_replay_garbled, 1 },
-		{ test_replay_missing_records, 1 },
-		{ test_replay_not_allowed, 1 }, { test_replay_no_status, 1 },
-		{ test_run_false, 1 }, { test_run_true, 1 },
-		{ test_run_signal, 1 }, { test_run_not_found, 1 },
+		{ test_replay_formats, TU_ROWS(replay_formats) },
+		{ test_replay_refused, TU_ROWS(refused_dirs) },
+		{ test_replay_no_status, 1 },
+		{ test_run_unlaunched, TU_ROWS(unlaunched) },
 		{ test_run_not_executable, 1 }, { test_run_one, 1 },
 		{ test_run_reruns, 1 },
 		{ test_replay_disassembles_recorded_functions, 1 },

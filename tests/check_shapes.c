@@ -192,10 +192,7 @@ START_TEST(test_tile_error)
 	bs_error err;
 
 	ck_assert_int_eq(bs_tile_access(&r->spec, &a, &err), -1);
-	ck_assert_str_eq(err.source, r->source);
-	ck_assert_int_eq(err.line, 0);
-	ck_assert_int_eq(err.column, 0);
-	ck_assert_str_eq(err.text, r->text);
+	tu_error_is(&err, r->source, 0, 0, r->text);
 }
 END_TEST
 
@@ -318,10 +315,7 @@ START_TEST(test_struct_error)
 	bs_error err;
 
 	ck_assert_int_eq(bs_struct_access(&r->spec, &a, &err), -1);
-	ck_assert_str_eq(err.source, r->source);
-	ck_assert_int_eq(err.line, 0);
-	ck_assert_int_eq(err.column, 0);
-	ck_assert_str_eq(err.text, r->text);
+	tu_error_is(&err, r->source, 0, 0, r->text);
 }
 END_TEST
 
@@ -648,10 +642,8 @@ START_TEST(test_swizzle_parse)
 	if (!parses[_i].ok) {
 		ck_assert_int_eq(bs_swizzle_parse(parses[_i].text, "--swizzle",
 						  &sw, &c, &err), -1);
-		ck_assert_str_eq(err.source, "--swizzle");
-		ck_assert_int_eq(err.line, 0);
-		ck_assert_int_eq(err.column, parses[_i].column);
-		ck_assert_str_eq(err.text, parses[_i].msg);
+		tu_error_is(&err, "--swizzle", 0, parses[_i].column,
+			    parses[_i].msg);
 		return;
 	}
 	ck_assert_int_eq(bs_swizzle_parse(parses[_i].text, "--swizzle", &sw,

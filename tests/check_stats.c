@@ -97,26 +97,32 @@ static const fit_case fits[] = {
 	  0, 0 },
 };
 
+/* f is case c's line, or untouched where c must fail: both fits' checks. */
+static void expect_fit(const fit_case *c, const bs_fit *f)
+{
+	if (c->rc < 0) {
+		ck_assert_msg(f->n == 99 && f->slope == 99, "%s: out written on "
+			      "failure", c->what);
+		return;
+	}
+	ck_assert_uint_eq(f->n, c->n);
+	ck_assert_msg(fabs(f->slope - c->slope) < 1e-9,
+		      "%s: slope %.15g, expected %.15g", c->what, f->slope,
+		      c->slope);
+	ck_assert_msg(fabs(f->intercept - c->intercept) < 1e-9,
+		      "%s: intercept %.15g, expected %.15g", c->what,
+		      f->intercept, c->intercept);
+	ck_assert_msg(fabs(f->r2 - c->r2) < 1e-9, "%s: r2 %.15g, expected %.15g",
+		      c->what, f->r2, c->r2);
+}
+
 START_TEST(test_fit_line)
 {
 	const fit_case *c = &fits[_i];
 	bs_fit f = { 99, 99, 99, 99 };
 
 	ck_assert_int_eq(bs_fit_line(c->x, c->y, c->n, &f), c->rc);
-	if (c->rc < 0) {
-		ck_assert_msg(f.n == 99 && f.slope == 99, "%s: out written on "
-			      "failure", c->what);
-		return;
-	}
-	ck_assert_uint_eq(f.n, c->n);
-	ck_assert_msg(fabs(f.slope - c->slope) < 1e-9,
-		      "%s: slope %.15g, expected %.15g", c->what, f.slope,
-		      c->slope);
-	ck_assert_msg(fabs(f.intercept - c->intercept) < 1e-9,
-		      "%s: intercept %.15g, expected %.15g", c->what,
-		      f.intercept, c->intercept);
-	ck_assert_msg(fabs(f.r2 - c->r2) < 1e-9, "%s: r2 %.15g, expected %.15g",
-		      c->what, f.r2, c->r2);
+	expect_fit(c, &f);
 }
 END_TEST
 
@@ -131,20 +137,7 @@ START_TEST(test_fit_stream)
 	for (size_t i = 0; i < c->n; i++)
 		bs_fit_add(&a, c->x[i], c->y[i]);
 	ck_assert_int_eq(bs_fit_end(&a, &f), c->rc);
-	if (c->rc < 0) {
-		ck_assert_msg(f.n == 99 && f.slope == 99, "%s: out written on "
-			      "failure", c->what);
-		return;
-	}
-	ck_assert_uint_eq(f.n, c->n);
-	ck_assert_msg(fabs(f.slope - c->slope) < 1e-9,
-		      "%s: slope %.15g, expected %.15g", c->what, f.slope,
-		      c->slope);
-	ck_assert_msg(fabs(f.intercept - c->intercept) < 1e-9,
-		      "%s: intercept %.15g, expected %.15g", c->what,
-		      f.intercept, c->intercept);
-	ck_assert_msg(fabs(f.r2 - c->r2) < 1e-9, "%s: r2 %.15g, expected %.15g",
-		      c->what, f.r2, c->r2);
+	expect_fit(c, &f);
 }
 END_TEST
 
@@ -183,12 +176,9 @@ END_TEST
 
 Suite *stats_suite(void)
 {
-	Suite *s = suite_create("stats");
-
-	tu_add_tcase(s, "stats", 0, (const tu_test[]){
+	return tu_suite("stats", "stats", 0, (const tu_test[]){
 		{ test_min_median, TU_ROWS(mm) }, { test_min_median_empty, 1 },
 		{ test_fit_line, TU_ROWS(fits) },
 		{ test_fit_stream, TU_ROWS(fits) },
 		{ test_fit_stream_offset, 1 }, { NULL, 0 } });
-	return s;
 }

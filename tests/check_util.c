@@ -237,6 +237,22 @@ static void out_listing(char *buf, size_t size)
 	free(e);
 }
 
+/* The folder holds names (sorted, one a line) and nothing else. */
+static void assert_listing(const char *names)
+{
+	char got[256];
+
+	out_listing(got, sizeof got);
+	ck_assert_str_eq(got, names);
+}
+
+/* path is (still) of type (S_IFREG, S_IFIFO...), its lstat in *st. */
+static void assert_type(const char *path, mode_t type, struct stat *st)
+{
+	ck_assert_int_eq(lstat(path, st), 0);
+	ck_assert_uint_eq(st->st_mode & S_IFMT, type);
+}
+
 /* Write text to path through bs_output: its commit's result. */
 static int write_via(const char *path, const char *text, bs_error *err)
 {
@@ -260,7 +276,7 @@ static void assert_text(const char *path, const char *text)
 /* A new file: 0666 less the umask, not mkstemp's 0600. */
 START_TEST(test_output_new)
 {
-	char path[512], names[256];
+	char path[512];
 	bs_error err;
 	struct stat st;
 	mode_t old = umask(027);
@@ -269,18 +285,16 @@ START_TEST(test_output_new)
 	ck_assert_int_eq(write_via(path, "a\n", &err), 0);
 	umask(old);
 	assert_text(path, "a\n");
-	ck_assert_int_eq(lstat(path, &st), 0);
-	ck_assert(S_ISREG(st.st_mode));
+	assert_type(path, S_IFREG, &st);
 	ck_assert_uint_eq(st.st_mode & 07777, 0640);
-	out_listing(names, sizeof names);
-	ck_assert_str_eq(names, "new.csv\n");
+	assert_listing("new.csv\n");
 }
 END_TEST
 
 /* A regular file is replaced, a new inode, and keeps its mode. */
 START_TEST(test_output_regular)
 {
-	char path[512], names[256];
+	char path[512];
 	struct stat before, after;
 	bs_error err;
 	mode_t old = umask(022);
@@ -292,20 +306,18 @@ START_TEST(test_output_regular)
 	ck_assert_int_eq(write_via(path, "new\n", &err), 0);
 	umask(old);
 	assert_text(path, "new\n");
-	ck_assert_int_eq(lstat(path, &after), 0);
-	ck_assert(S_ISREG(after.st_mode));
+	assert_type(path, S_IFREG, &after);
 	ck_assert_uint_eq(after.st_mode & 07777, 0604);
 	ck_assert_msg(after.st_ino != before.st_ino, "written in place, not "
 		      "renamed over");
-	out_listing(names, sizeof names);
-	ck_assert_str_eq(names, "kept.csv\n");
+	assert_listing("kept.csv\n");
 }
 END_TEST
 
 /* A FIFO is written through and stays a FIFO. */
 START_TEST(test_output_fifo)
 {
-	char path[512], buf[64], names[256];
+	char path[512], buf[64];
 	struct stat st;
 	bs_error err;
 	ssize_t n;
@@ -321,17 +333,15 @@ START_TEST(test_output_fifo)
 	ck_assert_int_eq(n, 8);
 	buf[n] = '\0';
 	ck_assert_str_eq(buf, "through\n");
-	ck_assert_int_eq(lstat(path, &st), 0);
-	ck_assert(S_ISFIFO(st.st_mode));
-	out_listing(names, sizeof names);
-	ck_assert_str_eq(names, "fifo\n");
+	assert_type(path, S_IFIFO, &st);
+	assert_listing("fifo\n");
 }
 END_TEST
 
 /* A symbolic link stays a link; its target gets the text. */
 START_TEST(test_output_symlink)
 {
-	char path[512], target[512], names[256];
+	char path[512], target[512];
 	struct stat st;
 	bs_error err;
 
@@ -340,11 +350,9 @@ START_TEST(test_output_symlink)
 	ck_assert_int_eq(write_via(target, "old text, longer\n", &err), 0);
 	ck_assert_int_eq(symlink("target.csv", path), 0);
 	ck_assert_int_eq(write_via(path, "new\n", &err), 0);
-	ck_assert_int_eq(lstat(path, &st), 0);
-	ck_assert(S_ISLNK(st.st_mode));
+	assert_type(path, S_IFLNK, &st);
 	assert_text(target, "new\n");
-	out_listing(names, sizeof names);
-	ck_assert_str_eq(names, "link.csv\ntarget.csv\n");
+	assert_listing("link.csv\ntarget.csv\n");
 }
 END_TEST
 
@@ -352,7 +360,7 @@ END_TEST
  * mknod is not allowed (not root). */
 START_TEST(test_output_device)
 {
-	char path[512], names[256];
+	char path[512];
 	struct stat st;
 	bs_error err;
 
@@ -363,18 +371,16 @@ START_TEST(test_output_device)
 		return;
 	}
 	ck_assert_int_eq(write_via(path, "gone\n", &err), 0);
-	ck_assert_int_eq(lstat(path, &st), 0);
-	ck_assert(S_ISCHR(st.st_mode));
+	assert_type(path, S_IFCHR, &st);
 	ck_assert_uint_eq(st.st_rdev, makedev(1, 3));
-	out_listing(names, sizeof names);
-	ck_assert_str_eq(names, "null\n");
+	assert_listing("null\n");
 }
 END_TEST
 
 /* What cannot be written: one error naming the path, nothing made. */
 START_TEST(test_output_refused)
 {
-	char dir[512], dangling[512], names[256];
+	char dir[512], dangling[512];
 	bs_error err;
 
 	out_path(dir, sizeof dir, "folder");
@@ -393,8 +399,7 @@ START_TEST(test_output_refused)
 		ck_assert_str_eq(err.text,
 				 "cannot write: No space left on device");
 	}
-	out_listing(names, sizeof names);
-	ck_assert_str_eq(names, "dangling\nfolder\n");
+	assert_listing("dangling\nfolder\n");
 }
 END_TEST
 

@@ -161,12 +161,9 @@ END_TEST
 
 Suite *web_suite(void)
 {
-	Suite *s = suite_create("web");
-
-	tu_add_tcase(s, "web", 0, (const tu_test[]){
+	return tu_suite("web", "web", 0, (const tu_test[]){
 		{ test_predict_arrays, 1 }, { test_errors_name_the_field, 1 },
 		{ test_fix, 1 }, { test_dataset_rows, 1 },
 		{ test_dataset_bad_line, 1 }, { test_profile_file, 1 },
 		{ NULL, 0 } });
-	return s;
 }

@@ -194,6 +194,14 @@ holds_in() {
 holds() {
 	holds_in "$OUT" "$1" "$2"
 }
+# terminal_says LOG LINE FAILURE: LOG (a make report's terminal) has LINE.
+terminal_says() {
+	if grep -q -x -F -- "$2" "$1"; then
+		ok "terminal: $2"
+	else
+		fail "$3"
+	fi
+}
 holds index.html '<title>bankscope report: NVIDIA H100 80GB HBM3</title>'
 holds index.html '<td>1, 1, 1, 2, 4 (32, 32, 32, 16, 8 lanes per phase)</td>'
 holds index.html '<tr><td>Bank count</td><td>32</td><td>same</td>'
@@ -221,11 +229,7 @@ if report stride DATA="$STRIDE"; then
 	done
 	for line in "plots: not drawn: padding (the dataset has no struct or tile loads of probe padding); wide (the dataset has no 8- or 16-byte rows of probe wide); kinds-matrix (the dataset has no ldmatrix or stmatrix rows); kinds-atomics (the dataset has no shared atomic rows); kinds-cpasync (the dataset has no cp.async rows)" \
 		"report: $T/stride/index.html and $T/stride/report.md, on $STRIDE"; do
-		if grep -q -x -F -- "$line" "$T/stride.log"; then
-			ok "terminal: $line"
-		else
-			fail "the terminal of make report DATA=$STRIDE lacks: $line"
-		fi
+		terminal_says "$T/stride.log" "$line" "the terminal of make report DATA=$STRIDE lacks: $line"
 	done
 	holds_in "$T/stride" report.md 'Not drawn: `padding` (the dataset has no struct or tile loads of probe padding); `wide` (the dataset has no 8- or 16-byte rows of probe wide); `kinds-matrix` (the dataset has no ldmatrix or stmatrix rows);'
 else
@@ -249,11 +253,7 @@ fi
 newest=$(scripts/report.sh newest)
 if NVIDIA_SMI=false report fallback; then
 	line="report: no GPU here: this report shows the committed dataset $newest"
-	if grep -q -x -F -- "$line" "$T/fallback.log"; then
-		ok "terminal: $line"
-	else
-		fail "make report without a GPU does not say on the terminal: $line"
-	fi
+	terminal_says "$T/fallback.log" "$line" "make report without a GPU does not say on the terminal: $line"
 	holds_in "$T/fallback" index.html "<p class=\"note\">no GPU here: this report shows the committed dataset $newest</p>"
 else
 	cat "$T/fallback.log"
@@ -265,11 +265,7 @@ sed -e 's/^# compute_capability: .*/# compute_capability: 8.9/' \
 	-e 's/^# profile: .*/# profile: none (sm_89)/' "$DATA" >"$T/sm89.csv"
 if report sm89 DATA="$T/sm89.csv"; then
 	line="report: no built-in architecture for this GPU (none (sm_89)): the report compares with $T/sm89.arch, which bankscope calibrate derived from this dataset"
-	if grep -q -x -F -- "$line" "$T/sm89.log"; then
-		ok "terminal: $line"
-	else
-		fail "make report on an sm_89 dataset does not say: $line"
-	fi
+	terminal_says "$T/sm89.log" "$line" "make report on an sm_89 dataset does not say: $line"
 	grep -q '^rule ld 8 phase=16 packed=32 partners=1,2 ' "$T/sm89.arch" ||
 		fail "$T/sm89.arch does not hold the H100's rule for 8-byte loads"
 	holds_in "$T/sm89" index.html "the report compares with $T/sm89.arch"
@@ -290,11 +286,7 @@ if report kinds DATA="$KINDS"; then
 	done
 	[ -f "$T/kinds-plots/kinds.csv" ] || fail "make plots left no $T/kinds-plots/kinds.csv"
 	line="plots: $T/kinds-plots/ from $KINDS: drawn: kinds-matrix kinds-atomics kinds-cpasync bankmap-lane2 bankmap-tile"
-	if grep -q -x -F -- "$line" "$T/kinds.log"; then
-		ok "terminal: $line"
-	else
-		fail "the terminal of make report DATA=$KINDS lacks: $line"
-	fi
+	terminal_says "$T/kinds.log" "$line" "the terminal of make report DATA=$KINDS lacks: $line"
 	holds_in "$T/kinds" report.md 'Not drawn: `stride` (the dataset has no column wavefronts\_predicted); `latency` (the dataset has no column packed\_predicted);'
 	holds_in "$T/kinds" report.md '| `ldsm.x4` | 16 | latency (dependent chain) | 173 | 2.000 | 31.00 | 1.0000 | 31 + 2 x wavefronts |'
 	holds_in "$T/kinds" report.md '| `atom.add.u32` | 4 | 40 | 127.131 | `cuda.inc.ret.kaddr.k1_interleaved` (line 2455) and `atom.add.u32.stride.s7` (line 1572), the middle two | 127.25 |'

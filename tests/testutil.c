@@ -80,3 +80,120 @@ TCase *tu_add_tcase(Suite *s, const char *name, int timeout,
 	suite_add_tcase(s, tc);
 	return tc;
 }
+
+Suite *tu_suite(const char *name, const char *tcase, int timeout,
+		const tu_test *tests)
+{
+	Suite *s = suite_create(name);
+
+	tu_add_tcase(s, tcase, timeout, tests);
+	return s;
+}
+
+const bs_arch *tu_arch(const char *text)
+{
+	static bs_arch p;
+	bs_error err;
+
+	ck_assert_msg(bs_arch_parse(text, "t", &p, &err) == 0, "%s",
+		      err.text);
+	return &p;
+}
+
+void tu_mkdtemp(char *dir)
+{
+	ck_assert_msg(mkdtemp(dir) != NULL, "mkdtemp %s failed", dir);
+}
+
+void tu_remove(const char *dir)
+{
+	char cmd[1200];
+
+	snprintf(cmd, sizeof cmd, "rm -r '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+void tu_error_is(const bs_error *err, const char *source, long line,
+		 long column, const char *text)
+{
+	if (source)
+		ck_assert_str_eq(err->source, source);
+	ck_assert_int_eq(err->line, line);
+	ck_assert_int_eq(err->column, column);
+	if (text)
+		ck_assert_str_eq(err->text, text);
+}
+
+bs_access tu_lanes(unsigned width, const int *off)
+{
+	bs_access a;
+
+	memset(&a, 0, sizeof a);
+	a.width = width;
+	for (unsigned l = 0; l < BS_LANES; l++)
+		if (off[l] >= 0) {
+			a.active |= 1u << l;
+			a.addr[l] = (uint32_t)off[l];
+		}
+	return a;
+}
+
+int tu_offsets(char *text, int *off)
+{
+	char *tok, *save = NULL;
+	int n = 0;
+
+	for (tok = strtok_r(text, " ", &save); tok;
+	     tok = strtok_r(NULL, " ", &save), n++)
+		if (n < BS_LANES)
+			off[n] = strcmp(tok, "-") ? atoi(tok) : -1;
+	return n;
+}
+
+/* The fields of one CSV line, cut up in place; how many. */
+static int csv_fields(char *line, char **f, int max)
+{
+	int n = 0;
+
+	line[strcspn(line, "\n")] = 0;
+	for (char *p = line; n < max;) {
+		f[n++] = p;
+		p = strchr(p, ',');
+		if (!p)
+			break;
+		*p++ = 0;
+	}
+	return n;
+}
+
+void tu_csv_open(tu_csv *c, const char *path)
+{
+	c->path = path;
+	c->f = fopen(path, "r");
+	ck_assert_msg(c->f != NULL, "cannot read %s", path);
+	while (fgets(c->head_line, sizeof c->head_line, c->f) &&
+	       c->head_line[0] == '#')
+		;
+	c->nh = csv_fields(c->head_line, c->head, TU_CSV_FIELDS);
+}
+
+int tu_csv_column(const tu_csv *c, const char *name)
+{
+	for (int i = 0; i < c->nh; i++)
+		if (!strcmp(c->head[i], name))
+			return i;
+	ck_abort_msg("%s: no column %s", c->path, name);
+	return -1;
+}
+
+int tu_csv_next(tu_csv *c)
+{
+	if (!fgets(c->line, sizeof c->line, c->f))
+		return 0;
+	return csv_fields(c->line, c->v, TU_CSV_FIELDS);
+}
+
+void tu_csv_close(tu_csv *c)
+{
+	fclose(c->f);
+}

@@ -434,6 +434,12 @@ static unsigned pipe_clocks(const bs_detail *d)
 	return c;
 }
 
+/* One phase, pass or cell of the detail: its n fields, in their order. */
+static void put_fields(uint32_t *o, const uint32_t *fields, size_t n)
+{
+	memcpy(o, fields, n * sizeof *o);
+}
+
 static void fill(int slot, const bs_arch *p, const bs_access *a,
 		 const bs_detail *d)
 {
@@ -471,35 +477,23 @@ static void fill(int slot, const bs_arch *p, const bs_access *a,
 		r[WR_ADDR + l] = a->addr[l];
 	for (unsigned i = 0; i < d->nphases; i++) {
 		const bs_phase *f = &d->phase[i];
-		uint32_t *o = r + WR_PHASE + 7 * i;
 
-		o[0] = f->lanes;
-		o[1] = f->active;
-		o[2] = f->slots;
-		o[3] = f->wavefronts;
-		o[4] = f->words;
-		o[5] = f->first_cell;
-		o[6] = f->ncells;
+		put_fields(r + WR_PHASE + 7 * i, (const uint32_t[7]){
+			f->lanes, f->active, f->slots, f->wavefronts, f->words,
+			f->first_cell, f->ncells }, 7);
 	}
 	for (unsigned i = 0; i < d->npasses; i++) {
 		const bs_pass *x = &d->pass[i];
-		uint32_t *o = r + WR_PASS + 5 * i;
 
-		o[0] = x->pending;
-		o[1] = x->done;
-		o[2] = x->load_wavefronts;
-		o[3] = x->cas_phases;
-		o[4] = x->cas_wavefronts;
+		put_fields(r + WR_PASS + 5 * i, (const uint32_t[5]){
+			x->pending, x->done, x->load_wavefronts, x->cas_phases,
+			x->cas_wavefronts }, 5);
 	}
 	for (unsigned i = 0; i < d->ncells; i++) {
 		const bs_cell *c = &d->cell[i];
-		uint32_t *o = r + WR_CELL + 5 * i;
 
-		o[0] = c->phase;
-		o[1] = c->bank;
-		o[2] = c->wave;
-		o[3] = c->word;
-		o[4] = c->lanes;
+		put_fields(r + WR_CELL + 5 * i, (const uint32_t[5]){
+			c->phase, c->bank, c->wave, c->word, c->lanes }, 5);
 	}
 	n[WD_LATENCY] = d->sum.latency_cycles;
 	n[WD_TP_RULE] = rule ? rule->tp_bytes_per_clk : NAN;

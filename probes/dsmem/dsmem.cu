@@ -130,27 +130,17 @@ __device__ __forceinline__ uint32_t map_rank(uint32_t a, unsigned rank)
  */
 template <int W, int CL> struct acc;
 
-#define ACC(W, LDT, STT, REG, RC)                                            \
-	template <> struct acc<W, 0> {                                       \
+/* The state space of CL: the CTA's own shared memory, or the cluster's. */
+#define SPACE0 ".shared"
+#define SPACE1 ".shared::cluster"
+
+/* 1, 2 and 4 bytes: one register, REG (RC its constraint). */
+#define ACC_SCALAR(W, CL, LDT, STT, REG, RC)                                 \
+	template <> struct acc<W, CL> {                                      \
 		static __device__ __forceinline__ uint32_t ld(uint32_t a)    \
 		{                                                            \
 			REG r;                                               \
-			asm volatile("ld.volatile.shared." LDT " %0, [%1];"  \
-				     : "=" RC(r) : "r"(a) : "memory");       \
-			return (uint32_t)r;                                  \
-		}                                                            \
-		static __device__ __forceinline__ void st(uint32_t a,        \
-							  uint32_t v)        \
-		{                                                            \
-			asm volatile("st.volatile.shared." STT " [%0], %1;"  \
-				     : : "r"(a), RC((REG)v) : "memory");     \
-		}                                                            \
-	};                                                                   \
-	template <> struct acc<W, 1> {                                       \
-		static __device__ __forceinline__ uint32_t ld(uint32_t a)    \
-		{                                                            \
-			REG r;                                               \
-			asm volatile("ld.volatile.shared::cluster." LDT      \
+			asm volatile("ld.volatile" SPACE##CL "." LDT         \
 				     " %0, [%1];"                            \
 				     : "=" RC(r) : "r"(a) : "memory");       \
 			return (uint32_t)r;                                  \
@@ -158,107 +148,81 @@ template <int W, int CL> struct acc;
 		static __device__ __forceinline__ void st(uint32_t a,        \
 							  uint32_t v)        \
 		{                                                            \
-			asm volatile("st.volatile.shared::cluster." STT      \
+			asm volatile("st.volatile" SPACE##CL "." STT         \
 				     " [%0], %1;"                            \
 				     : : "r"(a), RC((REG)v) : "memory");     \
 		}                                                            \
 	};
+#define ACC(W, LDT, STT, REG, RC)                                            \
+	ACC_SCALAR(W, 0, LDT, STT, REG, RC)                                  \
+	ACC_SCALAR(W, 1, LDT, STT, REG, RC)
 #define R16 "h"
 #define R32 "r"
 ACC(1, "u8", "u8", unsigned short, R16)
 ACC(2, "u16", "u16", unsigned short, R16)
 ACC(4, "u32", "u32", uint32_t, R32)
 
-template <> struct acc<8, 0> {
-	static __device__ __forceinline__ uint32_t ld(uint32_t a)
-	{
-		uint32_t x, y;
-		asm volatile("ld.volatile.shared.v2.u32 {%0, %1}, [%2];"
-			     : "=r"(x), "=r"(y) : "r"(a) : "memory");
-		return x + (y & 0u);
-	}
-	static __device__ __forceinline__ void st(uint32_t a, uint32_t v)
-	{
-		asm volatile("st.volatile.shared.v2.u32 [%0], {%1, %1};"
-			     : : "r"(a), "r"(v) : "memory");
-	}
-};
-template <> struct acc<8, 1> {
-	static __device__ __forceinline__ uint32_t ld(uint32_t a)
-	{
-		uint32_t x, y;
-		asm volatile("ld.volatile.shared::cluster.v2.u32 {%0, %1}, [%2];"
-			     : "=r"(x), "=r"(y) : "r"(a) : "memory");
-		return x + (y & 0u);
-	}
-	static __device__ __forceinline__ void st(uint32_t a, uint32_t v)
-	{
-		asm volatile("st.volatile.shared::cluster.v2.u32 [%0], {%1, %1};"
-			     : : "r"(a), "r"(v) : "memory");
-	}
-};
-template <> struct acc<16, 0> {
-	static __device__ __forceinline__ uint32_t ld(uint32_t a)
-	{
-		uint32_t x, y, z, w;
-		asm volatile("ld.volatile.shared.v4.u32 {%0, %1, %2, %3}, [%4];"
-			     : "=r"(x), "=r"(y), "=r"(z), "=r"(w) : "r"(a)
-			     : "memory");
-		return x + ((y ^ z ^ w) & 0u);
-	}
-	static __device__ __forceinline__ void st(uint32_t a, uint32_t v)
-	{
-		asm volatile("st.volatile.shared.v4.u32 [%0], {%1, %1, %1, %1};"
-			     : : "r"(a), "r"(v) : "memory");
-	}
-};
-template <> struct acc<16, 1> {
-	static __device__ __forceinline__ uint32_t ld(uint32_t a)
-	{
-		uint32_t x, y, z, w;
-		asm volatile("ld.volatile.shared::cluster.v4.u32 "
-			     "{%0, %1, %2, %3}, [%4];"
-			     : "=r"(x), "=r"(y), "=r"(z), "=r"(w) : "r"(a)
-			     : "memory");
-		return x + ((y ^ z ^ w) & 0u);
-	}
-	static __device__ __forceinline__ void st(uint32_t a, uint32_t v)
-	{
-		asm volatile("st.volatile.shared::cluster.v4.u32 "
-			     "[%0], {%1, %1, %1, %1};"
-			     : : "r"(a), "r"(v) : "memory");
-	}
-};
+/* 8 and 16 bytes: two and four words. */
+#define ACC_V2(CL)                                                           \
+	template <> struct acc<8, CL> {                                      \
+		static __device__ __forceinline__ uint32_t ld(uint32_t a)    \
+		{                                                            \
+			uint32_t x, y;                                       \
+			asm volatile("ld.volatile" SPACE##CL ".v2.u32 "      \
+				     "{%0, %1}, [%2];"                       \
+				     : "=r"(x), "=r"(y) : "r"(a) : "memory"); \
+			return x + (y & 0u);                                 \
+		}                                                            \
+		static __device__ __forceinline__ void st(uint32_t a,        \
+							  uint32_t v)        \
+		{                                                            \
+			asm volatile("st.volatile" SPACE##CL ".v2.u32 "      \
+				     "[%0], {%1, %1};"                       \
+				     : : "r"(a), "r"(v) : "memory");         \
+		}                                                            \
+	};
+#define ACC_V4(CL)                                                           \
+	template <> struct acc<16, CL> {                                     \
+		static __device__ __forceinline__ uint32_t ld(uint32_t a)    \
+		{                                                            \
+			uint32_t x, y, z, w;                                 \
+			asm volatile("ld.volatile" SPACE##CL ".v4.u32 "      \
+				     "{%0, %1, %2, %3}, [%4];"               \
+				     : "=r"(x), "=r"(y), "=r"(z), "=r"(w)    \
+				     : "r"(a) : "memory");                   \
+			return x + ((y ^ z ^ w) & 0u);                       \
+		}                                                            \
+		static __device__ __forceinline__ void st(uint32_t a,        \
+							  uint32_t v)        \
+		{                                                            \
+			asm volatile("st.volatile" SPACE##CL ".v4.u32 "      \
+				     "[%0], {%1, %1, %1, %1};"               \
+				     : : "r"(a), "r"(v) : "memory");         \
+		}                                                            \
+	};
+ACC_V2(0)
+ACC_V2(1)
+ACC_V4(0)
+ACC_V4(1)
 
 template <int CL> struct atomics;
-template <> struct atomics<0> {
-	static __device__ __forceinline__ void red(uint32_t a)
-	{
-		asm volatile("red.shared.add.u32 [%0], 1;" : : "r"(a)
-			     : "memory");
-	}
-	static __device__ __forceinline__ uint32_t atom(uint32_t a)
-	{
-		uint32_t r;
-		asm volatile("atom.shared.add.u32 %0, [%1], 1;" : "=r"(r)
-			     : "r"(a) : "memory");
-		return r;
-	}
-};
-template <> struct atomics<1> {
-	static __device__ __forceinline__ void red(uint32_t a)
-	{
-		asm volatile("red.shared::cluster.add.u32 [%0], 1;" : : "r"(a)
-			     : "memory");
-	}
-	static __device__ __forceinline__ uint32_t atom(uint32_t a)
-	{
-		uint32_t r;
-		asm volatile("atom.shared::cluster.add.u32 %0, [%1], 1;"
-			     : "=r"(r) : "r"(a) : "memory");
-		return r;
-	}
-};
+#define ATOMICS(CL)                                                          \
+	template <> struct atomics<CL> {                                     \
+		static __device__ __forceinline__ void red(uint32_t a)       \
+		{                                                            \
+			asm volatile("red" SPACE##CL ".add.u32 [%0], 1;"     \
+				     : : "r"(a) : "memory");                 \
+		}                                                            \
+		static __device__ __forceinline__ uint32_t atom(uint32_t a)  \
+		{                                                            \
+			uint32_t r;                                          \
+			asm volatile("atom" SPACE##CL ".add.u32 %0, [%1], 1;" \
+				     : "=r"(r) : "r"(a) : "memory");         \
+			return r;                                            \
+		}                                                            \
+	};
+ATOMICS(0)
+ATOMICS(1)
 
 /*
  * n accesses of op at base + off (off >= 0), dependent for ld and atom;
@@ -304,6 +268,32 @@ struct dsmem_out {
 
 extern __shared__ __align__(16) uint32_t window[];
 
+/*
+ * The access from base (a cluster address when CL is 1) at lane offset
+ * off: counted, args.count times (the loaded words' sum back); or timed,
+ * a short and a long chain DSMEM_REPS + 1 times (0 back).
+ */
+template <int OP, int W, int CL>
+__device__ __forceinline__ uint32_t measure(uint32_t base, int off,
+					    const dsmem_args &args,
+					    dsmem_out *out, unsigned lane)
+{
+	if (args.mode)
+		return run<OP, W, CL>(base, off, args.count, args.zero);
+	for (int r = 0; r <= DSMEM_REPS; r++) {
+		long long t0 = clock_read();
+		run<OP, W, CL>(base, off, CHAIN_SHORT, args.zero);
+		long long t1 = clock_read();
+		run<OP, W, CL>(base, off, CHAIN_LONG, args.zero);
+		long long t2 = clock_read();
+		if (lane == __ffs(__activemask()) - 1) {
+			out->cycles[r][0] = t1 - t0;
+			out->cycles[r][1] = t2 - t1;
+		}
+	}
+	return 0;
+}
+
 template <int OP, int W>
 __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(32)
 	dsmem_kernel(dsmem_args args, dsmem_out *out)
@@ -322,45 +312,12 @@ __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(32)
 	uint32_t local = (uint32_t)__cvta_generic_to_shared(window);
 	unsigned to = args.target == T_REMOTE ? 1 : 0;
 	if (rank == 0 && off >= 0) {
-		uint32_t sum = 0;
-		if (args.target == T_LOCAL) {
-			if (args.mode)
-				sum = run<OP, W, 0>(local, off, args.count,
-						    args.zero);
-			else
-				for (int r = 0; r <= DSMEM_REPS; r++) {
-					long long t0 = clock_read();
-					run<OP, W, 0>(local, off, CHAIN_SHORT,
-						      args.zero);
-					long long t1 = clock_read();
-					run<OP, W, 0>(local, off, CHAIN_LONG,
-						      args.zero);
-					long long t2 = clock_read();
-					if (lane == __ffs(__activemask()) - 1) {
-						out->cycles[r][0] = t1 - t0;
-						out->cycles[r][1] = t2 - t1;
-					}
-				}
-		} else {
-			uint32_t cl = map_rank(local, to);
-			if (args.mode)
-				sum = run<OP, W, 1>(cl, off, args.count,
-						    args.zero);
-			else
-				for (int r = 0; r <= DSMEM_REPS; r++) {
-					long long t0 = clock_read();
-					run<OP, W, 1>(cl, off, CHAIN_SHORT,
-						      args.zero);
-					long long t1 = clock_read();
-					run<OP, W, 1>(cl, off, CHAIN_LONG,
-						      args.zero);
-					long long t2 = clock_read();
-					if (lane == __ffs(__activemask()) - 1) {
-						out->cycles[r][0] = t1 - t0;
-						out->cycles[r][1] = t2 - t1;
-					}
-				}
-		}
+		uint32_t sum;
+		if (args.target == T_LOCAL)
+			sum = measure<OP, W, 0>(local, off, args, out, lane);
+		else
+			sum = measure<OP, W, 1>(map_rank(local, to), off, args,
+						out, lane);
 		out->sum[lane] = sum;
 	}
 	cluster_sync();

@@ -12,16 +12,11 @@ OUT=${OUT:-/tmp/out}
 W=$OUT/w
 mkdir -p "$W"
 export SANITIZER_HOME=/usr/local/cuda/compute-sanitizer
-export PATH=$PATH:/usr/local/cuda/bin
-exec > >(tee "$OUT/summary.txt") 2>&1
-say() { printf '== %s\n' "$*"; }
-
-say "$(date -u +%FT%TZ) $(uname -n)"
-nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv
+. research/runs/common.sh
+run_log "$OUT/summary.txt" "$(date -u +%FT%TZ) $(uname -n)"
 git log -1 --format=%H 2>/dev/null
-make -j16 build/bankscope build/libbankscope_inject.so explain \
-	build/tests/atomics > "$W/build.log" 2>&1 ||
-	{ say "build failed"; tail -30 "$W/build.log"; }
+build "$W/build.log" -j16 build/bankscope build/libbankscope_inject.so \
+	explain build/tests/atomics
 B=build/bankscope
 T=build/tests/atomics
 
@@ -35,12 +30,7 @@ say "replay, csv"
 $B profile --replay "$W/rec" --explain --format csv > "$W/explain.csv" 2>&1
 echo "rc $?"
 say "ncu, SourceCounters per SASS instruction"
-ncu --clock-control none --section SourceCounters -f -o "$W/ncu-source" $T \
-	> "$W/ncu-collect.log" 2>&1
-echo "rc $?"; tail -3 "$W/ncu-collect.log"
-ncu -i "$W/ncu-source.ncu-rep" --page source --print-source sass --csv \
-	> "$W/ncu-source.csv" 2> "$W/ncu-source.err"
-echo "rc $?"
+ncu_sass "$W" ncu-source "$W/ncu-source.csv" $T
 grep -E '"Kernel Name"|LDS|ATOMS' "$W/ncu-source.csv" | cut -c1-260
 tar -C "$W" -czf "$OUT/atomics-explain.tar.gz" .
 say "done $(date -u +%FT%TZ)"

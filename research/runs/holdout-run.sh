@@ -15,13 +15,9 @@ TOP=${OUT:-build/device-out}
 OUT=$TOP/w
 PAT=${PAT:-data/h100-sxm/holdout-20261124/holdout.patterns}
 mkdir -p "$OUT/data"
-exec > >(tee "$TOP/run.log") 2>&1
-say() { printf '== %s\n' "$*"; }
-say "holdout, $(date -u +%FT%TZ)"
-nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv
-export PATH=$PATH:/usr/local/cuda/bin
-make -j16 build/bankscope build/bankscope-probe >"$OUT/build.log" 2>&1 ||
-	{ say "build failed"; tail -30 "$OUT/build.log"; exit 1; }
+. research/runs/common.sh
+run_log "$TOP/run.log" "holdout, $(date -u +%FT%TZ)"
+build "$OUT/build.log" -j16 build/bankscope build/bankscope-probe || exit 1
 P=build/bankscope-probe
 B=build/bankscope
 NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)

@@ -17,15 +17,9 @@
 # nvcc, nvdisasm and ncu in /usr/local/cuda/bin; the clocks are left alone.
 set -u
 OUT=${OUT:-build/profile-out}
-mkdir -p "$OUT"
-exec > >(tee "$OUT/summary.txt") 2>&1
-say() { printf '== %s\n' "$*"; }
-
-say "$(date -u +%FT%TZ) $(uname -n)"
-nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv
-export PATH=$PATH:/usr/local/cuda/bin
-make -j8 build/bankscope build/libbankscope_inject.so build/tests/transpose \
-	>"$OUT/build.log" 2>&1 || { say "build failed"; tail -30 "$OUT/build.log"; exit 1; }
+. research/runs/common.sh
+run_log "$OUT/summary.txt" "$(date -u +%FT%TZ) $(uname -n)"
+build "$OUT/build.log" -j8 build/bankscope build/libbankscope_inject.so build/tests/transpose || exit 1
 say "built: $(nvcc --version | tail -1)"
 ldd build/libbankscope_inject.so | grep -E 'cupti|not found'
 B=build/bankscope
@@ -49,12 +43,8 @@ say "bankscope profile --launches all"
 echo "rc $?"
 
 say "ncu, SourceCounters per SASS instruction"
-ncu --clock-control none --section SourceCounters -f -o "$W/ncu-source" $T \
-	> "$W/ncu-collect.log" 2>&1
-echo "rc $?"; tail -5 "$W/ncu-collect.log"
-ncu -i "$W/ncu-source.ncu-rep" --page source --print-source sass --csv \
-	> "$OUT/ncu-source.csv" 2> "$W/ncu-source.err"
-echo "rc $?"; head -c 600 "$W/ncu-source.err"
+ncu_sass "$W" ncu-source "$OUT/ncu-source.csv" $T
+head -c 600 "$W/ncu-source.err"
 grep -E '"Kernel Name"|LDS|STS' "$OUT/ncu-source.csv" | cut -c1-300
 say "ncu, hardware counters per kernel"
 M=$(scripts/metrics.sh kernel)

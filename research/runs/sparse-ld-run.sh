@@ -17,13 +17,10 @@ TOP=${OUT:-build/device-out}
 OUT=$TOP/w
 DATA=data/h100-sxm/all-20261124-153149.csv
 mkdir -p "$OUT/data"
-exec > >(tee "$TOP/run.log") 2>&1
-say() { printf '== %s\n' "$*"; }
-say "sparse-ld, $(date -u +%FT%TZ)"
-nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv
-export PATH=$PATH:/usr/local/cuda/bin
-make -j8 build/bankscope build/bankscope-probe ${GIT_DESCRIBE:+GIT_DESCRIBE=$GIT_DESCRIBE} >"$OUT/build.log" 2>&1 ||
-	{ say "build failed"; tail -30 "$OUT/build.log"; exit 1; }
+. research/runs/common.sh
+run_log "$TOP/run.log" "sparse-ld, $(date -u +%FT%TZ)"
+build "$OUT/build.log" -j8 build/bankscope build/bankscope-probe \
+	${GIT_DESCRIBE:+GIT_DESCRIBE=$GIT_DESCRIBE} || exit 1
 P=build/bankscope-probe
 B=build/bankscope
 NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)

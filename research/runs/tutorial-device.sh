@@ -19,15 +19,10 @@
 set -u
 OUT=${OUT:-build/tutorial-out}
 mkdir -p "$OUT/data"
-exec > >(tee "$OUT/summary.txt") 2>&1
-say() { printf '== %s\n' "$*"; }
-
-say "$(date -u +%FT%TZ)"
-nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv
-export PATH=$PATH:/usr/local/cuda/bin
-make -j8 build/bankscope build/libbankscope_inject.so build/bankscope-tutorial \
-	build/tests/transpose >"$OUT/build.log" 2>&1 ||
-	{ say "build failed"; tail -30 "$OUT/build.log"; exit 1; }
+. research/runs/common.sh
+run_log "$OUT/summary.txt" "$(date -u +%FT%TZ)"
+build "$OUT/build.log" -j8 build/bankscope build/libbankscope_inject.so \
+	build/bankscope-tutorial build/tests/transpose || exit 1
 B=build/bankscope
 P=build/bankscope-tutorial
 W=$OUT/work
@@ -53,12 +48,7 @@ $B profile --keep "$W/rec-transpose" -- build/tests/transpose
 echo "rc $?"
 
 say "ncu SourceCounters, first launch of each tutorial kernel"
-ncu --clock-control none --section SourceCounters --kernel-id ::regex:.*:1 \
-	-f -o "$W/ncu-tutorial" $P > "$W/ncu-collect.log" 2>&1
-echo "rc $?"; tail -3 "$W/ncu-collect.log"
-ncu -i "$W/ncu-tutorial.ncu-rep" --page source --print-source sass --csv \
-	> "$OUT/ncu-source.csv" 2> "$W/ncu-source.err"
-echo "rc $?"
+ncu_sass "$W" ncu-tutorial "$OUT/ncu-source.csv" --kernel-id ::regex:.*:1 $P
 grep -cE 'LDS|STS' "$OUT/ncu-source.csv"
 tar -C "$W" -czf "$OUT/tutorial-run.tar.gz" .
 say "done $(date -u +%FT%TZ)"

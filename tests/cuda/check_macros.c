@@ -52,6 +52,16 @@ static int cupti(CUptiResult r, char *why, size_t whylen)
 	return 0;
 }
 
+/* rc of a call that must fail: 1 when it did not; else 0, and the line
+ * its macro wrote into why printed. */
+static int missed(int rc, const char *why)
+{
+	if (rc != -1)
+		return 1;
+	printf("%s\n", why);
+	return 0;
+}
+
 int main(void)
 {
 	char why[512], tiny[8];
@@ -60,18 +70,12 @@ int main(void)
 	    cu(CUDA_SUCCESS, why, sizeof why) != 0 ||
 	    cupti(CUPTI_SUCCESS, why, sizeof why) != 0)
 		return 2;
-	if (cuda(cudaErrorMemoryAllocation, why, sizeof why) != -1)
+	if (missed(cuda(cudaErrorMemoryAllocation, why, sizeof why), why) ||
+	    missed(cuda(cudaErrorInsufficientDriver, why, sizeof why), why) ||
+	    missed(cu(CUDA_ERROR_OUT_OF_MEMORY, why, sizeof why), why) ||
+	    missed(cupti(CUPTI_ERROR_INSUFFICIENT_PRIVILEGES, why, sizeof why),
+		   why))
 		return 2;
-	printf("%s\n", why);
-	if (cuda(cudaErrorInsufficientDriver, why, sizeof why) != -1)
-		return 2;
-	printf("%s\n", why);
-	if (cu(CUDA_ERROR_OUT_OF_MEMORY, why, sizeof why) != -1)
-		return 2;
-	printf("%s\n", why);
-	if (cupti(CUPTI_ERROR_INSUFFICIENT_PRIVILEGES, why, sizeof why) != -1)
-		return 2;
-	printf("%s\n", why);
 	/* a short buffer is cut, NULL is left alone */
 	if (cuda(cudaErrorMemoryAllocation, tiny, sizeof tiny) != -1 ||
 	    cuda(cudaErrorMemoryAllocation, NULL, 0) != -1)
