@@ -123,13 +123,7 @@ static char **split_args(const char *prog, char *args)
 
 static int temp_file(char *path, size_t size)
 {
-	int fd;
-
-	snprintf(path, size, "%s/bankscope-cli-XXXXXX",
-		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	fd = mkstemp(path);
-	ck_assert_msg(fd >= 0, "mkstemp %s: %s", path, strerror(errno));
-	return fd;
+	return tu_mkstemp(path, size, "bankscope-cli");
 }
 
 START_TEST(test_case)

@@ -173,13 +173,7 @@ static int run(const char *path, int threads, char **out, size_t *outlen,
 
 static void temp_path(char *path, size_t size)
 {
-	int fd;
-
-	snprintf(path, size, "%s/bankscope-stream-XXXXXX",
-		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	fd = mkstemp(path);
-	ck_assert_msg(fd >= 0, "mkstemp %s: %s", path, strerror(errno));
-	close(fd);
+	close(tu_mkstemp(path, size, "bankscope-stream"));
 }
 
 START_TEST(test_same_bytes)

@@ -1,6 +1,7 @@
 /*
  * testutil.c - helpers the test suites share (testutil.h).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -196,4 +197,15 @@ int tu_csv_next(tu_csv *c)
 void tu_csv_close(tu_csv *c)
 {
 	fclose(c->f);
+}
+
+int tu_mkstemp(char *path, size_t size, const char *prefix)
+{
+	int fd;
+
+	snprintf(path, size, "%s/%s-XXXXXX",
+		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", prefix);
+	fd = mkstemp(path);
+	ck_assert_msg(fd >= 0, "mkstemp %s: %s", path, strerror(errno));
+	return fd;
 }

@@ -56,6 +56,9 @@ const bs_arch *tu_arch(const char *text);
 /* A new directory from template dir ("/tmp/NAME-XXXXXX"), or the test
  * fails; tu_remove removes it and all it holds. */
 void tu_mkdtemp(char *dir);
+/* A new empty file in $TMPDIR (else /tmp) named PREFIX-XXXXXX; its path
+ * in path, its descriptor returned (open for writing). */
+int tu_mkstemp(char *path, size_t size, const char *prefix);
 void tu_remove(const char *dir);
 
 /* err is the error at source:line:column with text; a NULL source or
