@@ -119,6 +119,7 @@ function put(f,   l) {
 /^\/\*@CSS@\*\/$/ { put("web/lab.css"); next }
 /^\/\*@EMBED@\*\/$/ { put(T "/embed.js"); next }
 /^\/\*@CORE@\*\/$/ { put("web/core.js"); next }
+/^\/\*@DATA@\*\/$/ { put("web/datasets.js"); next }
 /^\/\*@LAB@\*\/$/ { put("web/lab.js"); next }
 { print }' web/index.html >"$T/index.html"
 
