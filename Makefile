@@ -83,8 +83,10 @@ WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 # The library's files see only their own wing's header (analyzer/WING/
 # bs_WING.h, which includes the wings below it): they are built without
 # -Ianalyzer, so a library file that includes bankscope.h fails to build.
-LIB_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CFLAGS)
+# (LIB_CFLAGS is ALL_CFLAGS less -Ianalyzer, recursive so that it takes
+# the sanitizers' flags added below.)
 ALL_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) -Ianalyzer $(CFLAGS)
+LIB_CFLAGS = $(filter-out -Ianalyzer,$(ALL_CFLAGS))
 LDLIBS := -lm
 FUZZ_SECONDS ?= 60
 DEPS := scripts/deps.sh

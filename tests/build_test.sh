@@ -178,6 +178,20 @@ deps_case "a new version" build/bankscope "analyzer/base/version.c " GIT_DESCRIB
 includers=$(ls analyzer/fix/*.c cli/*.c cli/*/*.c | sort | tr '\n' ' ')
 deps_case "analyzer/fix/bs_fix.h changed" build/bankscope "$includers" -W analyzer/fix/bs_fix.h
 
+# A sanitizer build instruments the library too (its files have flags of
+# their own: without -Ianalyzer, with everything else of ALL_CFLAGS).
+for san in SANITIZE MSAN; do
+	if [ $san = MSAN ] && ! command -v clang >/dev/null 2>&1; then
+		skip "MSAN=1's library flags (no clang)"
+		continue
+	fi
+	mk -n -B "$san=1" "build/$( [ $san = MSAN ] && echo msan || echo san)/obj/analyzer/base/util.o"
+	case "$out" in
+	*-fsanitize=*) ok "$san=1 builds the library's files with the sanitizer" ;;
+	*) fail "$san=1 builds analyzer/base/util.c without -fsanitize: $out" ;;
+	esac
+done
+
 # The wings' bounds: a library file includes one header of the project,
 # its own wing's, or a private header of its wing's folder (families.h,
 # calibrate.h: not bs_*.h), never the umbrella bankscope.h nor another
