@@ -217,7 +217,7 @@ stamp_sh = mkdir -p $(@D) && printf '%s\n' '$(subst ','\'',$(1))' >$@.tmp$$$$ &&
 FORCE:
 
 $(B)/stamp/cflags: FORCE
-	+@$(call stamp_sh,$(CC) $(ALL_CFLAGS))
+	+@$(call stamp_sh,$(CC) $(ALL_CFLAGS); library: $(LIB_CFLAGS))
 
 build/stamp/version: FORCE
 	+@$(call stamp_sh,$(GIT_DESCRIBE))
