@@ -557,13 +557,12 @@ void print_json(FILE *out, const bs_arch *p, const bs_access *a,
 /*
  * The map of a remote access: one row per 32-byte sector it touches, the
  * 128-byte line it lies in and the lanes whose bytes fall in it, lowest
- * sector first (bs_remote_geometry counts the same sectors).
+ * sector first, as bs_remote_geometry lists them.
  */
 static void map_remote(FILE *out, const bs_arch *p, const bs_access *a,
 		       const bs_summary *s, int first)
 {
-	uint32_t sec[BS_LANES * 2], lanes[BS_LANES * 2];
-	unsigned n = 0;
+	bs_remote g;
 	char list[160];
 
 	fprintf(out, "%s# access: %s, %u-byte %s, arch %s, another CTA's "
@@ -572,38 +571,16 @@ static void map_remote(FILE *out, const bs_arch *p, const bs_access *a,
 		p->name, s->sectors, s->sectors == 1 ? "" : "s", s->lines,
 		s->lines == 1 ? "" : "s");
 	fprintf(out, "sector,line,byte,first_lane,lane_count,lanes\n");
-	for (unsigned l = 0; l < BS_LANES; l++) {
-		uint32_t lo, hi;
+	if (bs_remote_geometry(a, &g) < 0)
+		return;
+	for (unsigned i = 0; i < g.sectors; i++) {
+		uint32_t lanes = g.sector_lanes[i];
 
-		if (!(a->active >> l & 1))
-			continue;
-		lo = a->addr[l] / 32;
-		hi = (a->addr[l] + a->width - 1) / 32;
-		for (uint32_t x = lo; x <= hi; x++) {
-			unsigned i = 0;
-
-			while (i < n && sec[i] != x)
-				i++;
-			if (i == n) {
-				/* keep sec[] sorted: insert x in place */
-				while (i > 0 && sec[i - 1] > x) {
-					sec[i] = sec[i - 1];
-					lanes[i] = lanes[i - 1];
-					i--;
-				}
-				sec[i] = x;
-				lanes[i] = 0;
-				n++;
-			}
-			lanes[i] |= 1u << l;
-		}
-	}
-	for (unsigned i = 0; i < n; i++) {
-		lane_list(lanes[i], list, sizeof list);
-		fprintf(out, "%u,%u,%u,%u,%u,", (unsigned)sec[i],
-			(unsigned)sec[i] / 4, (unsigned)sec[i] * 32,
-			(unsigned)__builtin_ctz(lanes[i]),
-			(unsigned)__builtin_popcount(lanes[i]));
+		lane_list(lanes, list, sizeof list);
+		fprintf(out, "%u,%u,%u,%u,%u,", (unsigned)g.sector[i],
+			(unsigned)g.sector[i] / 4, (unsigned)g.sector[i] * 32,
+			(unsigned)__builtin_ctz(lanes),
+			(unsigned)__builtin_popcount(lanes));
 		csv_field(out, list);
 		putc('\n', out);
 	}

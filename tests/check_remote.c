@@ -52,6 +52,28 @@ START_TEST(test_hand_made)
 		if (hand[i].passes)
 			ck_assert_uint_eq(r.passes, hand[i].passes);
 	}
+	/* the sector list, ascending: stride 1 of 4 bytes, lanes 8s ..
+	   8s+7 in sector s; an 8-byte lane at 28 lies in sectors 0 and 1,
+	   listed before the lower lane's sector 2 */
+	for (int l = 0; l < BS_LANES; l++)
+		off[l] = 4 * l;
+	a = tu_lanes(4, off);
+	ck_assert_int_eq(bs_remote_geometry(&a, &r), 0);
+	for (unsigned x = 0; x < 4; x++) {
+		ck_assert_uint_eq(r.sector[x], x);
+		ck_assert_uint_eq(r.sector_lanes[x], 0xffu << (8 * x));
+	}
+	for (int l = 0; l < BS_LANES; l++)
+		off[l] = l == 3 ? 64 : l == 5 ? 28 : -1;
+	a = tu_lanes(8, off);
+	ck_assert_int_eq(bs_remote_geometry(&a, &r), 0);
+	ck_assert_uint_eq(r.sectors, 3);
+	ck_assert_uint_eq(r.sector[0], 0);
+	ck_assert_uint_eq(r.sector_lanes[0], 1u << 5);
+	ck_assert_uint_eq(r.sector[1], 1);
+	ck_assert_uint_eq(r.sector_lanes[1], 1u << 5);
+	ck_assert_uint_eq(r.sector[2], 2);
+	ck_assert_uint_eq(r.sector_lanes[2], 1u << 3);
 	a.width = 32;
 	ck_assert_int_eq(bs_remote_geometry(&a, &r), -1);
 }

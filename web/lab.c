@@ -43,7 +43,8 @@ enum {
 	WR_MAX_WAY, WR_PHASES, WR_PACKED, WR_PASSES, WR_LOAD_WF, WR_CAS_WF,
 	WR_BANKS, WR_BANK_BYTES, WR_WIDTH, WR_KIND, WR_ACTIVE, WR_NPHASES,
 	WR_NCELLS, WR_COPY, WR_SERIAL, WR_PIPE_CLOCKS, WR_NPASSES,
-	WR_REMOTE, WR_SECTORS, WR_LINES,   /* a remote kind's (dsmem.*) */
+	WR_REMOTE, WR_SECTORS, WR_LINES,   /* a remote kind's (dsmem.*); its
+					      sectors go in the cells' place */
 	WR_ADDR = 32,                      /* 32 addresses */
 	WR_PHASE = 64,                     /* 32 x 7: lanes, active, slots,
 					      wavefronts, words, first_cell,
@@ -446,6 +447,7 @@ static void fill(int slot, const bs_arch *p, const bs_access *a,
 	uint32_t *r = res[slot];
 	double *n = num[slot];
 	const bs_rule *rule = bs_arch_rule(p, a->kind, a->width);
+	bs_remote g;
 
 	memset(r, 0, sizeof res[slot]);
 	r[WR_OK] = 1;
@@ -494,6 +496,14 @@ static void fill(int slot, const bs_arch *p, const bs_access *a,
 
 		put_fields(r + WR_CELL + 5 * i, (const uint32_t[5]){
 			c->phase, c->bank, c->wave, c->word, c->lanes }, 5);
+	}
+	/* a remote kind has no cells: its sectors in their place, the
+	   sector as the word (bs_remote_geometry's list) */
+	if (bs_kind_get(a->kind)->remote && bs_remote_geometry(a, &g) == 0) {
+		r[WR_NCELLS] = g.sectors;
+		for (unsigned i = 0; i < g.sectors; i++)
+			put_fields(r + WR_CELL + 5 * i, (const uint32_t[5]){
+				0, 0, 0, g.sector[i], g.sector_lanes[i] }, 5);
 	}
 	n[WD_LATENCY] = d->sum.latency_cycles;
 	n[WD_TP_RULE] = rule ? rule->tp_bytes_per_clk : NAN;

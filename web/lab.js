@@ -244,24 +244,16 @@
 	 * its four sectors, the lanes whose bytes fall in each.
 	 */
 	function drawSectors(box, r, id) {
+		/* the model's sectors, ascending, in the cells' place */
 		var lines = {}, order = [];
-		for (var l = 0; l < 32; l++) {
-			if (!(r.active >>> l & 1))
-				continue;
-			var lo = Math.floor(r.addr[l] / 32),
-			    hi = Math.floor((r.addr[l] + r.width - 1) / 32);
-			for (var x = lo; x <= hi; x++) {
-				var ln = Math.floor(x / 4);
-				if (!lines[ln]) {
-					lines[ln] = [[], [], [], []];
-					order.push(ln);
-				}
-				var cell = lines[ln][x % 4];
-				if (cell.indexOf(l) < 0)
-					cell.push(l);
+		r.cell.forEach(function (c) {
+			var ln = Math.floor(c.word / 4);
+			if (!lines[ln]) {
+				lines[ln] = [0, 0, 0, 0];
+				order.push(ln);
 			}
-		}
-		order.sort(function (a, b) { return a - b; });
+			lines[ln][c.word % 4] = c.lanes;
+		});
 		clear(box);
 		box.parentNode.style.maxWidth = "";
 		var head = el("tr", {}, [el("th", {}, ["line (byte)"])]);
@@ -272,11 +264,9 @@
 			var tr = el("tr", {}, [el("th", {}, [ln + " (" +
 				ln * 128 + ")"])]);
 			lines[ln].forEach(function (lanes) {
-				tr.appendChild(el("td", lanes.length ?
+				tr.appendChild(el("td", lanes ?
 					{ "class": "moved" } : {},
-					[lanes.length ? "lanes " +
-					 laneList(lanes.reduce(function (m, q) {
-						return (m | 1 << q) >>> 0; }, 0)) : ""]));
+					[lanes ? "lanes " + laneList(lanes) : ""]));
 			});
 			tb.appendChild(tr);
 		});
@@ -429,11 +419,15 @@
 			}
 			var banks = [], words = [], waves = [];
 			r.cell.forEach(function (c) {
-				if (c.lanes >>> l & 1) {
-					banks.push(c.bank);
-					words.push(c.word);
-					waves.push(c.phase + "." + c.wave);
+				if (!(c.lanes >>> l & 1))
+					return;
+				if (r.remote) {     /* a remote kind's cells: sectors */
+					words.push("sector " + c.word);
+					return;
 				}
+				banks.push(c.bank);
+				words.push(c.word);
+				waves.push(c.phase + "." + c.wave);
 			});
 			tr = el("tr", {}, [el("td", {}, l), el("td", {}, r.addr[l]),
 				el("td", {}, hex(r.addr[l])),

@@ -431,14 +431,19 @@ unsigned bs_counters_differ(double wavefronts, double conflicts,
 /*
  * Distributed shared memory: what an access to another CTA's shared
  * memory touches (analyzer/model/remote.c).  sectors and lines: the
- * distinct 32-byte sectors and 128-byte lines of the active lanes' bytes;
+ * distinct 32-byte sectors and 128-byte lines of the active lanes' bytes
+ * (each sector listed, with its lanes, for the sector maps);
  * passes: the sum, over those sectors, of the most lanes whose bytes fall
  * in one 4-byte word of the sector (an atomic's read-modify-writes of one
  * word go one after another).  0, or -1 for a width past 16 or an access
  * that runs past 4 GiB.
  */
+#define BS_REMOTE_MAX_SECTORS (2 * BS_LANES)   /* a lane may cross one */
 typedef struct {
 	unsigned sectors, lines, passes;
+	/* the sectors, ascending, and the lanes whose bytes fall in each */
+	uint32_t sector[BS_REMOTE_MAX_SECTORS];
+	uint32_t sector_lanes[BS_REMOTE_MAX_SECTORS];
 } bs_remote;
 int bs_remote_geometry(const bs_access *a, bs_remote *out);
 /*

@@ -12,11 +12,10 @@
  * a sector takes as many passes as the most lanes that update one of its
  * words.  Every active lane's bytes count, [address, address + width).
  */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "bs_model.h"
+#include "model.h"
 
 static int cmp_u32(const void *a, const void *b)
 {
@@ -37,11 +36,31 @@ static unsigned distinct(uint32_t *v, unsigned n)
 	return k;
 }
 
+/* Lane l's bytes fall in sector x: into out's ascending list. */
+static void add_sector(bs_remote *out, uint32_t x, unsigned l)
+{
+	unsigned i = out->sectors;
+
+	while (i > 0 && out->sector[i - 1] > x)
+		i--;
+	if (i == 0 || out->sector[i - 1] != x) {
+		memmove(&out->sector[i + 1], &out->sector[i],
+			(out->sectors - i) * sizeof *out->sector);
+		memmove(&out->sector_lanes[i + 1], &out->sector_lanes[i],
+			(out->sectors - i) * sizeof *out->sector_lanes);
+		out->sector[i] = x;
+		out->sector_lanes[i] = 0;
+		out->sectors++;
+		i++;
+	}
+	out->sector_lanes[i - 1] |= 1u << l;
+}
+
 int bs_remote_geometry(const bs_access *a, bs_remote *out)
 {
 	/* a 16-byte lane touches 4 words but 1 sector and 1 line */
-	uint32_t sec[BS_LANES * 4], line[BS_LANES * 4], word[BS_LANES * 4];
-	unsigned ns = 0, nl = 0, nw = 0;
+	uint32_t line[BS_LANES * 4], word[BS_LANES * 4];
+	unsigned nl = 0, nw = 0;
 
 	memset(out, 0, sizeof *out);
 	if (a->width == 0 || a->width > 16)
@@ -56,13 +75,12 @@ int bs_remote_geometry(const bs_access *a, bs_remote *out)
 		if (last < first)
 			return -1;      /* past 4 GiB */
 		for (uint32_t s = first / 32; s <= last / 32; s++)
-			sec[ns++] = s;
+			add_sector(out, s, l);
 		for (uint32_t s = first / 128; s <= last / 128; s++)
 			line[nl++] = s;
 		for (uint32_t w = first / 4; w <= last / 4; w++)
 			word[nw++] = w;
 	}
-	out->sectors = distinct(sec, ns);
 	out->lines = distinct(line, nl);
 	/*
 	 * Passes: word[] sorted keeps a word's lanes together and a sector's
@@ -107,7 +125,6 @@ int bs_remote_predict(const bs_rule *r, const bs_access *a, bs_summary *s)
 	s->wavefronts = (g.lines + 3) / 4;
 	s->ideal_wavefronts = s->wavefronts;
 	s->phases = 1;
-	s->latency_cycles = isnan(r->lat_base) ? NAN
-			    : r->lat_base + r->lat_slope * s->sectors;
+	s->latency_cycles = model_latency(r, 0, s->sectors);
 	return 0;
 }
