@@ -135,11 +135,12 @@ static unsigned row_widths(const char *by_width)
 }
 
 /* The text of the accessor table: from its opening to its "};". */
-static const char *accessor_table(const char *kernels, const char **end)
+static const char *accessor_table(const char *text, const char *opening,
+				  const char *file, const char **end)
 {
-	const char *t = strstr(kernels, "accessor_row accessors[] = {");
+	const char *t = strstr(text, opening);
 
-	ck_assert_msg(t != NULL, KERNELS ": no accessor table");
+	ck_assert_msg(t != NULL, "%s: no accessor table", file);
 	*end = strstr(t, "\n};");
 	ck_assert_ptr_nonnull(*end);
 	return strchr(t, '{');
@@ -218,12 +219,9 @@ static void accessor_row(const bs_kind_info *ki, const char *table,
 static void remote_accessor(const bs_kind_info *ki)
 {
 	char *dsmem = source(DSMEM_CU), f[MAX_FIELDS][FIELD_MAX];
-	const char *t = strstr(dsmem, "remote_row remote_accessors[] = {");
-	const char *end;
+	const char *end, *t = accessor_table(dsmem, "remote_row "
+		"remote_accessors[] = {", DSMEM_CU, &end);
 
-	ck_assert_msg(t != NULL, DSMEM_CU ": no accessor table");
-	end = strstr(t, "\n};");
-	ck_assert_ptr_nonnull(end);
 	accessor_row(ki, t, end, DSMEM_CU, 3, f);
 	free(dsmem);
 }
@@ -241,7 +239,8 @@ START_TEST(test_accessor)
 	}
 	kernels = source(KERNELS);
 	metrics = source(METRICS);
-	row = accessor_table(kernels, &end);
+	row = accessor_table(kernels, "accessor_row accessors[] = {", KERNELS,
+			     &end);
 	accessor_row(ki, row, end, KERNELS, 5, f);
 	/* its counters: "&ctr_x", defined above the table */
 	ck_assert_msg(f[2][0] == '&', "kind %s: counters '%s'", ki->name,
