@@ -402,6 +402,10 @@ int cmd_predict(int argc, char **argv)
 	else if (o.format && strcmp(o.format, "text"))
 		rc = usage_error("option --format: '%s' is not text, csv, json "
 				 "or map", o.format);
+	if (!rc && stream_threads_set() < 0)   /* (usage_error escapes it) */
+		rc = usage_error("BANKSCOPE_THREADS: '%s' is not a number of "
+				 "threads (1 or more)",
+				 getenv("BANKSCOPE_THREADS"));
 	if (!rc)
 		rc = check_shape_options(&o);
 	if (!rc && !nfiles && !shape_count(&o.s))

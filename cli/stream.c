@@ -77,24 +77,30 @@ typedef struct {
 	int quit;
 } stream;
 
-int stream_threads(FILE *f)
+int stream_threads_set(void)
 {
 	const char *e = getenv("BANKSCOPE_THREADS");
-	struct stat st;
-	long n = 0;
+	long n;
 	char *end;
+
+	if (!e || !*e)
+		return 0;
+	errno = 0;
+	n = strtol(e, &end, 10);
+	if (*end || n < 1 || errno)
+		return -1;
+	return n > THREADS_MAX ? THREADS_MAX : (int)n;
+}
+
+int stream_threads(FILE *f)
+{
+	struct stat st;
+	long n = stream_threads_set();
 
 	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode) ||
 	    st.st_size < SMALL)
 		return 0;
-	if (e && *e) {
-		n = strtol(e, &end, 10);
-		if (*end || n < 1)
-			n = 0;          /* not a count: the default */
-		else if (n > THREADS_MAX)
-			n = THREADS_MAX;
-	}
-	if (!n) {
+	if (n <= 0) {
 		n = sysconf(_SC_NPROCESSORS_ONLN);
 		if (n > DEFAULT_MAX)
 			n = DEFAULT_MAX;

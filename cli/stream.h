@@ -24,6 +24,12 @@ typedef struct {
  * online CPUs up to 8, or BANKSCOPE_THREADS.
  */
 int stream_threads(FILE *f);
+/*
+ * BANKSCOPE_THREADS: 0 when unset or empty, else the count it asks for
+ * (above 64: 64), or -1 when it is no whole number of at least 1 (predict
+ * refuses it before reading anything).
+ */
+int stream_threads_set(void);
 
 /*
  * Predict every access of f, name in messages, and write its CSV rows to

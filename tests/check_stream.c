@@ -134,18 +134,18 @@ static void write_file(const char *path, const variant *v)
  * Run $BANKSCOPE predict --arch textbook --format csv path with threads;
  * its stdout and stderr in *out and *err, its wait status returned.
  */
-static int run(const char *path, int threads, char **out, size_t *outlen,
-	       char **err)
+/* As run(), with BANKSCOPE_THREADS set to the text n. */
+static int run_env(const char *path, const char *n, char **out,
+		   size_t *outlen, char **err)
 {
 	const char *prog = getenv("BANKSCOPE");
-	char opath[256], epath[256], n[16];
+	char opath[256], epath[256];
 	int ofd, efd, status;
 	pid_t pid;
 
 	ck_assert_msg(prog && *prog, "BANKSCOPE is not set: run make check");
 	snprintf(opath, sizeof opath, "%s.out", path);
 	snprintf(epath, sizeof epath, "%s.err", path);
-	snprintf(n, sizeof n, "%d", threads);
 	ofd = open(opath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 	efd = open(epath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 	ck_assert(ofd >= 0 && efd >= 0);
@@ -169,6 +169,15 @@ static int run(const char *path, int threads, char **out, size_t *outlen,
 	unlink(epath);
 	ck_assert(*out && *err);
 	return status;
+}
+
+static int run(const char *path, int threads, char **out, size_t *outlen,
+	       char **err)
+{
+	char n[16];
+
+	snprintf(n, sizeof n, "%d", threads);
+	return run_env(path, n, out, outlen, err);
 }
 
 static void temp_path(char *path, size_t size)
@@ -278,6 +287,53 @@ START_TEST(test_head)
 }
 END_TEST
 
+/*
+ * A BANKSCOPE_THREADS that is no number of threads is refused before
+ * anything is read, with its value in the message and status 2, even for
+ * a file the threads would not serve; a large count is taken as 64.
+ */
+static const struct {
+	const char *value, *shown;   /* shown: as the message quotes it */
+	int status;
+} settings[] = {
+	{ "abc", "abc", 2 }, { "0", "0", 2 }, { "-3", "-3", 2 },
+	{ "4x", "4x", 2 }, { "\033[2J", "\\x1b[2J", 2 },
+	{ "99999999999999999999", "99999999999999999999", 2 },
+	{ " 4", NULL, 0 }, { "1000", NULL, 0 },
+};
+
+START_TEST(test_bad_setting)
+{
+	char path[256], *out, *err, want[160];
+	size_t len;
+	int fd, st;
+	static const char line[] = "a 4 ld 0 4 8 12 16 20 24 28 32 36 40 44 "
+		"48 52 56 60 64 68 72 76 80 84 88 92 96 100 104 108 112 116 "
+		"120 124\n";
+
+	fd = tu_mkstemp(path, sizeof path, "bankscope-stream");
+	ck_assert_int_eq(write(fd, line, sizeof line - 1),
+			 (ssize_t)(sizeof line - 1));
+	close(fd);
+	st = run_env(path, settings[_i].value, &out, &len, &err);
+	unlink(path);
+	ck_assert(WIFEXITED(st));
+	ck_assert_int_eq(WEXITSTATUS(st), settings[_i].status);
+	if (settings[_i].status) {
+		snprintf(want, sizeof want, "bankscope: BANKSCOPE_THREADS: "
+			 "'%s' is not a number of threads (1 or more)\n",
+			 settings[_i].shown);
+		ck_assert_str_eq(err, want);
+		ck_assert_uint_eq(len, 0);
+	} else {
+		ck_assert_str_eq(err, "");
+		ck_assert_uint_gt(len, 0);
+	}
+	free(out);
+	free(err);
+}
+END_TEST
+
 Suite *stream_suite(void)
 {
 	Suite *s = suite_create("stream");
@@ -285,6 +341,6 @@ Suite *stream_suite(void)
 	/* each test runs the program 4 times on 5 MiB */
 	tu_add_tcase(s, "threads", 120, (const tu_test[]){
 		{ test_same_bytes, NVARIANTS }, { test_head, 2 },
-		{ NULL, 0 } });
+		{ test_bad_setting, TU_ROWS(settings) }, { NULL, 0 } });
 	return s;
 }
