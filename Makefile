@@ -133,6 +133,7 @@ LIB := $(B)/libbankscope.a
 CLI := $(B)/bankscope
 # Built with nvcc and CUPTI (no GPU needed to build them).
 PROBE := build/bankscope-probe
+DSMEM := build/bankscope-dsmem
 INJECT := build/libbankscope_inject.so
 # The explain library needs the CUDA Sanitizer API (see its rules below).
 SANITIZER_PIP := build/sanitizer-api/nvidia/cu13
@@ -184,7 +185,7 @@ PROBE_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(OPT) -g \
 		-Iprobes/cinclude -I$(CUDA_HOME)/include
 PROFILE_SAMPLE := build/tests/transpose
 CUDA_CHECK_BUILDS := $(if $(HAVE_NVCC),$(TUTORIAL) $(PROFILE_SAMPLE) \
-	$(CHECK_ARCH_OBJ) $(if $(HAVE_CUPTI),$(PROBE))) \
+	$(CHECK_ARCH_OBJ) $(if $(HAVE_CUPTI),$(PROBE) $(DSMEM))) \
 	$(if $(HAVE_CUPTI),$(INJECT) $(SMOKE)) \
 	$(if $(and $(HAVE_NVCC),$(HAVE_SANITIZER)),$(EXPLAIN))
 CUDA_SKIPPED := $(if $(HAVE_NVCC),,check: skipped, $(NO_NVCC): $(PROBE), \
@@ -294,6 +295,7 @@ ifneq ($(SANITIZED),)
 	$(if $(CUDA_CHECK_BUILDS),$(MAKE) --no-print-directory SANITIZE= MSAN= $(CUDA_CHECK_BUILDS))
 endif
 	BANKSCOPE=$(CLI) PROBE=$(if $(filter $(PROBE),$(CUDA_CHECK_BUILDS)),$(PROBE)) \
+		DSMEM=$(if $(filter $(DSMEM),$(CUDA_CHECK_BUILDS)),$(DSMEM)) \
 		COUNTERS_SMOKE=$(if $(filter $(SMOKE),$(CUDA_CHECK_BUILDS)),$(SMOKE)) \
 		BS_VERSION='$(GIT_DESCRIBE)' CK_FORK=yes $(B)/check_bankscope
 ifeq ($(SANITIZED),)
@@ -403,7 +405,6 @@ probes: $(PROBE) $(TUTORIAL) $(if $(HAVE_CUPTI),$(DSMEM))
 # Distributed shared memory (probes/dsmem/dsmem.cu): thread-block clusters
 # exist from sm_90 on, so it is built for sm_90 (plus compute_90 PTX)
 # whatever NVCC_ARCH says.  make probe-dsmem measures into data/<gpu>/.
-DSMEM := build/bankscope-dsmem
 DSMEM_GENCODE := $(call gencode,sm_90 compute_90)
 build/obj/probes/dsmem/dsmem.o: probes/dsmem/dsmem.cu build/stamp/nvcc
 	@mkdir -p $(@D)

@@ -88,7 +88,32 @@ static const probe_case probe_cases[] = {
 	{ "--file tests/calibration/h100.expected.csv", 2,
 	  "h100.expected.csv:1:61: expected WIDTH KIND and 32 lane" },
 	{ "--list", 0, "stride     lane l accesses element l*s" },
+	{ "--probe dsmem", 2,
+	  "probe 'dsmem' is measured by bankscope-dsmem: make probe-dsmem" },
 };
+
+/* bankscope-dsmem's options: refused before any device is opened. */
+static const probe_case dsmem_cases[] = {
+	{ "--bogus", 2, "bankscope-dsmem: unknown option '--bogus'\n"
+	  "usage: bankscope-dsmem [--quick]" },
+	{ "--quick --out", 2, "bankscope-dsmem: --out needs FILE or -\n"
+	  "usage:" },
+};
+
+START_TEST(test_dsmem_options)
+{
+	const probe_case *c = &dsmem_cases[_i];
+	char cmd[1024];
+	int rc;
+
+	snprintf(cmd, sizeof cmd, "%s %s 2>&1", env("DSMEM"), c->args);
+	rc = run(cmd, buf, sizeof buf);
+	ck_assert_msg(rc == c->status, "%s: exit %d, expected %d: %s", c->args,
+		      rc, c->status, buf);
+	ck_assert_msg(strstr(buf, c->phrase), "%s: '%s' lacks '%s'", c->args,
+		      buf, c->phrase);
+}
+END_TEST
 
 START_TEST(test_probe_options)
 {
@@ -310,6 +335,12 @@ Suite *probe_suite(void)
 			"(no device message, options): PROBE is empty, "
 			"bankscope-probe was not built\n");
 	}
+	if (getenv("DSMEM") && *getenv("DSMEM"))
+		tcase_add_loop_test(tc, test_dsmem_options, 0,
+				    sizeof dsmem_cases / sizeof *dsmem_cases);
+	else
+		fprintf(stderr, "check_probe: skipped bankscope-dsmem's "
+			"options: DSMEM is empty, it was not built\n");
 	tcase_set_timeout(td, 60);
 	tcase_add_loop_test(td, test_committed_verdict, 0,
 			    sizeof datasets / sizeof *datasets);

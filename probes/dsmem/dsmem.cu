@@ -760,6 +760,12 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--out") && i + 1 < argc)
 			out_path = argv[++i];
 		else {
+			if (strcmp(argv[i], "--out"))
+				fprintf(stderr, "bankscope-dsmem: unknown "
+					"option '%s'\n", argv[i]);
+			else
+				fprintf(stderr, "bankscope-dsmem: --out needs "
+					"FILE or -\n");
 			fprintf(stderr, "usage: bankscope-dsmem [--quick] "
 				"[--no-counters] [--out FILE|-]\n"
 				"(default: data/<gpu>/dsmem-<time>.csv)\n");
