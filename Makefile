@@ -324,7 +324,6 @@ bench: $(B)/bench_predict $(CLI)
 	$(B)/bench_predict
 	sh tests/bench_stream.sh $(CLI)
 	sh tests/bench_replay.sh $(CLI)
-	sh tests/bench_replay.sh $(CLI)
 	sh tests/bench_calibrate.sh $(CLI)
 
 # ---- fuzzing (clang's libFuzzer) --------------------------------------------
