@@ -227,10 +227,12 @@ static int numbers_of(bs_dataset *d, int pipe, int target, bs_row *row,
 	/* every counter read is checked, whichever the row uses */
 	for (int p = 0; p < P_COUNT; p++)
 		for (int k = 0; k < C_COUNT; k++) {
-			int i = c->counter[p][k];
+			char name[96];
 
-			if (number_of(d, i, i < 0 ? "" : d->fld[i].text,
-				      &v[p][k], err) < 0)
+			snprintf(name, sizeof name, counter_fmt[k],
+				 pipe_name[p]);
+			if (number_of(d, c->counter[p][k], name, &v[p][k],
+				      err) < 0)
 				return -1;
 		}
 	if (target == T_LOCAL) {
