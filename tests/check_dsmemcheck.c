@@ -321,8 +321,8 @@ START_TEST(test_check_h100)
 		      out);
 	ck_assert_int_eq(lines_with(out, "-byte dsmem.ld): measured"), 20);
 	ck_assert_int_eq(lines_with(out, "-byte dsmem.st): measured"), 37);
-	ck_assert_int_eq(lines_with(out, "-byte dsmem.red.add.u32): measured"),
-			 21);
+	ck_assert_int_eq(lines_with(out,
+				    "-byte dsmem.red.add.u32): measured"), 21);
 	ck_assert_int_eq(lines_with(out,
 				    "-byte dsmem.atom.add.u32): measured"), 21);
 	ck_assert_int_eq(lines_with(out, "): measured"), 99);
@@ -367,17 +367,24 @@ START_TEST(test_check_h200)
 }
 END_TEST
 
+/* A temporary file holding text: its path in path. */
+static void temp_file(char *path, size_t size, const char *text)
+{
+	FILE *f = fdopen(tu_mkstemp(path, size, "bankscope-dsmem"), "w");
+
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
 /* Bad input in the layout: exit 2, one message naming the place. */
 START_TEST(test_check_bad)
 {
 	char path[256], args[300], want[800], *out;
-	int fd = tu_mkstemp(path, sizeof path, "bankscope-dsmem");
-	FILE *f = fdopen(fd, "w");
 
-	ck_assert_ptr_nonnull(f);
-	fputs("# bankscope-dsmem: one warp\nname,op,width,target,offsets\n"
-	      "n,ld,4,local," LANES "\nn,ld,4,nowhere," LANES "\n", f);
-	ck_assert_int_eq(fclose(f), 0);
+	temp_file(path, sizeof path, "# bankscope-dsmem: one warp\n"
+		  "name,op,width,target,offsets\nn,ld,4,local," LANES "\n"
+		  "n,ld,4,nowhere," LANES "\n");
 	snprintf(args, sizeof args, "check %s", path);
 	ck_assert_int_eq(run(args, &out), 2);
 	snprintf(want, sizeof want, "bankscope: %s:4:8: column 'target': "
@@ -395,14 +402,10 @@ END_TEST
 START_TEST(test_check_stale_sectors)
 {
 	char path[256], args[300], want[800], *out;
-	int fd = tu_mkstemp(path, sizeof path, "bankscope-stale");
-	FILE *f = fdopen(fd, "w");
 
-	ck_assert_ptr_nonnull(f);
-	fputs("probe,name,width,op,wavefronts_measured,sectors_measured,"
-	      "sectors_predicted,addresses\n"
-	      "dsmem,r,4,dsmem.ld,1,4,5," LANES "\n", f);
-	ck_assert_int_eq(fclose(f), 0);
+	temp_file(path, sizeof path, "probe,name,width,op,wavefronts_measured,"
+		  "sectors_measured,sectors_predicted,addresses\n"
+		  "dsmem,r,4,dsmem.ld,1,4,5," LANES "\n");
 	snprintf(args, sizeof args, "check --quiet %s", path);
 	ck_assert_int_eq(run(args, &out), 1);
 	snprintf(want, sizeof want, "%s:2: r (probe dsmem, 4-byte dsmem.ld): "

@@ -290,7 +290,8 @@ static int parse_header(bs_dataset *d, bs_error *err)
 			continue;
 		if (seen[c])
 			return FAIL(d, d->fld[i].col, "column '%s' appears "
-				    "twice in the header", dataset_columns[c].name);
+				    "twice in the header",
+				    dataset_columns[c].name);
 		seen[c] = 1;
 		known++;
 	}
@@ -518,8 +519,8 @@ static int parse_row(bs_dataset *d, bs_row *row, bs_error *err)
 		case K_OP:
 			if (bs_kind_find(fl->text, &row->access.kind) < 0)
 				return FAIL(d, fl->col, "column 'op': '%.20s' "
-					    "is not an access kind (ld, st, ...; "
-					    "bankscope archs --kinds)",
+					    "is not an access kind (ld, st, "
+					    "...; bankscope archs --kinds)",
 					    fl->text);
 			break;
 		case K_ADDR:
