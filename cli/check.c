@@ -8,15 +8,18 @@
  * covers says "# arch: none (sm_89)": without --arch it is not judged,
  * only reported as such, and the exit status says nothing of it unless
  * --strict asks.  The row disagrees when the measured wavefronts, or the
- * measured conflicts where there are some, differ from the prediction by
+ * measured conflicts where there are some (a remote kind, distributed
+ * shared memory: the measured sectors), differ from the prediction by
  * more than 1e-6, or when a prediction stored in the row differs from
  * what the architecture that wrote it (the file's) gives today: a stale
  * prediction.  Rows with a note are skipped, rows of a kind and width
  * the architecture has no rule for are counted as not modeled (measured,
  * not judged), and rows without counters are timing only and, like
  * measured rows, feed the fit of cycles_per_access_median against
- * wavefronts (measured, else predicted) per width, kind and packing, and
- * the latency model's deviation.
+ * wavefronts (remote kinds: sectors; measured, else predicted) per width,
+ * kind and packing, a table of their own for the remote kinds, and the
+ * latency model's deviation.  bankscope-dsmem's files read as datasets
+ * (bs_input.h).
  *
  * Output, --format text (default): one line per disagreeing row as found
  * (names escaped for the terminal), then (unless --quiet) the fit table
@@ -50,13 +53,15 @@ static const char check_usage[] =
 	"usage: bankscope check [--arch NAME|FILE] [--format text|csv|json]\n"
 	"                       [--quiet] [--strict] FILE.csv...\n"
 	"\n"
-	"Compare datasets measured on a GPU (bankscope-probe) with the\n"
-	"predictions.  Each row's access is predicted again from its\n"
-	"addresses; a row disagrees when its measured wavefronts or bank\n"
-	"conflicts per instruction differ from the prediction, or when a\n"
-	"prediction stored in the row is stale.  Then the median cycles per\n"
-	"access are fitted against wavefronts per width, kind and packing, and\n"
-	"the latency model's largest deviation is shown.\n"
+	"Compare datasets measured on a GPU (bankscope-probe, or\n"
+	"bankscope-dsmem's own CSV) with the predictions.  Each row's access\n"
+	"is predicted again from its addresses; a row disagrees when its\n"
+	"measured wavefronts or bank conflicts per instruction (a remote\n"
+	"dsmem.* kind: dshared wavefronts or sectors) differ from the\n"
+	"prediction, or when a prediction stored in the row is stale.  Then\n"
+	"the median cycles per access are fitted against wavefronts (remote\n"
+	"kinds: sectors) per width, kind and packing, and the latency model's\n"
+	"largest deviation is shown.\n"
 	"\n"
 	"  --arch NAME|FILE  predict with this architecture, built-in or an\n"
 	"                arch file (default: the file's '# arch:' metadata,\n"
@@ -70,8 +75,9 @@ static const char check_usage[] =
 	"  --strict      exit 1 when a file cannot be judged because no\n"
 	"                architecture covers its GPU ('# arch: none (sm_89)')\n"
 	"\n"
-	"FILE '-' reads stdin.  Rows with a note are skipped; rows without\n"
-	"counters are timing only.\n"
+	"FILE '-' reads stdin.  Rows with a note are skipped\n"
+	"(bankscope-dsmem's self rows, its control, among them); rows\n"
+	"without counters are timing only.\n"
 	"\n"
 	"A file whose GPU no architecture covers is reported with what to run\n"
 	"(bankscope calibrate) and not judged, unless --arch names one.\n"
@@ -287,7 +293,8 @@ static int check_counters(check *c, const char *file, long line,
 {
 	FILE *out = c->h.f;
 	double wm = r->wavefronts_measured, cm = r->bank_conflicts_measured;
-	verdict_field f[2];
+	const bs_kind_info *k = bs_kind_get(r->access.kind);
+	verdict_field f[VERDICT_COUNTERS];
 	size_t n = verdict_counters(r, s, f);
 	char a[32], b[32];
 
@@ -300,7 +307,14 @@ static int check_counters(check *c, const char *file, long line,
 	row_label(out, file, line, r);
 	verdict_num(a, sizeof a, wm);
 	fprintf(out, "measured %s wavefront%s", a, wm == 1 ? "" : "s");
-	if (!isnan(cm)) {
+	/* a remote kind's second count is its sectors, a bank kind's its
+	   conflicts */
+	if (k->remote && !isnan(r->sectors_measured)) {
+		verdict_num(b, sizeof b, r->sectors_measured);
+		fprintf(out, ", %s sector%s; predicted %u, %u (%s)\n", b,
+			r->sectors_measured == 1 ? "" : "s", s->wavefronts,
+			s->sectors, p->name);
+	} else if (!k->remote && !isnan(cm)) {
 		verdict_num(b, sizeof b, cm);
 		fprintf(out, ", %s conflict%s; predicted %u, %u (%s)\n", b,
 			cm == 1 ? "" : "s", s->wavefronts, s->bank_conflicts,
@@ -511,35 +525,75 @@ static void worst_text(const check *c, char *buf, size_t size)
 	bs_escape_text(buf, size, where);
 }
 
-static void print_fits(const check *c)
+/* One fit group as a row of the text table, its header before the first. */
+static void text_group(int w, int o, int k, const fit_series *s, int first,
+		       int remote)
 {
-	int any = 0;
+	bs_fit fit;
+
+	if (first)
+		printf("%11s %2s %6s %6s %26s %16s %6s\n", "width_bytes", "op",
+		       "packed", "n", remote ? "slope_cycles_per_sector"
+					     : "slope_cycles_per_wavefront",
+		       "intercept_cycles", "r2");
+	printf("%11u %2s %6d %6zu ", bs_widths[w], bs_kind_name((bs_kind)o),
+	       k, s->n);
+	if (fits_line(s, &fit) < 0)
+		printf("%26s %16s %6s\n", "-", "-", "-");
+	else
+		printf("%26.3f %16.2f %6.4f\n", fit.slope, fit.intercept,
+		       fit.r2);
+}
+
+/* The same as a JSON object; a remote kind's slope is per sector. */
+static void json_group(int w, int o, int k, const fit_series *s, int first,
+		       int remote)
+{
+	const char *per = remote ? "sector" : "wavefront";
+	bs_fit fit;
+
+	printf("%s\n{\"width\":%u,\"op\":\"%s\",\"packed\":%s,\"n\":%zu,",
+	       first ? "" : ",", bs_widths[w], bs_kind_name((bs_kind)o),
+	       k ? "true" : "false", s->n);
+	if (fits_line(s, &fit) < 0)
+		printf("\"slope_cycles_per_%s\":null,\"intercept_cycles\":"
+		       "null,\"r2\":null}", per);
+	else
+		printf("\"slope_cycles_per_%s\":%.3f,\"intercept_cycles\":"
+		       "%.2f,\"r2\":%.4f}", per, fit.slope, fit.intercept,
+		       fit.r2);
+}
+
+/*
+ * The groups of 2 or more timed rows of bank kinds (remote 0: against
+ * wavefronts) or of remote kinds (1: against sectors), in text (a table
+ * of their own) or JSON after any objects already out; how many now.
+ */
+static int fit_groups(const check *c, int remote, int json, int any)
+{
+	int first = 1;
 
 	for (int w = 0; w < BS_NWIDTHS; w++)
 		for (int o = 0; o < (int)bs_kind_count(); o++)
 			for (int k = 0; k < 2; k++) {
-				const fit_series *s = fits_group(&c->fits, w, o, k);
-				bs_fit fit;
+				const fit_series *s = fits_group(&c->fits, w,
+								 o, k);
 
-				if (s->n < 2)
+				if (s->n < 2 || fits_remote(o) != remote)
 					continue;
-				if (!any++)
-					printf("%11s %2s %6s %6s %26s %16s "
-					       "%6s\n", "width_bytes", "op",
-					       "packed", "n",
-					       "slope_cycles_per_wavefront",
-					       "intercept_cycles", "r2");
-				printf("%11u %2s %6d %6zu ", bs_widths[w],
-				       bs_kind_name((bs_kind)o), k, s->n);
-				if (fits_line(s, &fit) < 0)
-					printf("%26s %16s %6s\n",
-					       "-", "-", "-");
+				if (json)
+					json_group(w, o, k, s, !any, remote);
 				else
-					printf("%26.3f %16.2f %6.4f\n",
-					       fit.slope, fit.intercept,
-					       fit.r2);
+					text_group(w, o, k, s, first, remote);
+				first = 0;
+				any++;
 			}
-	if (!any)
+	return any;
+}
+
+static void print_fits(const check *c)
+{
+	if (!fit_groups(c, 1, 0, fit_groups(c, 0, 0, 0)))
 		puts("fit: no width, op and packing with 2 or more timed "
 		     "rows");
 	if (c->fits.lat_n) {
@@ -558,32 +612,8 @@ static void print_fits(const check *c)
 /* The same as JSON members: "fits":[...],"latency":{...} or null. */
 static void json_fits(const check *c)
 {
-	int any = 0;
-
 	printf("\"fits\":[");
-	for (int w = 0; w < BS_NWIDTHS; w++)
-		for (int o = 0; o < (int)bs_kind_count(); o++)
-			for (int k = 0; k < 2; k++) {
-				const fit_series *s = fits_group(&c->fits, w, o, k);
-				bs_fit fit;
-
-				if (s->n < 2)
-					continue;
-				printf("%s\n{\"width\":%u,\"op\":\"%s\","
-				       "\"packed\":%s,\"n\":%zu,",
-				       any++ ? "," : "", bs_widths[w],
-				       bs_kind_name((bs_kind)o),
-				       k ? "true" : "false", s->n);
-				if (fits_line(s, &fit) < 0)
-					printf("\"slope_cycles_per_wavefront\":"
-					       "null,\"intercept_cycles\":null,"
-					       "\"r2\":null}");
-				else
-					printf("\"slope_cycles_per_wavefront\":"
-					       "%.3f,\"intercept_cycles\":%.2f,"
-					       "\"r2\":%.4f}", fit.slope,
-					       fit.intercept, fit.r2);
-			}
+	fit_groups(c, 1, 1, fit_groups(c, 0, 1, 0));
 	printf("],\n\"latency\":");
 	if (!c->fits.lat_n) {
 		printf("null,\n");

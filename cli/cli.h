@@ -103,9 +103,10 @@ int shape_struct(const shape_options *o, bs_struct_spec *s);
 void tile_warn(const bs_tile_spec *t);
 
 /*
- * fits.c: cycles against wavefronts per width, kind and packing, and the
- * latency model's worst deviation, in constant memory.  fits_add() takes
- * a row and its prediction: 1 when the row is the new worst deviation, 0
+ * fits.c: cycles against wavefronts (a remote kind: sectors) per width,
+ * kind and packing, and the latency model's worst deviation, in constant
+ * memory.  fits_add() takes a row and its prediction: 1 when the row is
+ * the new worst deviation, 0
  * otherwise (rows without a median are skipped), -1 out of memory (kept
  * for callers; the sums never allocate).  fits_line() is bs_fit_end() of
  * a group: -1 under 2 points or a constant x.  A group's n is its points.
@@ -120,6 +121,9 @@ typedef struct {
 } latency_fits;
 
 int fits_add(latency_fits *f, const bs_row *r, const bs_summary *s);
+/* 1: kind's groups are fitted against sectors (a remote kind), 0:
+ * against wavefronts. */
+int fits_remote(int kind);
 const fit_series *fits_group(const latency_fits *f, int w, int kind,
 			     int packed);
 int fits_line(const fit_series *s, bs_fit *out);
@@ -130,7 +134,8 @@ void fits_free(latency_fits *f);
  * report).  verdict_stale() lists the stored prediction columns that
  * differ from s: NaN "now" means the architecture does not model it.
  */
-#define VERDICT_FIELDS 6
+#define VERDICT_FIELDS 7
+#define VERDICT_COUNTERS 3     /* wavefronts, conflicts, sectors */
 typedef struct {
 	const char *name;
 	double stored, now;
@@ -140,7 +145,7 @@ void verdict_num(char *buf, size_t size, double v);   /* 4 decimals, trimmed */
 int verdict_counters_agree(const bs_row *r, const bs_summary *s);
 /* The measured counters that disagree: "stored" is the measured value. */
 size_t verdict_counters(const bs_row *r, const bs_summary *s,
-			verdict_field out[2]);
+			verdict_field out[VERDICT_COUNTERS]);
 size_t verdict_stale(const bs_row *r, const bs_summary *s,
 		     verdict_field out[VERDICT_FIELDS]);
 

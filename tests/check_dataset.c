@@ -25,7 +25,7 @@
 #include "testutil.h"
 
 #define ALL 0xffffffffu
-#define NNUM 16
+#define NNUM 18
 
 /* Lanes 2..31 of a 4-byte stride-1 access. */
 #define TAIL2 "8 12 16 20 24 28 32 36 40 44 48 52 56 60 64 68 72 76 80 84 " \
@@ -43,7 +43,7 @@
 #define NONE32 "- - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - -"
 #define A16 "aaaaaaaaaaaaaaaa"
 
-/* The number columns of a row, in BS_DATASET_COLUMNS order (fields 5..20). */
+/* The number columns of a row, in BS_DATASET_COLUMNS order (fields 5..22). */
 static double *num(bs_row *r, int i)
 {
 	double *p[NNUM] = {
@@ -55,6 +55,7 @@ static double *num(bs_row *r, int i)
 		&r->latency_cycles_predicted, &r->chain_length,
 		&r->repetitions, &r->tp_warps_per_sm,
 		&r->tp_bytes_per_clk_per_sm, &r->tp_wavefronts_per_clk_per_sm,
+		&r->sectors_measured, &r->sectors_predicted,
 	};
 	return p[i];
 }
@@ -175,23 +176,24 @@ typedef struct {
 #define NANS3 NAN, NAN, NAN
 static const wrow wrows[] = {
 	{ "stride", "f32_ld_s1", "", 4, BS_KIND_LD, ALL, 1,
-	  { 1, 0, 64, 1, 1, 0, 1, 0, 32.89, 32.89, 32.89, 64, 9, NANS3 },
+	  { 1, 0, 64, 1, 1, 0, 1, 0, 32.89, 32.89, 32.89, 64, 9, NANS3, NAN,
+	    NAN },
 	  "stride,f32_ld_s1,4,ld,32,1,0,64,1,1,0,1,0,32.89,32.89,32.89,64,9,"
-	  ",,,," S1 },
+	  ",,,,,," S1 },
 	{ "rand", "a,b \"q\"", "why, \"busy\"", 8, BS_KIND_ST, 0xffffu, 1,
 	  { 2.5, 1.0312, 1e6, NANS3, NAN, NAN, 33, 33.5, NAN, NAN, NAN, 24,
-	    128, 0.25 },
+	    128, 0.25, 8.5, 8 },
 	  "rand,\"a,b \"\"q\"\"\",8,st,16,2.5,1.0312,1000000,,,,,,33.00,"
-	  "33.50,,,,24,128.000,0.250,\"why, \"\"busy\"\"\"," HALF8 },
+	  "33.50,,,,24,128.000,0.250,8.5,8,\"why, \"\"busy\"\"\"," HALF8 },
 	{ "#hash", "x", "", 16, BS_KIND_LD, ALL, 0,
-	  { NANS3, NANS3, NANS3, NANS3, NANS3, NAN },
-	  "\"#hash\",x,16,ld,32,,,,,,,,,,,,,,,,,," ZERO32 },
+	  { NANS3, NANS3, NANS3, NANS3, NANS3, NANS3 },
+	  "\"#hash\",x,16,ld,32,,,,,,,,,,,,,,,,,,,," ZERO32 },
 	{ "p", " lead", "trail ", 4, BS_KIND_LD, ALL, 1,
-	  { NANS3, NANS3, NANS3, NANS3, NANS3, NAN },
-	  "p,\" lead\",4,ld,32,,,,,,,,,,,,,,,,,\"trail \"," S1 },
+	  { NANS3, NANS3, NANS3, NANS3, NANS3, NANS3 },
+	  "p,\" lead\",4,ld,32,,,,,,,,,,,,,,,,,,,\"trail \"," S1 },
 	{ "p", "no lanes", "skipped: no lane active", 1, BS_KIND_LD, 0, 1,
-	  { 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, NANS3 },
-	  "p,no lanes,1,ld,0,0,0,1,0,0,0,0,0,0.00,0.00,0.00,1,1,,,,"
+	  { 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, NANS3, 0, 0 },
+	  "p,no lanes,1,ld,0,0,0,1,0,0,0,0,0,0.00,0.00,0.00,1,1,,,,0,0,"
 	  "skipped: no lane active," NONE32 },
 };
 
@@ -291,6 +293,8 @@ static const fmt_case fmts[] = {
 	{ 8, 32.891, "32.89" }, { 9, 33, "33.00" }, { 10, 94.886, "94.89" },
 	{ 11, 64, "64" }, { 12, 1001, "1001" }, { 13, 32, "32" },
 	{ 14, 63.9999, "64.000" }, { 15, 0.0626, "0.063" }, { 15, 1, "1.000" },
+	{ 16, 8, "8" }, { 16, 2.03125, "2.0312" }, { 17, 16, "16" },
+	{ 17, NAN, "" },
 };
 
 START_TEST(test_number_format)
@@ -486,6 +490,15 @@ START_TEST(test_row_init_predict)
 	ck_assert(r.bank_conflicts_predicted == 1);
 	ck_assert(r.packed_predicted == 0);
 	ck_assert(isnan(r.latency_cycles_predicted));
+	/* a bank kind moves no sectors: the field stays empty */
+	ck_assert(isnan(r.sectors_predicted));
+	/* a remote 8-byte stride-1 load: 256 bytes, 8 sectors, 2 lines */
+	ck_assert_int_eq(bs_kind_find("dsmem.ld", &r.access.kind), 0);
+	make_access(&r.access, 8, r.access.kind, ALL, 1);
+	ck_assert_int_eq(bs_row_predict(bs_arch_default(), &r, &err), 0);
+	ck_assert(r.sectors_predicted == 8);
+	ck_assert(r.wavefronts_predicted == 1);
+	make_access(&r.access, 4, BS_KIND_ST, ALL, 2);
 	r.access.addr[1] = 6;
 	ck_assert_int_eq(bs_row_predict(bs_arch_default(), &r, &err), -1);
 	ck_assert_str_eq(err.text, "lane 1: address 6 is not aligned to the "

@@ -193,7 +193,18 @@ int bs_struct_access(const bs_struct_spec *s, bs_access *out, bs_error *err);
  * reader maps columns by name (any order, unknown columns ignored) and
  * requires probe, name, width, op and addresses.  Every line ends with a
  * newline (a last line without one is reported: the file was cut), and
- * every number lies in 0..1e15.
+ * every number lies in 0..1e15.  Files written before sectors_measured
+ * and sectors_predicted existed read with both NaN.
+ *
+ * The reader also takes bankscope-dsmem's own files (a header with
+ * target and offsets, no probe: docs/probes/dsmem.md): each line becomes
+ * a row of probe "dsmem" whose addresses are the offsets and whose kind
+ * is the op for target local (the CTA's own shared memory: wavefronts and
+ * bank conflicts from the shared-memory counters) and "dsmem." + op for
+ * remote (dshared wavefronts and crossbar read sectors; conflicts NaN);
+ * self rows (the control) and rows whose check is not "ok" carry a note.
+ * Cycles come from cycles_median and cycles_min; a file without counter
+ * values gives timing-only rows.
  */
 #define BS_DATASET_COLUMNS \
 	"probe,name,width,op,active_lanes," \
@@ -203,7 +214,8 @@ int bs_struct_access(const bs_struct_spec *s, bs_access *out, bs_error *err);
 	"cycles_per_access_min,cycles_per_access_median," \
 	"latency_cycles_predicted,chain_length,repetitions," \
 	"tp_warps_per_sm,tp_bytes_per_clk_per_sm," \
-	"tp_wavefronts_per_clk_per_sm,note,addresses"
+	"tp_wavefronts_per_clk_per_sm,sectors_measured,sectors_predicted," \
+	"note,addresses"
 
 typedef struct {
 	char probe[32];
@@ -224,6 +236,13 @@ typedef struct {
 	double tp_warps_per_sm;         /* throughput mode */
 	double tp_bytes_per_clk_per_sm;
 	double tp_wavefronts_per_clk_per_sm;
+	/*
+	 * Distributed shared memory (remote kinds): the 32-byte sectors the
+	 * SM-to-SM network moved per warp instruction, and the rule's
+	 * prediction; NaN (an empty field) for bank kinds.
+	 */
+	double sectors_measured;
+	double sectors_predicted;
 	char note[160];                 /* why a point was skipped, or "" */
 } bs_row;
 

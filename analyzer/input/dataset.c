@@ -1,25 +1,8 @@
 /*
- * dataset.c - measured datasets: one tidy CSV file per probe run.
- *
- * Writing.  The metadata lines "# key: value" (key: letters, digits, _ . -;
- * value: one line), then BS_DATASET_COLUMNS, then one line per row.  NaN
- * is an empty field; counts (width, active_lanes, instructions, the
- * predictions, chain_length, repetitions, tp_warps_per_sm) print as
- * integers when they are; measured per-instruction values with up to 4
- * decimals, trailing zeros trimmed; cycles with 2 decimals; throughput with
- * 3.  probe, name and note are quoted as every bankscope CSV quotes
- * (bs_csv_field: a comma, a quote, a line break, a leading '#', blanks at
- * either end).  A row the reader could not read back (invalid
- * access, empty probe or name, a newline in a string, a number outside
- * 0..1e15) is refused with -1 and nothing written, as is a write error.
- *
- * Writing a file safely: bs_dataset_create() makes dir (like mkdir -p) and
- * a hidden temporary ".bankscope.tmp-XXXXXX" in it (mkstemp, then the
- * mode any new file gets: 0666 less the umask);
- * bs_dataset_commit() flushes, fsyncs and closes it, link(2)s it to
- * dir/NAME.csv, or NAME-2.csv, NAME-3.csv, ... when that exists (link
- * never overwrites), removes the temporary name and fsyncs dir.  Commit
- * always consumes the handle: on failure nothing is left behind.
+ * dataset.c - measured datasets: one tidy CSV file per probe run.  The
+ * table of columns (BS_DATASET_COLUMNS), a row's predictions, and the
+ * reader; writing is dataset_write.c, bankscope-dsmem's own layout
+ * dsmem_csv.c.
  *
  * Reading, streamed one line at a time (f is not closed).  Every line
  * ends with a newline: a last line without one is reported as a
@@ -39,37 +22,19 @@
  * are validated as a pattern-file line is; active_lanes, when given, must
  * match the addresses.  Every error names the file, the line and the
  * 1-based column of the offending field's first character.
+ *
+ * A header with target and offsets and no probe is bankscope-dsmem's
+ * layout (dsmem_csv.c), read into the same rows.
  */
-#include <errno.h>
-#include <fcntl.h>
-#include <math.h>
-#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#include "bs_input.h"
+#include "dataset.h"
 
-#define TMP_NAME ".bankscope.tmp-XXXXXX"
-#define MAX_SUFFIX 9999
 #define HEADER_SHAPE "probe,name,width,op,...,addresses"
 
-enum kind {
-	K_PROBE, K_NAME, K_WIDTH, K_OP, K_ACTIVE, K_NOTE, K_ADDR,
-	K_COUNT,        /* integer when integral */
-	K_PER_INSN,     /* up to 4 decimals, trimmed */
-	K_CYCLES,       /* 2 decimals */
-	K_TP            /* 3 decimals */
-};
-
 #define NUM(n, k) { #n, k, offsetof(bs_row, n) }
-/* In the order of BS_DATASET_COLUMNS. */
-static const struct column {
-	const char *name;
-	enum kind kind;
-	size_t off;
-} columns[] = {
+const ds_column dataset_columns[DS_NCOLUMNS] = {
 	{ "probe", K_PROBE, 0 },
 	{ "name", K_NAME, 0 },
 	{ "width", K_WIDTH, 0 },
@@ -91,45 +56,42 @@ static const struct column {
 	NUM(tp_warps_per_sm, K_COUNT),
 	NUM(tp_bytes_per_clk_per_sm, K_TP),
 	NUM(tp_wavefronts_per_clk_per_sm, K_TP),
+	NUM(sectors_measured, K_PER_INSN),
+	NUM(sectors_predicted, K_COUNT),
 	{ "note", K_NOTE, 0 },
 	{ "addresses", K_ADDR, 0 },
 };
 #undef NUM
-#define NCOLUMNS ((int)(sizeof columns / sizeof *columns))
+_Static_assert(sizeof dataset_columns / sizeof *dataset_columns ==
+	       DS_NCOLUMNS, "DS_NCOLUMNS is the count of the columns");
 
-static double *num_at(bs_row *row, size_t off)
+int dataset_key_char(char c)
 {
-	return (double *)(void *)((char *)row + off);
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-';
 }
 
-/*
- * Every number column holds a count, a time or a rate: none is negative,
- * and none comes near 1e15 (a kernel's warp instructions; 1e15 cycles
- * are days).  Larger values, 1e308 say, are not measurements, and they
- * turn the fits into inf and NaN.
- */
-#define NUM_MAX 1e15
-
-static int number_ok(double v)
+char *dataset_dup(const char *s)
 {
-	return isnan(v) || (v >= 0 && v <= NUM_MAX);
-}
+	size_t n = strlen(s) + 1;
+	char *d = malloc(n);
 
-static double num_of(const bs_row *row, size_t off)
-{
-	return *(const double *)(const void *)((const char *)row + off);
+	if (d)
+		memcpy(d, s, n);
+	return d;
 }
 
 void bs_row_init(bs_row *row)
 {
 	memset(row, 0, sizeof *row);
-	for (int c = 0; c < NCOLUMNS; c++)
-		if (columns[c].kind >= K_COUNT)
-			*num_at(row, columns[c].off) = NAN;
+	for (int c = 0; c < DS_NCOLUMNS; c++)
+		if (dataset_columns[c].kind >= K_COUNT)
+			*dataset_num_at(row, dataset_columns[c].off) = NAN;
 }
 
 int bs_row_predict(const bs_arch *p, bs_row *row, bs_error *err)
 {
+	const bs_kind_info *k = bs_kind_get(row->access.kind);
 	bs_summary s;
 
 	if (bs_predict(p, &row->access, &s, err) < 0)
@@ -140,397 +102,14 @@ int bs_row_predict(const bs_arch *p, bs_row *row, bs_error *err)
 	row->max_way_predicted = s.max_way;
 	row->packed_predicted = s.packed;
 	row->latency_cycles_predicted = s.latency_cycles;
+	/* a bank kind moves no sectors: its field stays empty */
+	row->sectors_predicted = k && k->remote ? s.sectors : NAN;
 	return 0;
-}
-
-/* ---- writing ------------------------------------------------------------ */
-
-static int key_char(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-';
-}
-
-/* A write error on f, once the writes are done (stdio's flag is sticky). */
-static int write_result(FILE *f, bs_error *err)
-{
-	if (!ferror(f))
-		return 0;
-	return bs_error_set(err, "dataset", 0, 0, "write error%s%s",
-			    errno ? ": " : "", errno ? strerror(errno) : "");
-}
-
-int bs_dataset_write_header(FILE *f, const bs_meta *meta, int nmeta,
-			    bs_error *err)
-{
-	if (nmeta < 0 || nmeta > BS_META_MAX)
-		return bs_error_set(err, "metadata", 0, 0, "%d lines, not 0 "
-				    "to %d", nmeta, BS_META_MAX);
-	for (int i = 0; i < nmeta; i++) {
-		const char *k = meta[i].key;
-
-		if (!memchr(k, '\0', sizeof meta[i].key) ||
-		    !memchr(meta[i].value, '\0', sizeof meta[i].value))
-			return bs_error_set(err, "metadata", 0, 0, "line %d: "
-					    "key or value not terminated", i);
-		if (!k[0])
-			return bs_error_set(err, "metadata", 0, 0, "line %d: "
-					    "empty key", i);
-		for (; *k; k++)
-			if (!key_char(*k))
-				return bs_error_set(err, "metadata", 0, 0,
-					"key '%s' holds a character other "
-					"than letters, digits, '_', '.' and "
-					"'-'", meta[i].key);
-		if (strpbrk(meta[i].value, "\r\n"))
-			return bs_error_set(err, "metadata", 0, 0, "the value "
-					    "of '%s' holds a line break",
-					    meta[i].key);
-	}
-	errno = 0;
-	for (int i = 0; i < nmeta; i++)
-		fprintf(f, "# %s: %s\n", meta[i].key, meta[i].value);
-	fputs(BS_DATASET_COLUMNS "\n", f);
-	return write_result(f, err);
-}
-
-/* "2", "2.5", "1.0312": %.*f with trailing zeros and the point dropped. */
-static void trimmed(char *buf, size_t size, double v, int decimals)
-{
-	char *e;
-
-	snprintf(buf, size, "%.*f", decimals, v);
-	if (strchr(buf, '.')) {
-		e = buf + strlen(buf);
-		while (e[-1] == '0')
-			*--e = '\0';
-		if (e[-1] == '.')
-			e[-1] = '\0';
-	}
-	if (!strcmp(buf, "-0"))
-		strcpy(buf, "0");
-}
-
-static void format_number(char *buf, size_t size, double v, enum kind k)
-{
-	if (isnan(v))
-		buf[0] = '\0';
-	else if (k == K_COUNT && v == floor(v) && fabs(v) < 1e15)
-		snprintf(buf, size, "%.0f", v == 0 ? 0.0 : v);
-	else if (k == K_CYCLES)
-		snprintf(buf, size, "%.2f", v);
-	else if (k == K_TP)
-		snprintf(buf, size, "%.3f", v);
-	else
-		trimmed(buf, size, v, 4);
-}
-
-/* Can the reader take this row back?  0, or -1 with err saying why. */
-static int writable(const bs_row *row, bs_error *err)
-{
-	static const char *const what[3] = { "probe", "name", "note" };
-	const char *strs[3] = { row->probe, row->access.name, row->note };
-	const size_t sizes[3] = { sizeof row->probe, sizeof row->access.name,
-				  sizeof row->note };
-	const char *src;
-
-	for (int i = 0; i < 3; i++)
-		if (!memchr(strs[i], '\0', sizes[i]))
-			return bs_error_set(err, "row", 0, 0, "%s not "
-					    "terminated", what[i]);
-	src = row->access.name[0] ? row->access.name : "row";
-	for (int i = 0; i < 3; i++) {
-		if (i < 2 && !strs[i][0])
-			return bs_error_set(err, src, 0, 0, "empty %s",
-					    what[i]);
-		if (strpbrk(strs[i], "\r\n"))
-			return bs_error_set(err, src, 0, 0, "%s holds a line "
-					    "break", what[i]);
-	}
-	for (int c = 0; c < NCOLUMNS; c++)
-		if (columns[c].kind >= K_COUNT &&
-		    !number_ok(num_of(row, columns[c].off)))
-			return bs_error_set(err, src, 0, 0, "column '%s': %g "
-					    "is out of range (0 to 1e15)",
-					    columns[c].name,
-					    num_of(row, columns[c].off));
-	return bs_access_check(&row->access, err);
-}
-
-int bs_dataset_write_row(FILE *f, const bs_row *row, bs_error *err)
-{
-	const bs_access *a = &row->access;
-	char buf[64];
-
-	if (writable(row, err) < 0)
-		return -1;
-	errno = 0;
-	for (int c = 0; c < NCOLUMNS; c++) {
-		const struct column *col = &columns[c];
-
-		if (c)
-			putc(',', f);
-		switch (col->kind) {
-		case K_PROBE:
-			bs_csv_field(f, row->probe);
-			break;
-		case K_NAME:
-			bs_csv_field(f, a->name);
-			break;
-		case K_WIDTH:
-			fprintf(f, "%u", a->width);
-			break;
-		case K_OP:
-			fputs(bs_kind_name(a->kind), f);
-			break;
-		case K_ACTIVE:
-			fprintf(f, "%d", __builtin_popcount(a->active));
-			break;
-		case K_NOTE:
-			bs_csv_field(f, row->note);
-			break;
-		case K_ADDR:
-			for (unsigned l = 0; l < BS_LANES; l++) {
-				if (l)
-					putc(' ', f);
-				if (a->active >> l & 1)
-					fprintf(f, "%u", (unsigned)a->addr[l]);
-				else
-					putc('-', f);
-			}
-			break;
-		default:
-			format_number(buf, sizeof buf, num_of(row, col->off),
-				      col->kind);
-			fputs(buf, f);
-			break;
-		}
-	}
-	putc('\n', f);
-	return write_result(f, err);
-}
-
-/* ---- writing a whole file ----------------------------------------------- */
-
-struct bs_dataset_out {
-	FILE *f;
-	char *dir;
-	char *tmp;
-};
-
-static char *dup_string(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	char *d = malloc(n);
-
-	if (d)
-		memcpy(d, s, n);
-	return d;
-}
-
-/* mkdir -p. */
-static int make_dirs(const char *dir, bs_error *err)
-{
-	char *path = dup_string(dir);
-	struct stat st;
-	char *p;
-
-	if (!path)
-		return bs_error_set(err, dir, 0, 0, "out of memory");
-	for (p = path + 1;; p++) {
-		char c = *p;
-
-		if (c != '/' && c != '\0')
-			continue;
-		*p = '\0';
-		if (mkdir(path, 0777) < 0 && errno != EEXIST) {
-			int e = errno;
-
-			free(path);
-			return bs_error_set(err, dir, 0, 0,
-					    "cannot create directory: %s",
-					    strerror(e));
-		}
-		*p = c;
-		if (!c)
-			break;
-	}
-	free(path);
-	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
-		return bs_error_set(err, dir, 0, 0, "not a directory");
-	return 0;
-}
-
-bs_dataset_out *bs_dataset_create(const char *dir, bs_error *err)
-{
-	bs_dataset_out *o;
-	mode_t mode;
-	size_t n;
-	int fd;
-
-	if (!dir || !dir[0])
-		dir = ".";
-	if (make_dirs(dir, err) < 0)
-		return NULL;
-	o = calloc(1, sizeof *o);
-	n = strlen(dir) + sizeof "/" TMP_NAME;
-	if (!o || !(o->dir = dup_string(dir)) || !(o->tmp = malloc(n))) {
-		bs_error_set(err, dir, 0, 0, "out of memory");
-		goto fail;
-	}
-	snprintf(o->tmp, n, "%s/" TMP_NAME, dir);
-	fd = mkstemp(o->tmp);
-	if (fd < 0) {
-		bs_error_set(err, dir, 0, 0, "cannot create a temporary file: "
-			     "%s", strerror(errno));
-		goto fail;
-	}
-	mode = umask(0);
-	umask(mode);
-	fchmod(fd, 0666 & ~mode);
-	o->f = fdopen(fd, "w");
-	if (!o->f) {
-		bs_error_set(err, dir, 0, 0, "cannot open the temporary file: "
-			     "%s", strerror(errno));
-		close(fd);
-		unlink(o->tmp);
-		goto fail;
-	}
-	return o;
-fail:
-	if (o) {
-		free(o->dir);
-		free(o->tmp);
-		free(o);
-	}
-	return NULL;
-}
-
-FILE *bs_dataset_file(bs_dataset_out *o)
-{
-	return o->f;
-}
-
-static void out_free(bs_dataset_out *o, int remove_tmp)
-{
-	if (o->f)
-		fclose(o->f);
-	if (remove_tmp)
-		unlink(o->tmp);
-	free(o->dir);
-	free(o->tmp);
-	free(o);
-}
-
-void bs_dataset_abort(bs_dataset_out *o)
-{
-	if (o)
-		out_free(o, 1);
-}
-
-static void sync_dir(const char *dir)
-{
-	int fd = open(dir, O_RDONLY);
-
-	if (fd >= 0) {
-		fsync(fd);
-		close(fd);
-	}
-}
-
-int bs_dataset_commit(bs_dataset_out *o, const char *name, char *path_out,
-		      size_t size, bs_error *err)
-{
-	size_t n;
-	char *path;
-	int rc = -1, e;
-
-	if (!name || !name[0] || name[0] == '.' || strchr(name, '/')) {
-		bs_error_set(err, o->dir, 0, 0, "dataset name '%s' is empty, "
-			     "hidden or holds a '/'", name ? name : "");
-		out_free(o, 1);
-		return -1;
-	}
-	errno = 0;
-	if (fflush(o->f) || ferror(o->f) || fsync(fileno(o->f)))
-		e = errno ? errno : EIO;
-	else
-		e = 0;
-	if (fclose(o->f) && !e)
-		e = errno ? errno : EIO;
-	o->f = NULL;
-	if (e) {
-		bs_error_set(err, o->tmp, 0, 0, "cannot write: %s",
-			     strerror(e));
-		out_free(o, 1);
-		return -1;
-	}
-	n = strlen(o->dir) + strlen(name) + sizeof "/-9999.csv";
-	path = malloc(n);
-	if (!path) {
-		bs_error_set(err, o->dir, 0, 0, "out of memory");
-		out_free(o, 1);
-		return -1;
-	}
-	for (int k = 1; k <= MAX_SUFFIX; k++) {
-		if (k == 1)
-			snprintf(path, n, "%s/%s.csv", o->dir, name);
-		else
-			snprintf(path, n, "%s/%s-%d.csv", o->dir, name, k);
-		if (path_out && strlen(path) >= size) {
-			bs_error_set(err, path, 0, 0, "path longer than the "
-				     "%zu bytes given for it", size);
-			break;
-		}
-		if (link(o->tmp, path) == 0) {
-			if (path_out)
-				snprintf(path_out, size, "%s", path);
-			rc = 0;
-			break;
-		}
-		if (errno != EEXIST) {
-			bs_error_set(err, path, 0, 0, "cannot create: %s",
-				     strerror(errno));
-			break;
-		}
-		if (k == MAX_SUFFIX)
-			bs_error_set(err, o->dir, 0, 0, "%s.csv to %s-%d.csv "
-				     "all exist", name, name, MAX_SUFFIX);
-	}
-	free(path);
-	unlink(o->tmp);
-	if (rc == 0)
-		sync_dir(o->dir);
-	out_free(o, 0);
-	return rc;
 }
 
 /* ---- reading ------------------------------------------------------------ */
 
-typedef struct {
-	const char *text;   /* decoded, NUL-terminated */
-	long col;           /* 1-based column of its first character */
-} field;
-
-struct bs_dataset {
-	FILE *f;
-	char *name;
-	long line;
-	char *buf;          /* the current line */
-	size_t cap;
-	int skip;           /* bs_read_line state */
-	char *dec;          /* its decoded fields */
-	size_t dcap;
-	field *fld;
-	int nfld, fcap;
-	int ncols;          /* fields of the header */
-	int *col;           /* header field -> index into columns, or -1 */
-	bs_meta meta[BS_META_MAX];
-	int nmeta;
-};
-
-#define FAIL(d, col, ...) \
-	bs_error_set(err, (d)->name, (d)->line, col, __VA_ARGS__)
+#define FAIL DS_FAIL
 
 /*
  * One line into d->buf (bs_read_line, which drops a UTF-8 byte-order mark at
@@ -585,14 +164,14 @@ static int split(bs_dataset *d, bs_error *err)
 
 		if (d->nfld == d->fcap) {
 			int cap = d->fcap ? d->fcap * 2 : 32;
-			field *f = realloc(d->fld, (size_t)cap * sizeof *f);
+			ds_field *f = realloc(d->fld, (size_t)cap * sizeof *f);
 
 			if (!f)
 				return FAIL(d, 0, "out of memory");
 			d->fld = f;
 			d->fcap = cap;
 		}
-		d->fld[d->nfld++] = (field){ out, col };
+		d->fld[d->nfld++] = (ds_field){ out, col };
 		if (*p == '"') {
 			for (p++;; p++) {
 				if (!*p)
@@ -632,7 +211,7 @@ static int parse_meta(bs_dataset *d, bs_error *err)
 
 	p += strspn(p, " \t");
 	key = p;
-	while (key_char(*p))
+	while (dataset_key_char(*p))
 		p++;
 	klen = (size_t)(p - key);
 	p += strspn(p, " \t");
@@ -650,11 +229,17 @@ static int parse_meta(bs_dataset *d, bs_error *err)
 		return FAIL(d, (long)(val - d->buf) + 1, "metadata value "
 			    "longer than %zu bytes",
 			    sizeof d->meta[0].value - 1);
-	for (int i = 0; i < d->nmeta; i++)
-		if (strlen(d->meta[i].key) == klen &&
-		    !memcmp(d->meta[i].key, key, klen))
-			return FAIL(d, (long)(key - d->buf) + 1, "metadata key "
-				    "'%s' given twice", d->meta[i].key);
+	for (int i = 0; i < d->nmeta; i++) {
+		if (strlen(d->meta[i].key) != klen ||
+		    memcmp(d->meta[i].key, key, klen))
+			continue;
+		/* kept for the header to judge (struct bs_dataset) */
+		if (!d->has_twice++)
+			bs_error_set(&d->twice, d->name, d->line,
+				     (long)(key - d->buf) + 1, "metadata key "
+				     "'%s' given twice", d->meta[i].key);
+		return 0;
+	}
 	if (d->nmeta == BS_META_MAX)
 		return FAIL(d, (long)(key - d->buf) + 1, "more than %d "
 			    "metadata lines", BS_META_MAX);
@@ -668,18 +253,30 @@ static int parse_meta(bs_dataset *d, bs_error *err)
 
 static int find_column(const char *name)
 {
-	for (int c = 0; c < NCOLUMNS; c++)
-		if (!strcmp(columns[c].name, name))
+	for (int c = 0; c < DS_NCOLUMNS; c++)
+		if (!strcmp(dataset_columns[c].name, name))
 			return c;
+	return -1;
+}
+
+/* The error of a metadata key given twice, which a dataset may not have. */
+static int twice(bs_dataset *d, bs_error *err)
+{
+	if (err)
+		*err = d->twice;
 	return -1;
 }
 
 static int parse_header(bs_dataset *d, bs_error *err)
 {
-	int seen[NCOLUMNS], known = 0;
+	int seen[DS_NCOLUMNS], known = 0, rc;
 
 	if (split(d, err) < 0)
-		return -1;
+		return d->has_twice ? twice(d, err) : -1;
+	if ((rc = dsmem_header(d, err)) != 0)
+		return rc < 0 ? -1 : 0;
+	if (d->has_twice)
+		return twice(d, err);
 	d->col = malloc((size_t)d->nfld * sizeof *d->col);
 	if (!d->col)
 		return FAIL(d, 0, "out of memory");
@@ -693,20 +290,21 @@ static int parse_header(bs_dataset *d, bs_error *err)
 			continue;
 		if (seen[c])
 			return FAIL(d, d->fld[i].col, "column '%s' appears "
-				    "twice in the header", columns[c].name);
+				    "twice in the header",
+				    dataset_columns[c].name);
 		seen[c] = 1;
 		known++;
 	}
 	if (!known)
 		return FAIL(d, 1, "expected the header line (" HEADER_SHAPE
 			    "), found no known column name");
-	for (int c = 0; c < NCOLUMNS; c++) {
-		enum kind k = columns[c].kind;
+	for (int c = 0; c < DS_NCOLUMNS; c++) {
+		enum ds_kind k = dataset_columns[c].kind;
 
 		if (!seen[c] && (k == K_PROBE || k == K_NAME || k == K_WIDTH ||
 				 k == K_OP || k == K_ADDR))
 			return FAIL(d, 0, "the header lacks the required "
-				    "column '%s'", columns[c].name);
+				    "column '%s'", dataset_columns[c].name);
 	}
 	return 0;
 }
@@ -718,7 +316,7 @@ bs_dataset *bs_dataset_open(FILE *f, const char *name, bs_error *err)
 
 	if (!name)
 		name = "<stdin>";
-	if (!d || !(d->name = dup_string(name)) ||
+	if (!d || !(d->name = dataset_dup(name)) ||
 	    !(d->buf = malloc(d->cap = 512))) {
 		bs_error_set(err, name, 0, 0, "out of memory");
 		bs_dataset_close(d);
@@ -733,11 +331,16 @@ bs_dataset *bs_dataset_open(FILE *f, const char *name, bs_error *err)
 				break;
 			continue;
 		}
-		if (parse_header(d, err) < 0)
-			break;
+		if (parse_header(d, err) < 0) {
+			bs_dataset_close(d);
+			return NULL;
+		}
 		return d;
 	}
-	if (rc == 0)
+	/* the first error of the file: a key given twice comes before */
+	if (d->has_twice)
+		twice(d, err);
+	else if (rc == 0)
 		bs_error_set(err, name, 0, 0, "no header line (" HEADER_SHAPE
 			     ")");
 	bs_dataset_close(d);
@@ -753,6 +356,7 @@ void bs_dataset_close(bs_dataset *d)
 	free(d->dec);
 	free(d->fld);
 	free(d->col);
+	dsmem_free(d->dsmem);
 	free(d);
 }
 
@@ -790,8 +394,8 @@ long bs_dataset_line(const bs_dataset *d)
 
 /* A decimal number (bs_parse_decimal, as arch files), or NaN for an
  * empty field; "-0" is as negative as "-1". */
-static int parse_number(bs_dataset *d, const field *fl, const char *cname,
-			double *out, bs_error *err)
+int dataset_number(bs_dataset *d, const ds_field *fl, const char *cname,
+		   double *out, bs_error *err)
 {
 	const char *s = fl->text;
 
@@ -802,14 +406,14 @@ static int parse_number(bs_dataset *d, const field *fl, const char *cname,
 	if (bs_parse_decimal(s, strlen(s), out) == -1)
 		return FAIL(d, fl->col, "column '%s': '%.40s' is not a number",
 			    cname, s);
-	if (!isfinite(*out) || signbit(*out) || !number_ok(*out))
+	if (!isfinite(*out) || signbit(*out) || !dataset_number_ok(*out))
 		return FAIL(d, fl->col, "column '%s': %.40s is out of range "
 			    "(0 to 1e15)", cname, s);
 	return 0;
 }
 
-static int copy_string(bs_dataset *d, const field *fl, const char *cname,
-		       char *dst, size_t size, int nonempty, bs_error *err)
+int dataset_string(bs_dataset *d, const ds_field *fl, const char *cname,
+		   char *dst, size_t size, int nonempty, bs_error *err)
 {
 	size_t n = strlen(fl->text);
 
@@ -822,9 +426,23 @@ static int copy_string(bs_dataset *d, const field *fl, const char *cname,
 	return 0;
 }
 
-/* The addresses field, read as the lanes of a pattern-file line. */
-static int parse_addresses(bs_dataset *d, const field *fl, bs_row *row,
-			   bs_error *err)
+int dataset_width(bs_dataset *d, const ds_field *fl, const char *cname,
+		  unsigned *out, bs_error *err)
+{
+	const char *t = fl->text;
+	uint64_t v;
+
+	if (strlen(t) > 3 || strspn(t, "0123456789") != strlen(t) ||
+	    bs_parse_u64(t, 16, &v) < 0 || bs_width_index((unsigned)v) < 0)
+		return FAIL(d, fl->col, "column '%s': '%.20s' is not 1, 2, 4, "
+			    "8 or 16 bytes", cname, t);
+	*out = (unsigned)v;
+	return 0;
+}
+
+/* The field read as the lanes of a pattern-file line. */
+int dataset_addresses(bs_dataset *d, const ds_field *fl, const char *cname,
+		      bs_row *row, bs_error *err)
 {
 	bs_access *a = &row->access;
 	size_t n = strlen(fl->text) + 32;
@@ -840,58 +458,69 @@ static int parse_addresses(bs_dataset *d, const field *fl, bs_row *row,
 	rc = bs_parse_line(syn, d->name, d->line, &parsed, &e);
 	free(syn);
 	if (rc < 0)
-		return FAIL(d, fl->col, "column 'addresses': %s", e.text);
+		return FAIL(d, fl->col, "column '%s': %s", cname, e.text);
 	a->active = parsed.active;
 	memcpy(a->addr, parsed.addr, sizeof a->addr);
 	return 0;
 }
 
+int dataset_active(bs_dataset *d, const ds_field *fl, const bs_row *row,
+		   bs_error *err)
+{
+	int lanes = __builtin_popcount(row->access.active);
+	double n;
+
+	if (dataset_number(d, fl, "active_lanes", &n, err) < 0)
+		return -1;
+	if (!isnan(n) && n != lanes)
+		return FAIL(d, fl->col, "column 'active_lanes': %s does not "
+			    "match the %d active lanes of the addresses",
+			    fl->text, lanes);
+	return 0;
+}
+
+/* A string column into the row; -1 with err. */
+static int row_string(bs_dataset *d, const ds_field *fl, enum ds_kind k,
+		      bs_row *row, bs_error *err)
+{
+	if (k == K_PROBE)
+		return dataset_string(d, fl, "probe", row->probe,
+				      sizeof row->probe, 1, err);
+	if (k == K_NAME)
+		return dataset_string(d, fl, "name", row->access.name,
+				      sizeof row->access.name, 1, err);
+	return dataset_string(d, fl, "note", row->note, sizeof row->note, 0,
+			      err);
+}
+
 static int parse_row(bs_dataset *d, bs_row *row, bs_error *err)
 {
-	const field *addr = NULL, *active = NULL;
-	uint64_t v;
+	const ds_field *addr = NULL, *active = NULL;
 
 	bs_row_init(row);
 	for (int i = 0; i < d->ncols; i++) {
-		const field *fl = &d->fld[i];
-		int c = d->col[i];
-		const char *cname;
+		const ds_field *fl = &d->fld[i];
+		const ds_column *col;
+		int rc = 0;
 
-		if (c < 0)
+		if (d->col[i] < 0)
 			continue;
-		cname = columns[c].name;
-		switch (columns[c].kind) {
+		col = &dataset_columns[d->col[i]];
+		switch (col->kind) {
 		case K_PROBE:
-			if (copy_string(d, fl, cname, row->probe,
-					sizeof row->probe, 1, err) < 0)
-				return -1;
-			break;
 		case K_NAME:
-			if (copy_string(d, fl, cname, row->access.name,
-					sizeof row->access.name, 1, err) < 0)
-				return -1;
-			break;
 		case K_NOTE:
-			if (copy_string(d, fl, cname, row->note,
-					sizeof row->note, 0, err) < 0)
-				return -1;
+			rc = row_string(d, fl, col->kind, row, err);
 			break;
 		case K_WIDTH:
-			if (strlen(fl->text) > 3 ||
-			    strspn(fl->text, "0123456789") !=
-				    strlen(fl->text) ||
-			    bs_parse_u64(fl->text, 16, &v) < 0 ||
-			    bs_width_index((unsigned)v) < 0)
-				return FAIL(d, fl->col, "column 'width': "
-					    "'%.20s' is not 1, 2, 4, 8 or 16 "
-					    "bytes", fl->text);
-			row->access.width = (unsigned)v;
+			rc = dataset_width(d, fl, "width", &row->access.width,
+					   err);
 			break;
 		case K_OP:
 			if (bs_kind_find(fl->text, &row->access.kind) < 0)
 				return FAIL(d, fl->col, "column 'op': '%.20s' "
-					    "is not an access kind (ld, st, ...; "
-					    "bankscope archs --kinds)",
+					    "is not an access kind (ld, st, "
+					    "...; bankscope archs --kinds)",
 					    fl->text);
 			break;
 		case K_ADDR:
@@ -901,26 +530,16 @@ static int parse_row(bs_dataset *d, bs_row *row, bs_error *err)
 			active = fl;
 			break;
 		default:
-			if (parse_number(d, fl, cname,
-					 num_at(row, columns[c].off), err) < 0)
-				return -1;
+			rc = dataset_number(d, fl, col->name,
+					    dataset_num_at(row, col->off), err);
 			break;
 		}
-	}
-	if (parse_addresses(d, addr, row, err) < 0)
-		return -1;
-	if (active) {
-		double n;
-		int lanes = __builtin_popcount(row->access.active);
-
-		if (parse_number(d, active, "active_lanes", &n, err) < 0)
+		if (rc < 0)
 			return -1;
-		if (!isnan(n) && n != lanes)
-			return FAIL(d, active->col, "column 'active_lanes': %s "
-				    "does not match the %d active lanes of "
-				    "the addresses", active->text, lanes);
 	}
-	return 0;
+	if (dataset_addresses(d, addr, "addresses", row, err) < 0)
+		return -1;
+	return active ? dataset_active(d, active, row, err) : 0;
 }
 
 int bs_dataset_next(bs_dataset *d, bs_row *row, bs_error *err)
@@ -938,7 +557,8 @@ int bs_dataset_next(bs_dataset *d, bs_row *row, bs_error *err)
 		if (d->nfld > d->ncols)
 			return FAIL(d, d->fld[d->ncols].col, "%d fields, the "
 				    "header has %d", d->nfld, d->ncols);
-		if (parse_row(d, row, err) < 0)
+		if ((d->dsmem ? dsmem_row(d, row, err)
+			      : parse_row(d, row, err)) < 0)
 			return -1;
 		return 1;
 	}

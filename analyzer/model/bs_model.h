@@ -427,6 +427,14 @@ int bs_predict_detail(const bs_arch *p, const bs_access *a, bs_detail *out,
 #define BS_DIFFER_CONFLICTS 2u
 unsigned bs_counters_differ(double wavefronts, double conflicts,
 			    const bs_summary *s);
+/*
+ * A remote kind's (bs_kind_info.remote) measured sectors against its
+ * prediction: BS_DIFFER_SECTORS when they differ by more than
+ * BS_COUNT_TOL; 0 when they agree or were not measured (NaN).  Only
+ * remote rules predict sectors: a bank rule's summary has 0.
+ */
+#define BS_DIFFER_SECTORS 4u
+unsigned bs_sectors_differ(double sectors, const bs_summary *s);
 
 /*
  * Distributed shared memory: what an access to another CTA's shared

@@ -867,6 +867,13 @@ unsigned bs_counters_differ(double wavefronts, double conflicts,
 	return d;
 }
 
+unsigned bs_sectors_differ(double sectors, const bs_summary *s)
+{
+	if (isnan(sectors) || fabs(sectors - s->sectors) <= BS_COUNT_TOL)
+		return 0;
+	return BS_DIFFER_SECTORS;
+}
+
 int bs_predict_detail(const bs_arch *p, const bs_access *a, bs_detail *out,
 		      bs_error *err)
 {
