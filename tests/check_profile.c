@@ -784,7 +784,8 @@ static const struct {
 	{ XHEAD "0\tk\tf\t0x10\tld\t4\t1\t0\t0\t0\t" LANES0 "\t9\n",
 	  "x:2:125: more than 11 tab-separated fields" },
 	{ XHEAD "0\tk\tf\t0x10\tlds\t4\t1\t0\t0\t0\t" LANES0 "\n",
-	  "x:2:12: kind: 'lds' is not ld, st, atom, ldsm, stsm or ldgsts" },
+	  "x:2:12: kind: 'lds' is not ld, st, atom, ldsm, stsm, ldgsts or "
+	  "remote" },
 	{ XHEAD "0\tk\tf\t0x10\tld\t3\t1\t0\t0\t0\t" LANES0 "\n",
 	  "x:2:15: width: 3 is not 1, 2, 4, 8 or 16" },
 	{ XHEAD "0\tk\tf\t0x1g\tld\t4\t1\t0\t0\t0\t" LANES0 "\n",
