@@ -25,6 +25,13 @@
  *                   (an address misaligned for the width, or past the
  *                   32-bit window: the hardware faults on those, so the
  *                   recording is damaged); the first one is named
+ *   REMOTE          samples in another CTA's shared memory (a generic
+ *                   LD.E, ST.E, ATOM.E.ADD or RED.E.ADD of a cluster
+ *                   kernel): their sectors, lines, dshared wavefronts and
+ *                   latency predicted, beside the executions and remote
+ *                   executions CUPTI counts; it has no per-instruction
+ *                   sector counter, so nothing agrees or disagrees
+ *                   (remote.c)
  * A sample that is not a valid access is left out of the model's
  * figures and counted apart (ex_result.invalid), whatever the verdict.
  * Two figures agree when they differ by less than 0.005 wavefronts.  The
@@ -49,9 +56,11 @@ static const char *s_(unsigned long n);
  * and width from the instruction's SASS through the kinds table (LDSM.16.
  * M88.4 is ldsm.x4, ATOMS.POPC.INC.32 red.add1.u32, LDGSTS.E.128 a
  * 16-byte cp.async.ca), else, for an instruction no disassembly names,
- * ld or st as the Sanitizer API saw it; the lanes that supply no address
- * for the kind are dropped.  0, or -1 when no kind fits (the sample is
- * not predicted).
+ * ld or st as the Sanitizer API saw it; a remote sample (another CTA's
+ * shared memory) takes the dsmem kind of its generic opcode
+ * (bs_sass_remote_kind: LD.E.128 is a 16-byte dsmem.ld), and without
+ * SASS text none; the lanes that supply no address for the kind are
+ * dropped.  0, or -1 when no kind fits (the sample is not predicted).
  */
 int explain_access(const bs_explain_sample *s, const char *sass,
 		   bs_access *a)
@@ -60,7 +69,12 @@ int explain_access(const bs_explain_sample *s, const char *sass,
 	unsigned w = s->width;
 
 	memset(a, 0, sizeof *a);
-	if (!sass || bs_sass_kind(sass, &k, &w) != 1 || k == BS_KIND_NONE) {
+	if (!strcmp(s->kind, "remote")) {
+		/* another CTA's: the generic opcode's dsmem kind, or none */
+		if (!sass || bs_sass_remote_kind(sass, &k, &w) != 1)
+			return -1;
+	} else if (!sass || bs_sass_kind(sass, &k, &w) != 1 ||
+		   k == BS_KIND_NONE) {
 		k = BS_KIND_NONE;
 		w = s->width;
 		if (!strcmp(s->kind, "ld"))
@@ -317,6 +331,8 @@ const char *explain_verdict_name(ex_verdict v)
 		return "NOT MODELED";
 	case EX_BAD_SAMPLES:
 		return "BAD SAMPLES";
+	case EX_REMOTE:
+		return "REMOTE";
 	default:
 		return "NO SAMPLE";
 	}
@@ -361,6 +377,7 @@ int explain_instruction(bs_explain *e, const bs_sass_insn *in,
 	r->verdict = EX_NONE;
 	r->measured_wf = per_exec(in->wavefronts, in->executions);
 	r->measured_ideal = per_exec(in->ideal, in->executions);
+	r->in = in;
 	if (!x)
 		return 0;
 	r->x = x;
@@ -376,6 +393,8 @@ int explain_instruction(bs_explain *e, const bs_sass_insn *in,
 			r->width = a0.width;
 		}
 	}
+	if (explain_remote(e, r))
+		return 1;
 	r->min_wf = r->min_ideal = ~0u;
 	for (size_t i = 0; i < x->n; i++) {
 		const bs_explain_sample *s = bs_explain_sample_at(e, x->first + i);
@@ -547,6 +566,9 @@ void explain_verdict_text(const ex_result *r, char *buf, size_t size)
 			 "accesses yet; the counters say %s wavefronts per "
 			 "execution", r->kind, m);
 		break;
+	case EX_REMOTE:
+		explain_remote_verdict(r, buf, size);
+		break;
 	case EX_BAD_SAMPLES:
 		snprintf(lo, sizeof lo, "%zu", r->samples);
 		snprintf(buf, size, "BAD SAMPLES: %s%s sampled execution%s %s "
@@ -609,6 +631,10 @@ void explain_text(FILE *out, bs_explain *e, const ex_result *r)
 	char buf[512], m[32], i[32], mean[32];
 	bs_access a;
 
+	if (r->verdict == EX_REMOTE) {
+		explain_remote_text(out, e, r);
+		return;
+	}
 	num(m, sizeof m, r->measured_wf);
 	num(i, sizeof i, r->measured_ideal);
 	fprintf(out, "  counters: wavefronts per execution %s, ideal %s\n", m,
