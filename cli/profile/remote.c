@@ -30,6 +30,8 @@ static int price(const bs_explain_sample *s, ex_result *r, bs_access *a,
 
 	if (explain_access(s, r->sass, a) < 0)
 		return -1;
+	r->kind = bs_kind_name(a->kind);
+	r->width = a->width;
 	if (bs_access_check(a, &err) < 0) {
 		if (!r->invalid++)
 			bs_error_format(&err, r->invalid_why,
@@ -81,8 +83,6 @@ int explain_remote(bs_explain *e, ex_result *r)
 		}
 		if (price(s, r, &a, &sum) < 0)
 			continue;
-		r->kind = bs_kind_name(a.kind);
-		r->width = a.width;
 		note(r, &sum, r->x->first + i);
 	}
 	if (!remote)
@@ -98,17 +98,18 @@ static const char *s_(unsigned long n)
 	return n == 1 ? "" : "s";
 }
 
-/* "16" or "8 to 64 (mean 36)": the samples' sectors. */
+/* "16 sectors" or "8 to 64 sectors (mean 36)": the samples'. */
 static void sectors_text(const ex_result *r, char *buf, size_t size)
 {
 	char mean[32];
 
 	if (r->min_sectors == r->max_sectors) {
-		snprintf(buf, size, "%u", r->min_sectors);
+		snprintf(buf, size, "%u sector%s", r->min_sectors,
+			 s_(r->min_sectors));
 		return;
 	}
 	verdict_num(mean, sizeof mean, (double)r->sum_sectors / r->remote);
-	snprintf(buf, size, "%u to %u (mean %s)", r->min_sectors,
+	snprintf(buf, size, "%u to %u sectors (mean %s)", r->min_sectors,
 		 r->max_sectors, mean);
 }
 
@@ -134,9 +135,8 @@ void explain_remote_verdict(const ex_result *r, char *buf, size_t size)
 	if (n < 0 || (size_t)n >= size)
 		return;
 	snprintf(buf + n, size - (size_t)n, "; the model prices a sampled "
-		 "remote execution at %s sector%s; CUPTI counts no sector "
-		 "or dshared wavefront per instruction, so nothing is "
-		 "compared", sec, r->max_sectors == 1 ? "" : "s");
+		 "remote execution at %s; CUPTI counts no sector or dshared "
+		 "wavefront per instruction, so nothing is compared", sec);
 }
 
 /* "8 in 1, 64 in 1": the remote samples' sectors, how often. */
@@ -249,16 +249,17 @@ static void fix_text(FILE *out, const bs_access *a)
 			fprintf(out, "    %s\n", c->index_change);
 	}
 	if (!f.reaches_ideal)
-		fprintf(out, "  fix: no padding within 0..%u, swizzle or "
-			"widening moves %u sector%s; %s\n", f.max_pad,
-			f.min_sectors, s_(f.min_sectors), f.explanation);
+		fprintf(out, "  fix: none reaches the fewest sectors: no "
+			"padding within 0..%u, swizzle or widening brings "
+			"%u down to %u; %s\n", f.max_pad, f.sum_before.sectors,
+			f.min_sectors, f.explanation);
 }
 
 void explain_remote_text(FILE *out, bs_explain *e, const ex_result *r)
 {
 	static bs_detail d;
 	const bs_explain_sample *w = bs_explain_sample_at(e, r->worst);
-	char buf[512], lines[32], dwf[32], lat[64];
+	char buf[512], lines[32], dwf[32], lat[64], mean[32];
 	bs_access a;
 
 	counters_text(out, r);
@@ -274,14 +275,13 @@ void explain_remote_text(FILE *out, bs_explain *e, const ex_result *r)
 			r->width, r->kind);
 	else {
 		distribution(e, r, buf, sizeof buf);
-		sectors_text(r, lat, sizeof lat);
+		verdict_num(mean, sizeof mean,
+			    (double)r->sum_sectors / r->remote);
 		fprintf(out, "  model:    sectors %s of %zu sampled remote "
-			"executions (%s); %s line%s, %s dshared wavefront%s "
-			"(%u-byte %s)\n", buf, r->remote, lat, lines,
-			s_(r->max_lines), dwf, s_(r->max_dwf), r->width,
-			r->kind);
-		latency_text(r, lat, sizeof lat);
-		fprintf(out, "            %s\n", lat);
+			"executions (mean %s); %s line%s, %s dshared "
+			"wavefront%s, %s (%u-byte %s)\n", buf, r->remote,
+			mean, lines, s_(r->max_lines), dwf, s_(r->max_dwf),
+			lat, r->width, r->kind);
 	}
 	explain_remote_verdict(r, buf, sizeof buf);
 	fprintf(out, "  verdict:  %s\n", buf);
