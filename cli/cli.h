@@ -249,6 +249,16 @@ const char *explain_verdict_name(ex_verdict v);
 void explain_verdict_text(const ex_result *r, char *buf, size_t size);
 void explain_text(FILE *out, bs_explain *e, const ex_result *r);
 int explain_loop_of(const bs_sass_insn *in, const bs_sass_insn *cas);
+/* explain.c: how often each value comes, the values ascending, at most
+ * EX_HIST_MAX of them (more: the samples of other values). */
+#define EX_HIST_MAX 8
+typedef struct {
+	unsigned val[EX_HIST_MAX];
+	size_t cnt[EX_HIST_MAX], nv, more;
+} ex_hist;
+void ex_hist_add(ex_hist *h, unsigned v);
+/* "1 in 12, 2 in 40, 4 in 12" */
+void ex_hist_text(const ex_hist *h, char *buf, size_t size);
 /* remote.c: an instruction with remote samples: r's remote fields and
  * its verdict; 0 when none of its samples is remote. */
 int explain_remote(bs_explain *e, ex_result *r);

@@ -46,7 +46,6 @@
 #include "../cli.h"
 
 #define AGREE_TOL 0.005
-#define DIST_MAX 8
 
 static void num(char *buf, size_t size, double v);
 static const char *s_(unsigned long n);
@@ -461,51 +460,58 @@ static void num(char *buf, size_t size, double v)
 		verdict_num(buf, size, v);
 }
 
+void ex_hist_add(ex_hist *h, unsigned v)
+{
+	size_t k;
+
+	for (k = 0; k < h->nv && h->val[k] != v; k++)
+		;
+	if (k == h->nv && h->nv == EX_HIST_MAX) {
+		h->more++;
+		return;
+	}
+	if (k == h->nv) {       /* a new value, in ascending place */
+		for (k = h->nv++; k > 0 && h->val[k - 1] > v; k--) {
+			h->val[k] = h->val[k - 1];
+			h->cnt[k] = h->cnt[k - 1];
+		}
+		h->val[k] = v;
+		h->cnt[k] = 0;
+	}
+	h->cnt[k]++;
+}
+
+void ex_hist_text(const ex_hist *h, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < h->nv && n < size; i++)
+		n += (size_t)snprintf(buf + n, size - n, "%s%u in %zu",
+				      i ? ", " : "", h->val[i], h->cnt[i]);
+	if (h->more && n < size)
+		snprintf(buf + n, size - n, ", %zu more of other values",
+			 h->more);
+}
+
 /* "1 in 12, 2 in 40, 4 in 12": the samples' wavefronts, how often. */
 static void distribution(bs_explain *e, const ex_result *r, char *buf,
 			 size_t size)
 {
-	unsigned val[DIST_MAX];
-	size_t cnt[DIST_MAX], nv = 0, more = 0, n = 0;
+	ex_hist h;
 
+	memset(&h, 0, sizeof h);
 	for (size_t i = 0; i < r->x->n; i++) {
 		const bs_explain_sample *s =
 			bs_explain_sample_at(e, r->x->first + i);
 		bs_access a;
 		bs_summary sum;
-		size_t k;
 
-		if (explain_access(s, r->sass, &a) < 0 ||
-		    predict_sample(&a, &sum) < 0)
-			continue;
-		for (k = 0; k < nv && val[k] != sum.wavefronts; k++)
-			;
-		if (k == nv && nv == DIST_MAX) {
-			more++;
-			continue;
-		}
-		if (k == nv) {
-			val[nv] = sum.wavefronts;
-			cnt[nv++] = 0;
-		}
-		cnt[k]++;
+		if (explain_access(s, r->sass, &a) == 0 &&
+		    predict_sample(&a, &sum) == 0)
+			ex_hist_add(&h, sum.wavefronts);
 	}
-	for (size_t i = 1; i < nv; i++)
-		for (size_t j = i; j > 0 && val[j - 1] > val[j]; j--) {
-			unsigned tv = val[j];
-			size_t tc = cnt[j];
-
-			val[j] = val[j - 1];
-			cnt[j] = cnt[j - 1];
-			val[j - 1] = tv;
-			cnt[j - 1] = tc;
-		}
-	buf[0] = '\0';
-	for (size_t i = 0; i < nv && n < size; i++)
-		n += (size_t)snprintf(buf + n, size - n, "%s%u in %zu",
-				      i ? ", " : "", val[i], cnt[i]);
-	if (more && n < size)
-		snprintf(buf + n, size - n, ", %zu more of other values", more);
+	ex_hist_text(&h, buf, size);
 }
 
 void explain_verdict_text(const ex_result *r, char *buf, size_t size)

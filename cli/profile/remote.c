@@ -20,8 +20,6 @@
 
 #include "../cli.h"
 
-#define DIST_MAX 8
-
 /* One priced remote sample: 0, -1 when it is not (r counts why). */
 static int price(const bs_explain_sample *s, ex_result *r, bs_access *a,
 		 bs_summary *sum)
@@ -143,42 +141,21 @@ void explain_remote_verdict(const ex_result *r, char *buf, size_t size)
 static void distribution(bs_explain *e, const ex_result *r, char *buf,
 			 size_t size)
 {
-	unsigned val[DIST_MAX];
-	size_t cnt[DIST_MAX], nv = 0, more = 0, n = 0;
 	ex_result scratch = *r;
+	ex_hist h;
 
+	memset(&h, 0, sizeof h);
 	for (size_t i = 0; i < r->x->n; i++) {
 		const bs_explain_sample *s =
 			bs_explain_sample_at(e, r->x->first + i);
 		bs_access a;
 		bs_summary sum;
-		size_t k;
 
-		if (strcmp(s->kind, "remote") ||
-		    price(s, &scratch, &a, &sum) < 0)
-			continue;
-		for (k = 0; k < nv && val[k] != sum.sectors; k++)
-			;
-		if (k == nv && nv == DIST_MAX) {
-			more++;
-			continue;
-		}
-		if (k == nv) {
-			for (k = nv++; k > 0 && val[k - 1] > sum.sectors; k--) {
-				val[k] = val[k - 1];
-				cnt[k] = cnt[k - 1];
-			}
-			val[k] = sum.sectors;
-			cnt[k] = 0;
-		}
-		cnt[k]++;
+		if (!strcmp(s->kind, "remote") &&
+		    price(s, &scratch, &a, &sum) == 0)
+			ex_hist_add(&h, sum.sectors);
 	}
-	buf[0] = '\0';
-	for (size_t i = 0; i < nv && n < size; i++)
-		n += (size_t)snprintf(buf + n, size - n, "%s%u in %zu",
-				      i ? ", " : "", val[i], cnt[i]);
-	if (more && n < size)
-		snprintf(buf + n, size - n, ", %zu more of other values", more);
+	ex_hist_text(&h, buf, size);
 }
 
 /* "4" or "1 to 4". */
