@@ -190,6 +190,8 @@ typedef enum {
 	EX_NOT_MODELED,
 	EX_BAD_SAMPLES,       /* no sample is a valid access: the recording,
 				 not the model */
+	EX_REMOTE,            /* samples in another CTA's shared memory:
+				 predicted, with no counter to compare */
 } ex_verdict;
 
 typedef struct {
@@ -229,6 +231,19 @@ typedef struct {
 	unsigned loop_loops, loop_checked, loop_matched;
 	unsigned long loop_passes, loop_load_wf, loop_cas_wf;
 	double loop_mean;            /* this instruction's wavefronts a pass */
+	/*
+	 * Remote samples (kind "remote", another CTA's shared memory), which
+	 * make the verdict EX_REMOTE (explain_remote): those the model
+	 * priced, the others of the instruction (aimed at its own CTA), and
+	 * per priced execution the least and most sectors, 128-byte lines,
+	 * dshared wavefronts and latency (NaN: not modeled).
+	 */
+	size_t remote, self;
+	unsigned min_sectors, max_sectors, min_lines, max_lines;
+	unsigned min_dwf, max_dwf;
+	unsigned long sum_sectors;
+	double min_lat, max_lat;
+	const bs_sass_insn *in;      /* the instruction (its counters) */
 } ex_result;
 
 int explain_access(const bs_explain_sample *s, const char *sass,
@@ -239,6 +254,24 @@ const char *explain_verdict_name(ex_verdict v);
 void explain_verdict_text(const ex_result *r, char *buf, size_t size);
 void explain_text(FILE *out, bs_explain *e, const ex_result *r);
 int explain_loop_of(const bs_sass_insn *in, const bs_sass_insn *cas);
+/* explain.c: how often each value comes, the values ascending, at most
+ * EX_HIST_MAX of them (more: the samples of other values). */
+#define EX_HIST_MAX 8
+typedef struct {
+	unsigned val[EX_HIST_MAX];
+	size_t cnt[EX_HIST_MAX], nv, more;
+} ex_hist;
+void ex_hist_add(ex_hist *h, unsigned v);
+/* "1 in 12, 2 in 40, 4 in 12" */
+void ex_hist_text(const ex_hist *h, char *buf, size_t size);
+/* remote.c: an instruction with remote samples: r's remote fields and
+ * its verdict; 0 when none of its samples is remote. */
+int explain_remote(bs_explain *e, ex_result *r);
+void explain_remote_verdict(const ex_result *r, char *buf, size_t size);
+void explain_remote_text(FILE *out, bs_explain *e, const ex_result *r);
+/* The explain CSV's sector columns, and the JSON keys, of r. */
+void explain_remote_csv(FILE *out, const ex_result *r);
+void explain_remote_json(FILE *out, const ex_result *r);
 
 int cmd_predict(int argc, char **argv);
 int cmd_check(int argc, char **argv);

@@ -133,6 +133,16 @@ int bs_kind_check_width(bs_kind k, unsigned width, const char *source,
  * width may be NULL.
  */
 int bs_sass_kind(const char *sass, bs_kind *kind, unsigned *width);
+/*
+ * The remote kind a generic instruction would be when its lanes address
+ * another CTA's shared memory (profile records tell when: dshared): 1 for
+ * LD.E (dsmem.ld) and ST.E (dsmem.st), width from the modifiers (U8 S8:
+ * 1, U16 S16: 2, 64: 8, 128: 16, else 4), ATOM.E.ADD (dsmem.atom.add.u32)
+ * and RED.E.ADD (dsmem.red.add.u32) on a 32-bit integer (no 64, F32,
+ * F16x2, ...); ordering modifiers (.STRONG.GPU) and a predicate are
+ * fine.  0 for anything else.  kind and width may be NULL.
+ */
+int bs_sass_remote_kind(const char *sass, bs_kind *kind, unsigned *width);
 
 /* ---- the access ------------------------------------------------------------ */
 

@@ -262,21 +262,27 @@ static unsigned width_of(const opcode *op)
 	return 0;
 }
 
+/* The instruction after blanks and a predicate (@P0, @!PT). */
+static const char *after_predicate(const char *sass)
+{
+	while (*sass == ' ' || *sass == '\t')
+		sass++;
+	if (*sass == '@') {
+		while (*sass && *sass != ' ' && *sass != '\t')
+			sass++;
+		while (*sass == ' ' || *sass == '\t')
+			sass++;
+	}
+	return sass;
+}
+
 int bs_sass_kind(const char *sass, bs_kind *kind, unsigned *width)
 {
 	opcode op, row;
 	int family = 0, best = -1;
 	unsigned best_mods = 0, w;
 
-	while (*sass == ' ' || *sass == '\t')
-		sass++;
-	if (*sass == '@') {          /* a predicate: @P0, @!PT */
-		while (*sass && *sass != ' ' && *sass != '\t')
-			sass++;
-		while (*sass == ' ' || *sass == '\t')
-			sass++;
-	}
-	split_opcode(sass, &op);
+	split_opcode(after_predicate(sass), &op);
 	for (unsigned k = 0; k < NKINDS; k++) {
 		unsigned i;
 
@@ -312,4 +318,67 @@ int bs_sass_kind(const char *sass, bs_kind *kind, unsigned *width)
 	if (width)
 		*width = w;
 	return 1;
+}
+
+/*
+ * The generic opcodes of the remote rows.  The kinds table's sass column
+ * names the opcode the probes' kernels compiled to; a profiled program
+ * shows the generic instruction itself, so the map from an opcode and
+ * its operation modifier is spelled out here: RED.E.ADD (a result
+ * unused) is the red row, ATOM.E.ADD the atom row.
+ */
+static const struct {
+	const char *base, *op, *kind;
+} generic[] = {
+	{ "LD", NULL, "dsmem.ld" },
+	{ "ST", NULL, "dsmem.st" },
+	{ "ATOM", "ADD", "dsmem.atom.add.u32" },
+	{ "RED", "ADD", "dsmem.red.add.u32" },
+};
+
+/* A modifier that makes an atomic's operand something other than a
+ * 32-bit integer: F32, F64, F16x2, BF16x2 (and the sizes width_of
+ * reads: 64, U8, ...). */
+static int type_mod(const char *mod)
+{
+	return (mod[0] == 'F' && mod[1] >= '0' && mod[1] <= '9') ||
+	       !strncmp(mod, "BF", 2) || !strcmp(mod, "U64") ||
+	       !strcmp(mod, "S64");
+}
+
+int bs_sass_remote_kind(const char *sass, bs_kind *kind, unsigned *width)
+{
+	opcode op;
+	unsigned w;
+
+	split_opcode(after_predicate(sass), &op);
+	if (!has_mod(&op, "E"))
+		return 0;
+	for (size_t i = 0; i < sizeof generic / sizeof *generic; i++) {
+		bs_kind k;
+
+		if (strcmp(op.base, generic[i].base) ||
+		    (generic[i].op && !has_mod(&op, generic[i].op)))
+			continue;
+		w = width_of(&op);
+		if (generic[i].op) {       /* a 32-bit integer add only */
+			for (unsigned m = 0; m < op.nmods; m++)
+				if (type_mod(op.mod[m]))
+					return 0;
+			if (w)
+				return 0;
+		}
+		if (bs_kind_find(generic[i].kind, &k) < 0)
+			return 0;
+		if (!w)
+			w = 4;
+		if (!bs_kind_allows_width(k, w))
+			return 0;
+		if (kind)
+			*kind = k;
+		if (width)
+			*width = w;
+		return 1;
+	}
+	return 0;
 }

@@ -28,7 +28,14 @@ extern "C" {
  *                    function index, function symbol, pc offset (0x hex
  *                    or decimal), smsp__sass_inst_executed (warp
  *                    instructions), smsp__sass_l1tex_pipe_lsu_wavefronts_
- *                    mem_shared and its _ideal
+ *                    mem_shared and its _ideal; files with the header
+ *                    BS_SASS_RECORD_COLUMNS_DSHARED add dshared,
+ *                    smsp__sass_inst_executed_op_dshared: the warp
+ *                    instructions of that pc that accessed another
+ *                    CTA's shared memory (distributed shared memory;
+ *                    on an H100 a CTA's access to its own shared memory
+ *                    through a cluster address counts 0), a count or
+ *                    "-" when the GPU does not offer the metric
  *   launches.tsv     BS_SASS_LAUNCH_COLUMNS, one line per kernel or graph
  *                    launch a run saw: index, kernel, and "*" when it was
  *                    inside the run's measured window, the records.tsv
@@ -46,7 +53,9 @@ extern "C" {
  * "inlined at" chain; anything else is skipped), then keeps the
  * shared-memory instructions (bs_sass_is_shared), any instruction that
  * moved shared wavefronts (a generic LD/ST to shared memory, say, or one
- * not found in a disassembly), and, marked not_counted, the executed
+ * not found in a disassembly), any with remote executions (dshared > 0:
+ * a generic LD.E, ST.E, ATOM.E or RED.E into another CTA's shared
+ * memory, bs_sass_remote_kind), and, marked not_counted, the executed
  * instructions that use shared memory outside the LSU pipe CUPTI's
  * shared-memory metrics count (bs_sass_not_counted).  They are sorted by
  * excess wavefronts, descending, ties by kernel, then pc; the not counted
@@ -57,17 +66,23 @@ extern "C" {
 #define BS_SASS_RECORD_COLUMNS \
 	"kernel\tlaunch\tcubin_crc\tfunction_index\tfunction\tpc_offset\t" \
 	"inst_executed\twavefronts\twavefronts_ideal"
+#define BS_SASS_RECORD_COLUMNS_DSHARED BS_SASS_RECORD_COLUMNS "\tdshared"
 #define BS_SASS_LAUNCH_COLUMNS "launch\tkernel\tpc_records"
 /*
  * explain.tsv, written by libbankscope_explain.so (profiler/explain/explain.c)
  * for `bankscope profile --explain`: one line per sampled warp execution
  * of a shared-memory instruction, tab-separated: launch index, kernel
  * (demangled), function symbol, pc offset in the function (0x hex, as in
- * records.tsv), access kind (ld, st, atom, ldsm, stsm, ldgsts), bytes per
- * lane, matrices per lane (ldsm/stsm; 1 otherwise), block and warp (linear
- * indexes), the execution of that instruction by that warp (from 0), and
- * the 32 lanes' shared-window addresses, space-separated, '-' for a lane
- * that did not take part (the pattern-file lane fields).  Files written
+ * records.tsv), access kind (ld, st, atom, ldsm, stsm, ldgsts, remote),
+ * bytes per lane, matrices per lane (ldsm/stsm; 1 otherwise), block and
+ * warp (linear indexes), the execution of that instruction by that warp
+ * (from 0), and the 32 lanes' shared-window addresses, space-separated,
+ * '-' for a lane that did not take part (the pattern-file lane fields).
+ * A remote sample is a warp execution of a generic instruction (LD.E,
+ * ST.E, ATOM.E, RED.E) whose lanes addressed another CTA's shared memory:
+ * each address is the low 32 bits of the lane's generic address (only
+ * the differences between lanes matter: the sectors and lines they
+ * touch), width its bytes per lane.  Files written
  * since 2026-11-24's second session add a column, sources
  * (BS_EXPLAIN_COLUMNS_SOURCES): for ldgsts, each lane's global source
  * address, its low 32 bits, the lane fields again; '-' for the other
@@ -91,6 +106,9 @@ typedef struct {
 	uint64_t wavefronts;      /* all launches */
 	uint64_t ideal;           /* ideal wavefronts, all launches */
 	int64_t excess;           /* wavefronts - ideal */
+	uint64_t dshared;         /* remote executions (another CTA's shared
+				     memory), all launches */
+	int dshared_known;        /* every record of it gave dshared */
 	const char *not_counted;  /* why CUPTI does not count it; NULL */
 } bs_sass_insn;
 
@@ -119,6 +137,8 @@ typedef struct {
 	unsigned long instructions;    /* distinct (cubin, function, pc) */
 	unsigned long disassembled;    /* of those, found in a disassembly */
 	unsigned long not_counted;     /* kept instructions not counted */
+	unsigned long dshared_records; /* records that gave dshared */
+	unsigned long remote;          /* kept instructions with dshared > 0 */
 } bs_sassprof_totals;
 
 typedef struct bs_sassprof bs_sassprof;
@@ -172,7 +192,9 @@ void bs_sassprof_get_totals(const bs_sassprof *p, bs_sassprof_totals *out);
  * is what the Sanitizer API saw: "ld", "st", "atom" (a memory-access
  * callback reading, writing or both), "ldsm", "stsm" (the matrix
  * callback: each lane gives one row address, count matrices), "ldgsts"
- * (the global-to-shared callback: the shared destination).
+ * (the global-to-shared callback: the shared destination), "remote" (a
+ * generic access into another CTA's shared memory: the low 32 bits of
+ * each lane's generic address).
  */
 typedef struct {
 	unsigned long launch;
@@ -182,7 +204,8 @@ typedef struct {
 	unsigned count;           /* matrices per lane (ldsm, stsm), else 1 */
 	unsigned block, warp, exec;
 	uint32_t active;          /* lanes that took part */
-	uint32_t addr[BS_LANES];  /* shared-window byte addresses */
+	uint32_t addr[BS_LANES];  /* shared-window byte addresses (remote:
+				     generic addresses' low 32 bits) */
 	int has_src;              /* ldgsts with a sources field */
 	uint32_t src[BS_LANES];   /* its global sources, low 32 bits */
 } bs_explain_sample;

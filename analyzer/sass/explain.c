@@ -6,7 +6,8 @@
  *
  * Reading: the header line exactly, then lines of exactly 11 tab-separated
  * fields; empty lines are skipped; counts are unsigned decimal, the pc
- * 0x hex or decimal, the kind one of ld, st, atom, ldsm, stsm, ldgsts, the
+ * 0x hex or decimal, the kind one of ld, st, atom, ldsm, stsm, ldgsts,
+ * remote (another CTA's shared memory: generic addresses), the
  * width 1, 2, 4, 8 or 16, the addresses 32 space-separated fields, each
  * an unsigned 32-bit address or '-', at least one of them an address.
  * Errors name the file, line and the 1-based column of the field.
@@ -65,7 +66,7 @@ void bs_explain_free(bs_explain *e)
 }
 
 static const char *const kinds[] = { "ld", "st", "atom", "ldsm", "stsm",
-				     "ldgsts" };
+				     "ldgsts", "remote" };
 
 static int field_u64(const char *name, long line, long col, const char *what,
 		     const char *t, uint64_t max, uint64_t *out, bs_error *err)
@@ -168,7 +169,8 @@ static int add(bs_explain *e, const char *name, long line, char *text,
 			break;
 	if (k == (int)(sizeof kinds / sizeof *kinds))
 		return bs_error_set(err, name, line, col[4], "kind: '%.20s' is "
-				    "not ld, st, atom, ldsm, stsm or ldgsts",
+				    "not ld, st, atom, ldsm, stsm, ldgsts or "
+				    "remote",
 				    f[4]);
 	it.s.kind = kinds[k];
 	if (field_u64(name, line, col[5], "width", f[5], 16, &v, err) < 0)

@@ -5,13 +5,18 @@
  * the storage and the reading of records.tsv and launches.tsv.
  *
  * Reading.  records.tsv and launches.tsv: the header line exactly as
- * BS_SASS_RECORD_COLUMNS / BS_SASS_LAUNCH_COLUMNS, then lines of exactly
- * that many tab-separated fields; empty lines are skipped, a CR before the
+ * BS_SASS_RECORD_COLUMNS (or BS_SASS_RECORD_COLUMNS_DSHARED) /
+ * BS_SASS_LAUNCH_COLUMNS, then lines of exactly that many tab-separated
+ * fields; empty lines are skipped, a CR before the
  * newline is dropped.  The injection library writes whole lines, so a
  * last line without its newline is a file cut short: an error, in the
  * disassembly too.  Counts are unsigned decimal (or 0x hex), the CRC,
  * function index and pc at most 32 bits, names non-empty; pc_records of
- * launches.tsv is a count or "-" (the run did not measure that launch).
+ * launches.tsv is a count or "-" (the run did not measure that launch),
+ * and so is dshared (the GPU does not offer the metric), which cannot
+ * pass inst_executed: the warp instructions that went remote are some of
+ * those of that pc.  An instruction's dshared is known when every one of
+ * its records gave a count.
  * Counts and their sums per instruction are at most INT64_MAX, so that
  * excess (wavefronts - ideal) is always exact; more is refused, not
  * clamped.  A record's key is (cubin, function, pc, launch): a drain
@@ -32,7 +37,7 @@
 #include "sassprof.h"
 
 #define LINE_MAX_BYTES (1024 * 1024)
-#define RECORD_FIELDS 9
+#define RECORD_FIELDS 10                  /* 9 without dshared */
 #define LAUNCH_FIELDS 3
 #define DRAINED ULONG_MAX                 /* the launch of a "-" record */
 
@@ -404,8 +409,10 @@ static int get_name(src *s, const field *f, const char *what, char **out,
 	return 0;
 }
 
-/* Read up to the header; it must be exactly `header`. */
-static int expect_header(src *s, const char *header, bs_error *err)
+/* Read up to the header; it must be exactly `header`, or `alt` when not
+ * NULL: 0 header, 1 alt, -1 neither (err). */
+static int expect_header(src *s, const char *header, const char *alt,
+			 bs_error *err)
 {
 	int rc;
 
@@ -418,8 +425,11 @@ static int expect_header(src *s, const char *header, bs_error *err)
 				    "the header line");
 	if (rc == 2)
 		return sp_truncated(s, err);
+	if (alt && !strcmp(s->p->line, alt))
+		return 1;
 	if (strcmp(s->p->line, header)) {
-		const char *a = s->p->line, *b = header;
+		/* the longer header names the column that differs */
+		const char *a = s->p->line, *b = alt ? alt : header;
 
 		while (*a && *a == *b)
 			a++, b++;
@@ -484,61 +494,93 @@ static long note_seen(bs_sassprof *p, size_t ei, unsigned long launch,
 	return 0;
 }
 
+/* The entry of (crc, fn, pc), added when new; NULL out of memory. */
+static entry *entry_for(bs_sassprof *p, uint32_t crc, char *fn, uint32_t pc,
+			char *kernel)
+{
+	size_t *slot = sp_lookup(p, crc, fn, pc);
+	entry *e;
+
+	if (*slot)
+		return &p->e[*slot - 1];
+	if (p->n == p->cap) {
+		size_t cap = p->cap ? 2 * p->cap : 256;
+		entry *ne = realloc(p->e, cap * sizeof *ne);
+
+		if (!ne)
+			return NULL;
+		p->e = ne;
+		p->cap = cap;
+	}
+	e = &p->e[p->n];
+	memset(e, 0, sizeof *e);
+	e->in.kernel = kernel;
+	e->in.function = fn;
+	e->in.cubin_crc = crc;
+	e->in.pc = pc;
+	e->in.dshared_known = 1;
+	*slot = ++p->n;
+	if (2 * p->n > p->hcap && grow_hash(p) < 0)
+		return NULL;
+	return &p->e[p->n - 1];
+}
+
+/*
+ * The dshared field of a record whose inst_executed is exec: *known 0
+ * without one (a 9-field file, or "-"), else the count in *v, at most
+ * exec (the remote executions are some of that pc's).
+ */
+static int get_dshared(src *s, const field *fld, uint64_t exec, uint64_t *v,
+		       int *known, bs_error *err)
+{
+	*v = 0;
+	*known = s->fields == RECORD_FIELDS && strcmp(fld[9].text, "-");
+	if (!*known)
+		return 0;
+	if (get_u64(s, &fld[9], "dshared", COUNT_MAX, v, err) < 0)
+		return -1;
+	if (*v > exec)
+		return bs_error_set(err, s->name, s->line, fld[9].col,
+				    "dshared: %llu is more than inst_executed "
+				    "%llu (the remote executions are some of "
+				    "that pc's warp instructions)",
+				    (unsigned long long)*v,
+				    (unsigned long long)exec);
+	return 0;
+}
+
 static int add_record(bs_sassprof *p, src *s, const field *fld,
 		      bs_error *err)
 {
-	static const char *const what[RECORD_FIELDS] = {
-		"kernel", "launch", "cubin_crc", "function_index", "function",
-		"pc_offset", "inst_executed", "wavefronts", "wavefronts_ideal"
+	static const char *const what[4] = {
+		"inst_executed", "wavefronts", "wavefronts_ideal", "dshared"
 	};
-	uint64_t launch = 0, crc, fidx, pc, v[3];
-	int drained = !strcmp(fld[1].text, "-");
+	uint64_t launch = 0, crc, fidx, pc, v[4];
+	int drained = !strcmp(fld[1].text, "-"), known;
 	char *kernel, *fn;
 	bs_sass_launch *l = NULL;
-	size_t *slot;
 	entry *e;
-	uint64_t *sum[3];
+	uint64_t *sum[4];
 	long first;
 
-	if (get_name(s, &fld[0], what[0], &kernel, err) < 0 ||
+	if (get_name(s, &fld[0], "kernel", &kernel, err) < 0 ||
 	    (!drained &&
-	     get_u64(s, &fld[1], what[1], DRAINED - 1, &launch, err) < 0) ||
-	    get_u64(s, &fld[2], what[2], UINT32_MAX, &crc, err) < 0 ||
-	    get_u64(s, &fld[3], what[3], UINT32_MAX, &fidx, err) < 0 ||
-	    get_name(s, &fld[4], what[4], &fn, err) < 0 ||
-	    get_u64(s, &fld[5], what[5], UINT32_MAX, &pc, err) < 0)
+	     get_u64(s, &fld[1], "launch", DRAINED - 1, &launch, err) < 0) ||
+	    get_u64(s, &fld[2], "cubin_crc", UINT32_MAX, &crc, err) < 0 ||
+	    get_u64(s, &fld[3], "function_index", UINT32_MAX, &fidx,
+		    err) < 0 ||
+	    get_name(s, &fld[4], "function", &fn, err) < 0 ||
+	    get_u64(s, &fld[5], "pc_offset", UINT32_MAX, &pc, err) < 0)
 		return -1;
 	for (int i = 0; i < 3; i++)
-		if (get_u64(s, &fld[6 + i], what[6 + i], COUNT_MAX, &v[i],
+		if (get_u64(s, &fld[6 + i], what[i], COUNT_MAX, &v[i],
 			    err) < 0)
 			return -1;
-	if (note_crc(p, (uint32_t)crc) < 0)
+	if (get_dshared(s, fld, v[0], &v[3], &known, err) < 0)
+		return -1;
+	if (note_crc(p, (uint32_t)crc) < 0 ||
+	    !(e = entry_for(p, (uint32_t)crc, fn, (uint32_t)pc, kernel)))
 		return bs_error_set(err, s->name, s->line, 0, "out of memory");
-	slot = sp_lookup(p, (uint32_t)crc, fn, (uint32_t)pc);
-	if (!*slot) {
-		if (p->n == p->cap) {
-			size_t cap = p->cap ? 2 * p->cap : 256;
-			entry *ne = realloc(p->e, cap * sizeof *ne);
-
-			if (!ne)
-				return bs_error_set(err, s->name, s->line, 0,
-						    "out of memory");
-			p->e = ne;
-			p->cap = cap;
-		}
-		e = &p->e[p->n];
-		memset(e, 0, sizeof *e);
-		e->in.kernel = kernel;
-		e->in.function = fn;
-		e->in.cubin_crc = (uint32_t)crc;
-		e->in.pc = (uint32_t)pc;
-		*slot = ++p->n;
-		if (2 * p->n > p->hcap && grow_hash(p) < 0)
-			return bs_error_set(err, s->name, s->line, 0,
-					    "out of memory");
-	} else {
-		e = &p->e[*slot - 1];
-	}
 	first = note_seen(p, (size_t)(e - p->e) + 1,
 			  drained ? DRAINED : (unsigned long)launch, s->line);
 	if (first < 0)
@@ -553,11 +595,12 @@ static int add_record(bs_sassprof *p, src *s, const field *fld,
 	sum[0] = &e->in.executions;
 	sum[1] = &e->in.wavefronts;
 	sum[2] = &e->in.ideal;
-	for (int i = 0; i < 3; i++)
+	sum[3] = &e->in.dshared;
+	for (int i = 0; i < 4; i++)
 		if (v[i] > COUNT_MAX - *sum[i])
 			return bs_error_set(err, s->name, s->line, fld[6 + i].col,
 					    "%s: the sum of this instruction's "
-					    "records passes %llu", what[6 + i],
+					    "records passes %llu", what[i],
 					    (unsigned long long)COUNT_MAX);
 	if (!drained && !(l = note_launch(p, (unsigned long)launch)))
 		return bs_error_set(err, s->name, s->line, 0, "out of memory");
@@ -567,13 +610,15 @@ static int add_record(bs_sassprof *p, src *s, const field *fld,
 	}
 	p->tot.records++;
 	p->tot.drained += (unsigned long)drained;
+	p->tot.dshared_records += (unsigned long)known;
+	e->in.dshared_known &= known;
 	if (drained) {
 		e->drained = 1;
 	} else if (!e->in.launches || e->last_launch != launch) {
 		e->in.launches++;
 		e->last_launch = (unsigned long)launch;
 	}
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < 4; i++)
 		*sum[i] += v[i];
 	return 0;
 }
@@ -581,19 +626,21 @@ static int add_record(bs_sassprof *p, src *s, const field *fld,
 int bs_sassprof_read_records(bs_sassprof *p, FILE *f, const char *name,
 			     bs_error *err)
 {
-	src s = { p, f, name ? name : "<stdin>", 0 };
+	src s = { p, f, name ? name : "<stdin>", 0, 0 };
 	field fld[RECORD_FIELDS];
 	int rc;
 
 	if (sp_refuse_finished(p, s.name, err) < 0 ||
-	    expect_header(&s, BS_SASS_RECORD_COLUMNS, err) < 0)
+	    (rc = expect_header(&s, BS_SASS_RECORD_COLUMNS,
+				BS_SASS_RECORD_COLUMNS_DSHARED, err)) < 0)
 		return -1;
+	s.fields = RECORD_FIELDS - 1 + rc;
 	while ((rc = sp_read_line(&s, err)) > 0) {
 		if (rc == 2)
 			return sp_truncated(&s, err);
 		if (!p->line[0])
 			continue;
-		if (split(&s, fld, RECORD_FIELDS, "a record", err) < 0 ||
+		if (split(&s, fld, s.fields, "a record", err) < 0 ||
 		    add_record(p, &s, fld, err) < 0)
 			return -1;
 	}
@@ -605,12 +652,12 @@ int bs_sassprof_read_records(bs_sassprof *p, FILE *f, const char *name,
 int bs_sassprof_read_launches(bs_sassprof *p, FILE *f, const char *name,
 			      bs_error *err)
 {
-	src s = { p, f, name ? name : "<stdin>", 0 };
+	src s = { p, f, name ? name : "<stdin>", 0, 0 };
 	field fld[LAUNCH_FIELDS];
 	int rc;
 
 	if (sp_refuse_finished(p, s.name, err) < 0 ||
-	    expect_header(&s, BS_SASS_LAUNCH_COLUMNS, err) < 0)
+	    expect_header(&s, BS_SASS_LAUNCH_COLUMNS, NULL, err) < 0)
 		return -1;
 	while ((rc = sp_read_line(&s, err)) > 0) {
 		uint64_t launch, n = 0;

@@ -69,6 +69,7 @@ typedef struct {
 	FILE *f;
 	const char *name;
 	long line;
+	int fields;                  /* records.tsv: its header's fields */
 } src;
 
 /* The interned copy of s; NULL when out of memory (sp_intern) or absent

@@ -87,7 +87,7 @@ static char *instruction(char *l, uint32_t *pc)
 int bs_sassprof_read_disasm(bs_sassprof *p, uint32_t crc, FILE *f,
 			    const char *name, bs_error *err)
 {
-	src s = { p, f, name ? name : "<stdin>", 0 };
+	src s = { p, f, name ? name : "<stdin>", 0, 0 };
 	const char *fn = NULL, *file = NULL;
 	unsigned long line = 0;
 	int rc;

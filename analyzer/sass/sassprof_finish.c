@@ -1,7 +1,8 @@
 /*
  * sassprof_finish.c - a per-instruction profile finished (sassprof.h):
- * the instructions kept (shared memory, any that moved shared wavefronts,
- * and those CUPTI's metrics do not count), their launches counted, sorted
+ * the instructions kept (shared memory, any that moved shared wavefronts
+ * or went to another CTA's shared memory, and those CUPTI's metrics do
+ * not count), their launches counted, sorted
  * in the report's order; then what the finished profile answers.
  */
 #include <stdlib.h>
@@ -220,12 +221,14 @@ size_t bs_sassprof_finish(bs_sassprof *p)
 					   : NULL;
 
 		in->excess = excess(in->wavefronts, in->ideal);
-		if (!shared && !in->wavefronts && why && in->executions) {
+		if (!shared && !in->wavefronts && !in->dshared && why &&
+		    in->executions) {
 			in->not_counted = why;
 			p->tot.not_counted++;
-		} else if (!shared && !in->wavefronts) {
+		} else if (!shared && !in->wavefronts && !in->dshared) {
 			continue;
 		}
+		p->tot.remote += in->dshared > 0;
 		p->e[k++] = p->e[i];
 	}
 	if (k)

@@ -25,6 +25,13 @@
  *                   (an address misaligned for the width, or past the
  *                   32-bit window: the hardware faults on those, so the
  *                   recording is damaged); the first one is named
+ *   REMOTE          samples in another CTA's shared memory (a generic
+ *                   LD.E, ST.E, ATOM.E.ADD or RED.E.ADD of a cluster
+ *                   kernel): their sectors, lines, dshared wavefronts and
+ *                   latency predicted, beside the executions and remote
+ *                   executions CUPTI counts; it has no per-instruction
+ *                   sector counter, so nothing agrees or disagrees
+ *                   (remote.c)
  * A sample that is not a valid access is left out of the model's
  * figures and counted apart (ex_result.invalid), whatever the verdict.
  * Two figures agree when they differ by less than 0.005 wavefronts.  The
@@ -39,7 +46,6 @@
 #include "../cli.h"
 
 #define AGREE_TOL 0.005
-#define DIST_MAX 8
 
 static void num(char *buf, size_t size, double v);
 static const char *s_(unsigned long n);
@@ -49,9 +55,11 @@ static const char *s_(unsigned long n);
  * and width from the instruction's SASS through the kinds table (LDSM.16.
  * M88.4 is ldsm.x4, ATOMS.POPC.INC.32 red.add1.u32, LDGSTS.E.128 a
  * 16-byte cp.async.ca), else, for an instruction no disassembly names,
- * ld or st as the Sanitizer API saw it; the lanes that supply no address
- * for the kind are dropped.  0, or -1 when no kind fits (the sample is
- * not predicted).
+ * ld or st as the Sanitizer API saw it; a remote sample (another CTA's
+ * shared memory) takes the dsmem kind of its generic opcode
+ * (bs_sass_remote_kind: LD.E.128 is a 16-byte dsmem.ld), and without
+ * SASS text none; the lanes that supply no address for the kind are
+ * dropped.  0, or -1 when no kind fits (the sample is not predicted).
  */
 int explain_access(const bs_explain_sample *s, const char *sass,
 		   bs_access *a)
@@ -60,7 +68,12 @@ int explain_access(const bs_explain_sample *s, const char *sass,
 	unsigned w = s->width;
 
 	memset(a, 0, sizeof *a);
-	if (!sass || bs_sass_kind(sass, &k, &w) != 1 || k == BS_KIND_NONE) {
+	if (!strcmp(s->kind, "remote")) {
+		/* another CTA's: the generic opcode's dsmem kind, or none */
+		if (!sass || bs_sass_remote_kind(sass, &k, &w) != 1)
+			return -1;
+	} else if (!sass || bs_sass_kind(sass, &k, &w) != 1 ||
+		   k == BS_KIND_NONE) {
 		k = BS_KIND_NONE;
 		w = s->width;
 		if (!strcmp(s->kind, "ld"))
@@ -317,6 +330,8 @@ const char *explain_verdict_name(ex_verdict v)
 		return "NOT MODELED";
 	case EX_BAD_SAMPLES:
 		return "BAD SAMPLES";
+	case EX_REMOTE:
+		return "REMOTE";
 	default:
 		return "NO SAMPLE";
 	}
@@ -361,6 +376,7 @@ int explain_instruction(bs_explain *e, const bs_sass_insn *in,
 	r->verdict = EX_NONE;
 	r->measured_wf = per_exec(in->wavefronts, in->executions);
 	r->measured_ideal = per_exec(in->ideal, in->executions);
+	r->in = in;
 	if (!x)
 		return 0;
 	r->x = x;
@@ -376,6 +392,8 @@ int explain_instruction(bs_explain *e, const bs_sass_insn *in,
 			r->width = a0.width;
 		}
 	}
+	if (explain_remote(e, r))
+		return 1;
 	r->min_wf = r->min_ideal = ~0u;
 	for (size_t i = 0; i < x->n; i++) {
 		const bs_explain_sample *s = bs_explain_sample_at(e, x->first + i);
@@ -442,51 +460,58 @@ static void num(char *buf, size_t size, double v)
 		verdict_num(buf, size, v);
 }
 
+void ex_hist_add(ex_hist *h, unsigned v)
+{
+	size_t k;
+
+	for (k = 0; k < h->nv && h->val[k] != v; k++)
+		;
+	if (k == h->nv && h->nv == EX_HIST_MAX) {
+		h->more++;
+		return;
+	}
+	if (k == h->nv) {       /* a new value, in ascending place */
+		for (k = h->nv++; k > 0 && h->val[k - 1] > v; k--) {
+			h->val[k] = h->val[k - 1];
+			h->cnt[k] = h->cnt[k - 1];
+		}
+		h->val[k] = v;
+		h->cnt[k] = 0;
+	}
+	h->cnt[k]++;
+}
+
+void ex_hist_text(const ex_hist *h, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < h->nv && n < size; i++)
+		n += (size_t)snprintf(buf + n, size - n, "%s%u in %zu",
+				      i ? ", " : "", h->val[i], h->cnt[i]);
+	if (h->more && n < size)
+		snprintf(buf + n, size - n, ", %zu more of other values",
+			 h->more);
+}
+
 /* "1 in 12, 2 in 40, 4 in 12": the samples' wavefronts, how often. */
 static void distribution(bs_explain *e, const ex_result *r, char *buf,
 			 size_t size)
 {
-	unsigned val[DIST_MAX];
-	size_t cnt[DIST_MAX], nv = 0, more = 0, n = 0;
+	ex_hist h;
 
+	memset(&h, 0, sizeof h);
 	for (size_t i = 0; i < r->x->n; i++) {
 		const bs_explain_sample *s =
 			bs_explain_sample_at(e, r->x->first + i);
 		bs_access a;
 		bs_summary sum;
-		size_t k;
 
-		if (explain_access(s, r->sass, &a) < 0 ||
-		    predict_sample(&a, &sum) < 0)
-			continue;
-		for (k = 0; k < nv && val[k] != sum.wavefronts; k++)
-			;
-		if (k == nv && nv == DIST_MAX) {
-			more++;
-			continue;
-		}
-		if (k == nv) {
-			val[nv] = sum.wavefronts;
-			cnt[nv++] = 0;
-		}
-		cnt[k]++;
+		if (explain_access(s, r->sass, &a) == 0 &&
+		    predict_sample(&a, &sum) == 0)
+			ex_hist_add(&h, sum.wavefronts);
 	}
-	for (size_t i = 1; i < nv; i++)
-		for (size_t j = i; j > 0 && val[j - 1] > val[j]; j--) {
-			unsigned tv = val[j];
-			size_t tc = cnt[j];
-
-			val[j] = val[j - 1];
-			cnt[j] = cnt[j - 1];
-			val[j - 1] = tv;
-			cnt[j - 1] = tc;
-		}
-	buf[0] = '\0';
-	for (size_t i = 0; i < nv && n < size; i++)
-		n += (size_t)snprintf(buf + n, size - n, "%s%u in %zu",
-				      i ? ", " : "", val[i], cnt[i]);
-	if (more && n < size)
-		snprintf(buf + n, size - n, ", %zu more of other values", more);
+	ex_hist_text(&h, buf, size);
 }
 
 void explain_verdict_text(const ex_result *r, char *buf, size_t size)
@@ -546,6 +571,9 @@ void explain_verdict_text(const ex_result *r, char *buf, size_t size)
 		snprintf(buf, size, "NOT MODELED: the model has no rule for %s "
 			 "accesses yet; the counters say %s wavefronts per "
 			 "execution", r->kind, m);
+		break;
+	case EX_REMOTE:
+		explain_remote_verdict(r, buf, size);
 		break;
 	case EX_BAD_SAMPLES:
 		snprintf(lo, sizeof lo, "%zu", r->samples);
@@ -609,6 +637,10 @@ void explain_text(FILE *out, bs_explain *e, const ex_result *r)
 	char buf[512], m[32], i[32], mean[32];
 	bs_access a;
 
+	if (r->verdict == EX_REMOTE) {
+		explain_remote_text(out, e, r);
+		return;
+	}
 	num(m, sizeof m, r->measured_wf);
 	num(i, sizeof i, r->measured_ideal);
 	fprintf(out, "  counters: wavefronts per execution %s, ideal %s\n", m,

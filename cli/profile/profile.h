@@ -11,6 +11,8 @@
  *              the architecture profile of the predictions
  *   show.c     the report: the instructions shown, the text, CSV and JSON
  *              tables, and the messages about the records
+ *   remote.c   --explain for an instruction whose samples went to
+ *              another CTA's shared memory (the REMOTE verdict)
  *
  * Here: the options, the profile a records directory becomes, and what
  * those files call across.

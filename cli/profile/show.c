@@ -153,56 +153,85 @@ static void ldgsts_note(const profile *p)
 		       "\"cp.async\")\n", ca ? "" : "\n");
 }
 
-#define NCOLS 10
+#define NCOLS 11
+#define COL_DSHARED 5
+#define COL_PREDICTED 10
+
+/* The text table's cells of instruction i, but the kernel. */
+static void text_cells(const profile *p, size_t i, char cell[][512])
+{
+	const bs_sass_insn *in = bs_sassprof_get(p->sp, i);
+
+	pc_text(cell[1], sizeof cell[1], in->pc);
+	snprintf(cell[2], sizeof cell[2], "%s", in->sass ? in->sass : "-");
+	source(cell[3], sizeof cell[3], in, 0);
+	if (!cell[3][0])
+		strcpy(cell[3], "-");
+	snprintf(cell[4], sizeof cell[4], "%llu",
+		 (unsigned long long)in->executions);
+	if (in->dshared_known)
+		snprintf(cell[5], sizeof cell[5], "%llu",
+			 (unsigned long long)in->dshared);
+	else
+		strcpy(cell[5], "-");
+	snprintf(cell[6], sizeof cell[6], "%llu",
+		 (unsigned long long)in->wavefronts);
+	snprintf(cell[7], sizeof cell[7], "%llu",
+		 (unsigned long long)in->ideal);
+	snprintf(cell[8], sizeof cell[8], "%lld", (long long)in->excess);
+	per_exec(cell[9], sizeof cell[9], in);
+	if (!cell[9][0])
+		strcpy(cell[9], "-");
+	predicted(cell[10], sizeof cell[10], p, i);
+}
+
+/* The columns the text table prints: dshared when a shown instruction
+ * went to another CTA's shared memory, predicted with --patterns. */
+static void text_columns(const profile *p, int *on, int *last)
+{
+	for (int c = 0; c < NCOLS; c++)
+		on[c] = c != COL_DSHARED && c != COL_PREDICTED;
+	on[COL_PREDICTED] = p->join != NULL;
+	for (size_t r = 0; r < p->ncounted; r++)
+		on[COL_DSHARED] |= bs_sassprof_get(p->sp, p->shown[r])->dshared
+				   > 0;
+	*last = on[COL_PREDICTED] ? COL_PREDICTED : COL_PREDICTED - 1;
+}
 
 static void print_text_table(const profile *p, const options *o,
 			     const char *program)
 {
 	static const char *const head[NCOLS] = {
-		"kernel", "pc", "sass", "source", "executions", "wavefronts",
-		"ideal", "excess", "wavefronts_per_exec", "predicted"
+		"kernel", "pc", "sass", "source", "executions", "dshared",
+		"wavefronts", "ideal", "excess", "wavefronts_per_exec",
+		"predicted"
 	};
-	int nc = p->join ? NCOLS : NCOLS - 1;
+	int on[NCOLS], last;
 	size_t w[NCOLS];
 	char cell[NCOLS][512];
 
 	print_head(p, program);
-	for (int c = 0; c < nc; c++)
+	text_columns(p, on, &last);
+	for (int c = 0; c < NCOLS; c++)
 		w[c] = strlen(head[c]);
 	for (int pass = 0; pass < 2; pass++) {
 		if (pass)
-			for (int c = 0; c < nc; c++)
-				printf(c < 4 ? "%-*s%s" : "%*s%s", (int)w[c],
-				       head[c], c < nc - 1 ? "  " : "\n");
+			for (int c = 0; c <= last; c++)
+				if (on[c])
+					printf(c < 4 ? "%-*s%s" : "%*s%s",
+					       (int)w[c], head[c],
+					       c < last ? "  " : "\n");
 		for (size_t r = 0; r < p->ncounted; r++) {
-			const bs_sass_insn *in =
-				bs_sassprof_get(p->sp, p->shown[r]);
-			const char *k = in->kernel;
+			const char *k =
+				bs_sassprof_get(p->sp, p->shown[r])->kernel;
 			size_t kl = strlen(k);
 
 			if (!o->full_names && kl > KERNEL_TEXT_MAX)
 				kl = KERNEL_TEXT_MAX;
-			pc_text(cell[1], sizeof cell[1], in->pc);
-			snprintf(cell[2], sizeof cell[2], "%s",
-				 in->sass ? in->sass : "-");
-			source(cell[3], sizeof cell[3], in, 0);
-			if (!cell[3][0])
-				strcpy(cell[3], "-");
-			snprintf(cell[4], sizeof cell[4], "%llu",
-				 (unsigned long long)in->executions);
-			snprintf(cell[5], sizeof cell[5], "%llu",
-				 (unsigned long long)in->wavefronts);
-			snprintf(cell[6], sizeof cell[6], "%llu",
-				 (unsigned long long)in->ideal);
-			snprintf(cell[7], sizeof cell[7], "%lld",
-				 (long long)in->excess);
-			per_exec(cell[8], sizeof cell[8], in);
-			if (!cell[8][0])
-				strcpy(cell[8], "-");
-			predicted(cell[9], sizeof cell[9], p, p->shown[r]);
+			text_cells(p, p->shown[r], cell);
 			if (!pass) {
 				w[0] = max_size(w[0], kl);
-				for (int c = 1; c < nc; c++)
+				for (int c = 1; c < NCOLS; c++)
 					w[c] = max_size(w[c], strlen(cell[c]));
 				continue;
 			}
@@ -211,9 +240,11 @@ static void print_text_table(const profile *p, const options *o,
 				       (int)(w[0] - kl), "");
 			else
 				printf("%-*s  ", (int)w[0], k);
-			for (int c = 1; c < nc; c++)
-				printf(c < 4 ? "%-*s%s" : "%*s%s", (int)w[c],
-				       cell[c], c < nc - 1 ? "  " : "\n");
+			for (int c = 1; c <= last; c++)
+				if (on[c])
+					printf(c < 4 ? "%-*s%s" : "%*s%s",
+					       (int)w[c], cell[c],
+					       c < last ? "  " : "\n");
 		}
 	}
 	if (p->more)
@@ -293,14 +324,15 @@ static void explain_csv(const profile *p, const bs_sass_insn *in)
 
 	explain_instruction(p->ex, in, loop_of(p, in), &x);
 	if (x.verdict == EX_NONE || x.verdict == EX_NOT_MODELED ||
-	    x.verdict == EX_BAD_SAMPLES) {
+	    x.verdict == EX_BAD_SAMPLES || x.verdict == EX_REMOTE) {
 		printf(",%zu,,,,%s", x.samples,
 		       explain_verdict_name(x.verdict));
-		return;
+	} else {
+		verdict_num(mean, sizeof mean, x.mean_wf);
+		printf(",%zu,%u,%u,%s,%s", x.predicted, x.min_wf, x.max_wf,
+		       mean, explain_verdict_name(x.verdict));
 	}
-	verdict_num(mean, sizeof mean, x.mean_wf);
-	printf(",%zu,%u,%u,%s,%s", x.predicted, x.min_wf, x.max_wf, mean,
-	       explain_verdict_name(x.verdict));
+	explain_remote_csv(stdout, &x);
 }
 
 static void print_csv_table(const profile *p, const char *program)
@@ -321,10 +353,11 @@ static void print_csv_table(const profile *p, const char *program)
 	       "and excess in wavefronts; all summed over the measured "
 	       "launches\n");
 	printf("kernel,function,cubin_crc,pc,sass,source,executions,"
-	       "wavefronts,ideal,excess,wavefronts_per_exec%s%s%s\n",
+	       "wavefronts,ideal,excess,wavefronts_per_exec,dshared%s%s%s\n",
 	       p->join ? ",pattern,predicted_wavefronts_per_exec" : "",
 	       p->ex ? ",explain_samples,model_wavefronts_min,"
-		       "model_wavefronts_max,model_wavefronts_mean,verdict"
+		       "model_wavefronts_max,model_wavefronts_mean,verdict,"
+		       "model_sectors_min,model_sectors_max,model_sectors_mean"
 		     : "", p->tot.not_counted ? ",not_counted" : "");
 	for (size_t r = 0; r < p->nshown; r++) {
 		const bs_sass_insn *in = bs_sassprof_get(p->sp, p->shown[r]);
@@ -340,11 +373,13 @@ static void print_csv_table(const profile *p, const char *program)
 		source(buf, sizeof buf, in, 1);
 		csv_field(stdout, buf);
 		per_exec(buf, sizeof buf, in);
-		printf(",%llu,%llu,%llu,%lld,%s",
+		printf(",%llu,%llu,%llu,%lld,%s,",
 		       (unsigned long long)in->executions,
 		       (unsigned long long)in->wavefronts,
 		       (unsigned long long)in->ideal, (long long)in->excess,
 		       buf);
+		if (in->dshared_known)
+			printf("%llu", (unsigned long long)in->dshared);
 		if (p->join) {
 			bs_access a;
 
@@ -386,8 +421,9 @@ static void explain_json(const profile *p, const bs_sass_insn *in)
 	json_string(stdout, text);
 	if (x.invalid)
 		printf(", \"invalid_samples\": %zu", x.invalid);
+	explain_remote_json(stdout, &x);
 	if (x.verdict != EX_NONE && x.verdict != EX_NOT_MODELED &&
-	    x.verdict != EX_BAD_SAMPLES) {
+	    x.verdict != EX_BAD_SAMPLES && x.verdict != EX_REMOTE) {
 		verdict_num(mean, sizeof mean, x.mean_wf);
 		if (isnan(x.measured_wf))
 			snprintf(m, sizeof m, "null");
@@ -439,11 +475,16 @@ static void print_json_table(const profile *p, const char *program)
 		printf(", \"launches\": %lu, \"executions\": %llu, "
 		       "\"wavefronts\": %llu, \"ideal\": %llu, "
 		       "\"excess\": %lld, \"wavefronts_per_exec\": %s, "
-		       "\"not_counted\": ",
+		       "\"dshared\": ",
 		       in->launches, (unsigned long long)in->executions,
 		       (unsigned long long)in->wavefronts,
 		       (unsigned long long)in->ideal, (long long)in->excess,
 		       buf[0] ? buf : "null");
+		if (in->dshared_known)
+			printf("%llu", (unsigned long long)in->dshared);
+		else
+			fputs("null", stdout);
+		fputs(", \"not_counted\": ", stdout);
 		json_or_null(in->not_counted);
 		if (p->ex && !in->not_counted)
 			explain_json(p, in);

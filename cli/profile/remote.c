@@ -1,0 +1,322 @@
+/*
+ * remote.c - profile --explain for an instruction whose sampled lanes
+ * addressed another CTA's shared memory (explain.tsv kind "remote": a
+ * generic LD.E, ST.E, ATOM.E.ADD or RED.E.ADD of a cluster kernel).
+ *
+ * Such an access crosses the SM-to-SM network: it pays 32-byte sectors,
+ * not banks (docs/model.md, "Distributed shared memory"), and CUPTI counts
+ * only its instructions (smsp__sass_inst_executed_op_dshared: records.tsv's
+ * dshared), no sector or dshared wavefront per instruction
+ * (research/dsmem/sass_metrics.c).  So the verdict is REMOTE: the model's
+ * sectors, lines, dshared wavefronts and latency per sampled execution
+ * (their distribution when the samples differ), beside the executions and
+ * remote executions counted; the rest of the executions (self) are the
+ * same instruction aimed at its own CTA, which the bank model prices like
+ * an LDS.  The text adds the worst sample's drawing (which says why
+ * padding or a swizzle cannot help) and the fix search's answer for it.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "../cli.h"
+
+/* One priced remote sample: 0, -1 when it is not (r counts why). */
+static int price(const bs_explain_sample *s, ex_result *r, bs_access *a,
+		 bs_summary *sum)
+{
+	bs_error err;
+
+	if (explain_access(s, r->sass, a) < 0)
+		return -1;
+	r->kind = bs_kind_name(a->kind);
+	r->width = a->width;
+	if (bs_access_check(a, &err) < 0) {
+		if (!r->invalid++)
+			bs_error_format(&err, r->invalid_why,
+					sizeof r->invalid_why);
+		return -1;
+	}
+	return bs_predict(profile_arch(), a, sum, NULL);
+}
+
+static void note(ex_result *r, const bs_summary *s, size_t i)
+{
+	if (!r->remote || s->sectors > r->max_sectors)
+		r->worst = i;
+	if (!r->remote) {
+		r->min_sectors = r->max_sectors = s->sectors;
+		r->min_lines = r->max_lines = s->lines;
+		r->min_dwf = r->max_dwf = s->wavefronts;
+		r->min_lat = r->max_lat = s->latency_cycles;
+	}
+#define LOHI(lo, hi, v) do { if ((v) < r->lo) r->lo = (v); \
+			     if ((v) > r->hi) r->hi = (v); } while (0)
+	LOHI(min_sectors, max_sectors, s->sectors);
+	LOHI(min_lines, max_lines, s->lines);
+	LOHI(min_dwf, max_dwf, s->wavefronts);
+	if (!isnan(s->latency_cycles))
+		LOHI(min_lat, max_lat, s->latency_cycles);
+#undef LOHI
+	r->remote++;
+	r->sum_sectors += s->sectors;
+}
+
+int explain_remote(bs_explain *e, ex_result *r)
+{
+	size_t remote = 0;
+
+	for (size_t i = 0; i < r->x->n; i++) {
+		const bs_explain_sample *s =
+			bs_explain_sample_at(e, r->x->first + i);
+		bs_access a;
+		bs_summary sum;
+
+		if (strcmp(s->kind, "remote")) {
+			r->self++;
+			continue;
+		}
+		if (!remote++) {
+			r->kind = "remote";
+			r->width = s->width;
+		}
+		if (price(s, r, &a, &sum) < 0)
+			continue;
+		note(r, &sum, r->x->first + i);
+	}
+	if (!remote)
+		return 0;
+	r->predicted = r->remote;
+	r->verdict = r->remote ? EX_REMOTE : r->invalid ? EX_BAD_SAMPLES
+			       : EX_NOT_MODELED;
+	return 1;
+}
+
+static const char *s_(unsigned long n)
+{
+	return n == 1 ? "" : "s";
+}
+
+/* "16 sectors" or "8 to 64 sectors (mean 36)": the samples'. */
+static void sectors_text(const ex_result *r, char *buf, size_t size)
+{
+	char mean[32];
+
+	if (r->min_sectors == r->max_sectors) {
+		snprintf(buf, size, "%u sector%s", r->min_sectors,
+			 s_(r->min_sectors));
+		return;
+	}
+	verdict_num(mean, sizeof mean, (double)r->sum_sectors / r->remote);
+	snprintf(buf, size, "%u to %u sectors (mean %s)", r->min_sectors,
+		 r->max_sectors, mean);
+}
+
+void explain_remote_verdict(const ex_result *r, char *buf, size_t size)
+{
+	const bs_sass_insn *in = r->in;
+	char sec[64];
+	int n;
+
+	sectors_text(r, sec, sizeof sec);
+	if (in->dshared_known)
+		n = snprintf(buf, size, "REMOTE: %llu of its %llu executions "
+			     "went to another CTA's shared memory, %llu to "
+			     "its own", (unsigned long long)in->dshared,
+			     (unsigned long long)in->executions,
+			     (unsigned long long)(in->executions -
+						  in->dshared));
+	else
+		n = snprintf(buf, size, "REMOTE: the records do not say how "
+			     "many of its %llu executions went to another "
+			     "CTA's shared memory (no dshared count)",
+			     (unsigned long long)in->executions);
+	if (n < 0 || (size_t)n >= size)
+		return;
+	snprintf(buf + n, size - (size_t)n, "; the model prices a sampled "
+		 "remote execution at %s; CUPTI counts no sector or dshared "
+		 "wavefront per instruction, so nothing is compared", sec);
+}
+
+/* "8 in 1, 64 in 1": the remote samples' sectors, how often. */
+static void distribution(bs_explain *e, const ex_result *r, char *buf,
+			 size_t size)
+{
+	ex_result scratch = *r;
+	ex_hist h;
+
+	memset(&h, 0, sizeof h);
+	for (size_t i = 0; i < r->x->n; i++) {
+		const bs_explain_sample *s =
+			bs_explain_sample_at(e, r->x->first + i);
+		bs_access a;
+		bs_summary sum;
+
+		if (!strcmp(s->kind, "remote") &&
+		    price(s, &scratch, &a, &sum) == 0)
+			ex_hist_add(&h, sum.sectors);
+	}
+	ex_hist_text(&h, buf, size);
+}
+
+/* "4" or "1 to 4". */
+static void range(char *buf, size_t size, unsigned lo, unsigned hi)
+{
+	if (lo == hi)
+		snprintf(buf, size, "%u", lo);
+	else
+		snprintf(buf, size, "%u to %u", lo, hi);
+}
+
+static void latency_text(const ex_result *r, char *buf, size_t size)
+{
+	if (isnan(r->min_lat))
+		snprintf(buf, size, "latency not modeled");
+	else if (r->min_lat == r->max_lat)
+		snprintf(buf, size, "latency %.2f cycles", r->min_lat);
+	else
+		snprintf(buf, size, "latency %.2f to %.2f cycles", r->min_lat,
+			 r->max_lat);
+}
+
+static void counters_text(FILE *out, const ex_result *r)
+{
+	const bs_sass_insn *in = r->in;
+
+	if (in->dshared_known)
+		fprintf(out, "  counters: %llu execution%s, %llu remote "
+			"(dshared), %llu self (its own CTA's shared memory, "
+			"priced like LDS); no sector counter per instruction"
+			"\n", (unsigned long long)in->executions,
+			s_(in->executions), (unsigned long long)in->dshared,
+			(unsigned long long)(in->executions - in->dshared));
+	else
+		fprintf(out, "  counters: %llu execution%s; how many were "
+			"remote is not recorded (no dshared count)\n",
+			(unsigned long long)in->executions,
+			s_(in->executions));
+}
+
+/* The fix search's answer for the worst sample, as bankscope fix gives
+ * it for a remote kind. */
+static void fix_text(FILE *out, const bs_access *a)
+{
+	bs_fix_input in;
+	bs_fix f;
+	const bs_fix_change *c = &f.best;
+
+	memset(&in, 0, sizeof in);
+	in.source = BS_FIX_FROM_ACCESS;
+	in.access = *a;
+	in.max_pad = -1;
+	if (bs_fix_search(profile_arch(), &in, &f, NULL) < 0)
+		return;
+	if (f.already_ideal) {
+		fprintf(out, "  fix: none needed: %u sector%s, the fewest that "
+			"hold its bytes\n", f.sum_before.sectors,
+			s_(f.sum_before.sectors));
+		return;
+	}
+	if (c->kind != BS_FIX_NONE) {
+		fprintf(out, "  fix%s: %s: %u -> %u sectors moved (fewest %u), "
+			"%+lld bytes of shared memory\n    %s\n",
+			f.reaches_ideal ? "" : " (best found)", c->label,
+			f.sum_before.sectors, c->sum.sectors, f.min_sectors,
+			(long long)c->extra_bytes, c->declaration);
+		if (*c->index_change)
+			fprintf(out, "    %s\n", c->index_change);
+	}
+	if (!f.reaches_ideal)
+		fprintf(out, "  fix: none reaches the fewest sectors: no "
+			"padding within 0..%u, swizzle or widening brings "
+			"%u down to %u; %s\n", f.max_pad, f.sum_before.sectors,
+			f.min_sectors, f.explanation);
+}
+
+void explain_remote_text(FILE *out, bs_explain *e, const ex_result *r)
+{
+	static bs_detail d;
+	const bs_explain_sample *w = bs_explain_sample_at(e, r->worst);
+	char buf[512], lines[32], dwf[32], lat[64], mean[32];
+	bs_access a;
+
+	counters_text(out, r);
+	range(lines, sizeof lines, r->min_lines, r->max_lines);
+	range(dwf, sizeof dwf, r->min_dwf, r->max_dwf);
+	latency_text(r, lat, sizeof lat);
+	if (r->min_sectors == r->max_sectors)
+		fprintf(out, "  model:    %u sector%s, %s line%s, %s dshared "
+			"wavefront%s, %s, in each of %zu sampled remote "
+			"execution%s (%u-byte %s)\n", r->min_sectors,
+			s_(r->min_sectors), lines, s_(r->max_lines), dwf,
+			s_(r->max_dwf), lat, r->remote, s_(r->remote),
+			r->width, r->kind);
+	else {
+		distribution(e, r, buf, sizeof buf);
+		verdict_num(mean, sizeof mean,
+			    (double)r->sum_sectors / r->remote);
+		fprintf(out, "  model:    sectors %s of %zu sampled remote "
+			"executions (mean %s); %s line%s, %s dshared "
+			"wavefront%s, %s (%u-byte %s)\n", buf, r->remote,
+			mean, lines, s_(r->max_lines), dwf, s_(r->max_dwf),
+			lat, r->width, r->kind);
+	}
+	explain_remote_verdict(r, buf, sizeof buf);
+	fprintf(out, "  verdict:  %s\n", buf);
+	if (r->self)
+		fprintf(out, "  self:     %zu sampled execution%s of it in its "
+			"own CTA's shared memory, not priced here\n", r->self,
+			s_(r->self));
+	if (r->invalid)
+		fprintf(out, "  damaged:  %zu sampled execution%s left out as "
+			"not %s (first: %s)\n", r->invalid, s_(r->invalid),
+			r->invalid == 1 ? "a valid access" : "valid accesses",
+			r->invalid_why);
+	if (explain_access(w, r->sass, &a) < 0 ||
+	    bs_predict_detail(profile_arch(), &a, &d, NULL) < 0) {
+		fputc('\n', out);
+		return;
+	}
+	fprintf(out, "  worst sampled execution: launch %lu, block %u, warp "
+		"%u, execution %u\n", w->launch, w->block, w->warp, w->exec);
+	print_text(out, profile_arch(), &a, &d);
+	fix_text(out, &a);
+	fputc('\n', out);
+}
+
+void explain_remote_csv(FILE *out, const ex_result *r)
+{
+	char mean[32];
+
+	if (r->verdict != EX_REMOTE) {
+		fputs(",,,", out);
+		return;
+	}
+	verdict_num(mean, sizeof mean, (double)r->sum_sectors / r->remote);
+	fprintf(out, ",%u,%u,%s", r->min_sectors, r->max_sectors, mean);
+}
+
+static void json_latency(FILE *out, const char *key, double v)
+{
+	if (isnan(v))
+		fprintf(out, ", \"%s\": null", key);
+	else
+		fprintf(out, ", \"%s\": %.2f", key, v);
+}
+
+void explain_remote_json(FILE *out, const ex_result *r)
+{
+	char mean[32];
+
+	if (r->verdict != EX_REMOTE)
+		return;
+	verdict_num(mean, sizeof mean, (double)r->sum_sectors / r->remote);
+	fprintf(out, ", \"remote_samples\": %zu, \"self_samples\": %zu, "
+		"\"model_sectors_min\": %u, \"model_sectors_max\": %u, "
+		"\"model_sectors_mean\": %s, \"model_lines_min\": %u, "
+		"\"model_lines_max\": %u, \"model_dshared_wavefronts_min\": %u, "
+		"\"model_dshared_wavefronts_max\": %u", r->remote, r->self,
+		r->min_sectors, r->max_sectors, mean, r->min_lines,
+		r->max_lines, r->min_dwf, r->max_dwf);
+	json_latency(out, "model_latency_cycles_min", r->min_lat);
+	json_latency(out, "model_latency_cycles_max", r->max_lat);
+}
