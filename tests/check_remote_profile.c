@@ -310,7 +310,8 @@ START_TEST(test_fixture_samples)
 	ck_assert_uint_eq(s[0].sectors, 64);
 	ck_assert_uint_eq(s[0].passes, 32);
 	ck_assert_uint_eq(s[0].lines, 1);
-	ck_assert_uint_eq(s[0].wavefronts, 1);
+	/* 32 lanes on one word: a dshared wavefront each (docs/model.md) */
+	ck_assert_uint_eq(s[0].wavefronts, 32);
 	ck_assert(isnan(s[0].latency_cycles));
 	ck_assert_uint_eq(s[1].sectors, 8);
 	ck_assert_uint_eq(s[1].passes, 4);
