@@ -239,6 +239,16 @@ typedef struct {
 	 * dshared wavefronts and latency (NaN: not modeled).
 	 */
 	size_t remote, self;
+	/*
+	 * The self samples priced by the bank model under the instruction's
+	 * kind on its own CTA (dsmem.ld: ld, ...): how many, the least and
+	 * most wavefronts and their sum.  The counters' wavefronts are all
+	 * theirs (no shared-memory counter sees a remote access), so they
+	 * are judged against wavefronts / (executions - dshared).
+	 */
+	size_t self_priced;
+	unsigned self_min_wf, self_max_wf;
+	unsigned long self_sum_wf;
 	unsigned min_sectors, max_sectors, min_lines, max_lines;
 	unsigned min_dwf, max_dwf;
 	unsigned long sum_sectors;
@@ -269,6 +279,7 @@ void ex_hist_text(const ex_hist *h, char *buf, size_t size);
 int explain_remote(bs_explain *e, ex_result *r);
 void explain_remote_verdict(const ex_result *r, char *buf, size_t size);
 void explain_remote_text(FILE *out, bs_explain *e, const ex_result *r);
+void explain_self_text(const ex_result *r, char *buf, size_t size);
 /* The explain CSV's sector columns, and the JSON keys, of r. */
 void explain_remote_csv(FILE *out, const ex_result *r);
 void explain_remote_json(FILE *out, const ex_result *r);

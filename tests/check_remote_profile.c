@@ -329,6 +329,78 @@ START_TEST(test_fixture_samples)
 }
 END_TEST
 
+/*
+ * The CUDA Programming Guide's cluster histogram on an H200
+ * (data/h200/dsmem-profile-20261128): sm_90's model on the recorded
+ * addresses of its ATOM.E.ADD, summed over the sampled remote executions
+ * (all of them: 16, as records.tsv's dshared counts), is what Nsight
+ * Compute counted for the kernel: 1024 dshared read sectors, 512 dshared
+ * wavefronts, 16 dshared atomics.
+ */
+#define HIST "data/h200/dsmem-profile-20261128/"
+
+static double ncu_metric(const char *name)
+{
+	tu_csv c;
+	double v = -1;
+	int m, val;
+
+	tu_csv_open(&c, HIST "hist-ncu.csv");
+	m = tu_csv_column(&c, "metric");
+	val = tu_csv_column(&c, "value");
+	while (tu_csv_next(&c) > 0)
+		if (!strcmp(c.v[m], name))
+			v = atof(c.v[val]);
+	tu_csv_close(&c);
+	ck_assert_msg(v >= 0, "%s not in hist-ncu.csv", name);
+	return v;
+}
+
+START_TEST(test_histogram_counts)
+{
+	const char *sass = "ATOM.E.ADD.STRONG.GPU PT, RZ, desc[UR6][R12.64], "
+			   "R17";
+	bs_explain *e = bs_explain_new();
+	FILE *f = fopen(HIST "hist/explain.tsv", "r");
+	const bs_explain_insn *x;
+	unsigned long sectors = 0, wavefronts = 0, remote = 0;
+	bs_error err;
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(bs_explain_read(e, f, "explain.tsv", &err), 0);
+	fclose(f);
+	x = bs_explain_find(e, "_Z18clusterHist_kernelPiiiPKim", 0x710);
+	ck_assert_ptr_nonnull(x);
+	for (size_t i = 0; i < x->n; i++) {
+		const bs_explain_sample *s = bs_explain_sample_at(e,
+								  x->first + i);
+		bs_summary sum;
+		bs_access a;
+
+		if (strcmp(s->kind, "remote"))
+			continue;
+		memset(&a, 0, sizeof a);
+		ck_assert_int_eq(bs_sass_remote_kind(sass, &a.kind, &a.width),
+				 1);
+		a.active = s->active;
+		memcpy(a.addr, s->addr, sizeof a.addr);
+		ck_assert_int_eq(bs_predict(bs_arch_default(), &a, &sum, NULL),
+				 0);
+		sectors += sum.sectors;
+		wavefronts += sum.wavefronts;
+		remote++;
+	}
+	bs_explain_free(e);
+	ck_assert_uint_eq(remote, 16);
+	ck_assert_uint_eq(remote, (unsigned long)ncu_metric(
+		"sm__sass_inst_executed_op_dshared_atom.sum"));
+	ck_assert_uint_eq(sectors, (unsigned long)ncu_metric(
+		"l1tex__m_xbar2l1tex_read_sectors_mem_dshared_op_atom.sum"));
+	ck_assert_uint_eq(wavefronts, (unsigned long)ncu_metric(
+		"l1tex__t_output_wavefronts_pipe_lsu_mem_dshared_op_atom.sum"));
+}
+END_TEST
+
 Suite *remote_profile_suite(void)
 {
 	return tu_suite("remote_profile", "dshared", 0, (const tu_test[]){
@@ -336,5 +408,5 @@ Suite *remote_profile_suite(void)
 		{ test_dshared_sums, 1 }, { test_old_records, 1 },
 		{ test_bad_dshared, TU_ROWS(bad_records) },
 		{ test_fixture_records, 1 }, { test_fixture_samples, 1 },
-		{ NULL, 0 } });
+		{ test_histogram_counts, 1 }, { NULL, 0 } });
 }

@@ -12,7 +12,9 @@
  * (their distribution when the samples differ), beside the executions and
  * remote executions counted; the rest of the executions (self) are the
  * same instruction aimed at its own CTA, which the bank model prices like
- * an LDS.  The text adds the worst sample's drawing (which says why
+ * an LDS (self_price): the instruction's shared-memory wavefronts are all
+ * theirs, so their sampled prediction is judged against the counters'
+ * wavefronts per self execution as AGREES or DISAGREES.  The text adds the worst sample's drawing (which says why
  * padding or a swizzle cannot help) and the fix search's answer for it.
  */
 #include <math.h>
@@ -61,6 +63,48 @@ static void note(ex_result *r, const bs_summary *s, size_t i)
 	r->sum_sectors += s->sectors;
 }
 
+/*
+ * A self sample (the shared-memory callback's ld, st or atom of a generic
+ * instruction aimed at its own CTA) priced by the bank model, under the
+ * kind the instruction has on a CTA's own memory: dsmem.ld is ld,
+ * dsmem.atom.add.u32 atom.add.u32, and so on.  0, or -1 unpriced.
+ */
+static int self_price(const bs_explain_sample *s, const char *sass,
+		      bs_summary *sum)
+{
+	bs_kind k;
+	unsigned w;
+	bs_access a;
+	const char *name;
+
+	if (!sass || bs_sass_remote_kind(sass, &k, &w) != 1)
+		return -1;
+	name = bs_kind_name(k);
+	if (strncmp(name, "dsmem.", 6) || bs_kind_find(name + 6, &k) < 0 ||
+	    !bs_kind_allows_width(k, w))
+		return -1;
+	memset(&a, 0, sizeof a);
+	a.kind = k;
+	a.width = w;
+	a.active = s->active & bs_kind_get(k)->addr_lanes;
+	for (unsigned l = 0; l < BS_LANES; l++)
+		a.addr[l] = (a.active >> l & 1) ? s->addr[l] : 0;
+	snprintf(a.name, sizeof a.name, "pc 0x%04x self", s->pc);
+	if (bs_access_check(&a, NULL) < 0)
+		return -1;
+	return bs_predict(profile_arch(), &a, sum, NULL);
+}
+
+static void note_self(ex_result *r, const bs_summary *s)
+{
+	if (!r->self_priced || s->wavefronts < r->self_min_wf)
+		r->self_min_wf = s->wavefronts;
+	if (!r->self_priced || s->wavefronts > r->self_max_wf)
+		r->self_max_wf = s->wavefronts;
+	r->self_priced++;
+	r->self_sum_wf += s->wavefronts;
+}
+
 int explain_remote(bs_explain *e, ex_result *r)
 {
 	size_t remote = 0;
@@ -73,6 +117,8 @@ int explain_remote(bs_explain *e, ex_result *r)
 
 		if (strcmp(s->kind, "remote")) {
 			r->self++;
+			if (self_price(s, r->sass, &sum) == 0)
+				note_self(r, &sum);
 			continue;
 		}
 		if (!remote++) {
@@ -232,6 +278,58 @@ static void fix_text(FILE *out, const bs_access *a)
 			f.min_sectors, f.explanation);
 }
 
+/*
+ * The self samples' line: how many, the bank model's wavefronts for them,
+ * and against the counters' wavefronts per self execution, AGREES or
+ * DISAGREES when every priced sample predicts the same.
+ */
+/* The counters' wavefronts per self execution, NaN when unknown. */
+static double self_measured(const ex_result *r)
+{
+	const bs_sass_insn *in = r->in;
+
+	if (in && in->dshared_known && in->executions > in->dshared)
+		return (double)in->wavefronts /
+		       (double)(in->executions - in->dshared);
+	return NAN;
+}
+
+void explain_self_text(const ex_result *r, char *buf, size_t size)
+{
+	double measured = self_measured(r);
+	char m[32], lo[32], hi[32];
+	int n;
+
+	n = snprintf(buf, size, "%zu sampled execution%s of it in its own "
+		     "CTA's shared memory", r->self, s_(r->self));
+	if (!r->self_priced || n < 0 || (size_t)n >= size) {
+		if (n >= 0 && (size_t)n < size)
+			snprintf(buf + n, size - (size_t)n, ", not priced");
+		return;
+	}
+	verdict_num(lo, sizeof lo, r->self_min_wf);
+	verdict_num(hi, sizeof hi, r->self_max_wf);
+	if (r->self_min_wf != r->self_max_wf) {
+		snprintf(buf + n, size - (size_t)n, ": the bank model gives %s "
+			 "to %s wavefronts (%zu priced)", lo, hi,
+			 r->self_priced);
+		return;
+	}
+	if (isnan(measured)) {
+		snprintf(buf + n, size - (size_t)n, ": the bank model gives %s "
+			 "wavefront%s each (%zu priced)", lo,
+			 s_(r->self_min_wf), r->self_priced);
+		return;
+	}
+	verdict_num(m, sizeof m, measured);
+	snprintf(buf + n, size - (size_t)n, ": %s, %s wavefront%s per "
+		 "execution on its own CTA by the bank model, %s by the "
+		 "counters (wavefronts / (executions - dshared))",
+		 fabs(measured - r->self_min_wf) < 0.005 ? "AGREES"
+							 : "DISAGREES",
+		 lo, s_(r->self_min_wf), m);
+}
+
 void explain_remote_text(FILE *out, bs_explain *e, const ex_result *r)
 {
 	static bs_detail d;
@@ -262,10 +360,10 @@ void explain_remote_text(FILE *out, bs_explain *e, const ex_result *r)
 	}
 	explain_remote_verdict(r, buf, sizeof buf);
 	fprintf(out, "  verdict:  %s\n", buf);
-	if (r->self)
-		fprintf(out, "  self:     %zu sampled execution%s of it in its "
-			"own CTA's shared memory, not priced here\n", r->self,
-			s_(r->self));
+	if (r->self) {
+		explain_self_text(r, buf, sizeof buf);
+		fprintf(out, "  self:     %s\n", buf);
+	}
 	if (r->invalid)
 		fprintf(out, "  damaged:  %zu sampled execution%s left out as "
 			"not %s (first: %s)\n", r->invalid, s_(r->invalid),
@@ -303,6 +401,19 @@ static void json_latency(FILE *out, const char *key, double v)
 		fprintf(out, ", \"%s\": %.2f", key, v);
 }
 
+/* A count or mean, as the text writes it (up to 4 decimals), or null. */
+static void json_count(FILE *out, const char *key, double v)
+{
+	char b[32];
+
+	if (isnan(v)) {
+		fprintf(out, ", \"%s\": null", key);
+		return;
+	}
+	verdict_num(b, sizeof b, v);
+	fprintf(out, ", \"%s\": %s", key, b);
+}
+
 void explain_remote_json(FILE *out, const ex_result *r)
 {
 	char mean[32];
@@ -319,4 +430,12 @@ void explain_remote_json(FILE *out, const ex_result *r)
 		r->max_lines, r->min_dwf, r->max_dwf);
 	json_latency(out, "model_latency_cycles_min", r->min_lat);
 	json_latency(out, "model_latency_cycles_max", r->max_lat);
+	/* the self samples under the bank model, and the counters' wavefronts
+	   per self execution (null: not priced, or dshared unknown) */
+	fprintf(out, ", \"self_priced\": %zu", r->self_priced);
+	json_count(out, "self_model_wavefronts_min",
+		   r->self_priced ? r->self_min_wf : NAN);
+	json_count(out, "self_model_wavefronts_max",
+		   r->self_priced ? r->self_max_wf : NAN);
+	json_count(out, "self_counter_wavefronts", self_measured(r));
 }
