@@ -225,9 +225,16 @@ static void text_remote(FILE *out, const bs_arch *p, const bs_access *a,
 		name, a->width, kind_word(a->kind), s->active_lanes, p->name);
 	fprintf(out, "  another CTA's shared memory: %u sector%s of 32 bytes "
 		"moved", s->sectors, s->sectors == 1 ? "" : "s");
+	const bs_rule *r = bs_arch_rule(p, a->kind, a->width);
+	bs_remote g;
+
 	if (s->passes)
 		fprintf(out, " (%u pass%s, a read and a write each)",
 			s->passes, s->passes == 1 ? "" : "es");
+	else if (r && r->remote == BS_REMOTE_WRITES &&
+		 bs_remote_geometry(a, &g) == 0 && g.sectors != s->sectors)
+		fprintf(out, " (%u distinct: a line whose one sector is written "
+			"in both 16-byte halves moves 2)", g.sectors);
 	fprintf(out, ", %u line%s of 128 bytes\n  dshared wavefronts %u",
 		s->lines, s->lines == 1 ? "" : "s", s->wavefronts);
 	if (isnan(s->latency_cycles))

@@ -283,12 +283,12 @@ static const struct {
 	  5, 18, "remote= is for the distributed shared memory kinds "
 	  "(dsmem.*): ld is not one" },
 	{ "dsmem without remote", HEAD "rule dsmem.ld 4 phase=32 source=s\n",
-	  5, 15, "rule dsmem.ld 4 needs remote=sectors or remote=rmw" },
+	  5, 15, "rule dsmem.ld 4 needs remote=sectors, rmw or writes" },
 	{ "bank key with remote", HEAD "rule dsmem.ld 4 remote=sectors "
 	  "phase=32 source=s\n", 5, 32, "phase= does not apply with "
 	  "remote=" },
 	{ "remote word", HEAD "rule dsmem.st 4 remote=banks source=s\n", 5,
-	  24, "remote is sectors or rmw" },
+	  24, "remote is sectors, rmw or writes" },
 	{ "remote latency half", HEAD "rule dsmem.ld 4 remote=sectors "
 	  "lat_base=200 source=s\n", 5, 32,
 	  "lat_base= and lat_slope= go together" },

@@ -1130,7 +1130,7 @@ END_TEST
 	"# units: executions in warp instructions; wavefronts, ideal and " \
 	"excess in wavefronts; all summed over the measured launches\n" \
 	"kernel,function,cubin_crc,pc,sass,source,executions,wavefronts," \
-	"ideal,excess,wavefronts_per_exec,dshared\n"
+	"ideal,excess,wavefronts_per_exec\n"
 #define FAKE_TABLE \
 	"kernel  pc      sass  source  executions  wavefronts  ideal  " \
 	"excess  wavefronts_per_exec\n" \
@@ -1240,8 +1240,8 @@ START_TEST(test_run_all_launches)
 		 "# launches: 4\n# measured_launches: 3\n# kernels: 3\n"
 		 "# instructions: 2\n"
 		 FAKE_CSV_HEAD
-		 "a(),_Z1av,7,0x0010,,,2,22,20,2,11,\n"
-		 "b(),_Z1bv,7,0x0010,,,1,11,10,1,11,\n", prog);
+		 "a(),_Z1av,7,0x0010,,,2,22,20,2,11\n"
+		 "b(),_Z1bv,7,0x0010,,,1,11,10,1,11\n", prog);
 	snprintf(err, sizeof err,
 		 "bankscope: the first run gave no SASS records for 2 kernels "
 		 "(b(), c()): CUPTI did not patch them in that run; running the "
@@ -1279,8 +1279,8 @@ START_TEST(test_run_kernel)
 		 "# launches: 4\n# measured_launches: 2\n# kernels: 3\n"
 		 "# instructions: 2\n"
 		 FAKE_CSV_HEAD
-		 "c(),_Z1cv,7,0x0010,,,1,13,10,3,13,\n"
-		 "b(),_Z1bv,7,0x0010,,,1,11,10,1,11,\n", prog);
+		 "c(),_Z1cv,7,0x0010,,,1,13,10,3,13\n"
+		 "b(),_Z1bv,7,0x0010,,,1,11,10,1,11\n", prog);
 	expect(run(args), 0, want,
 	       "bankscope: 1 cubin the records name is missing: no SASS text "
 	       "or source lines for it\n");
@@ -1623,7 +1623,7 @@ START_TEST(test_run_short_options)
 	result a = run(lng), b;
 
 	ck_assert_int_eq(a.status, 0);
-	ck_assert_msg(strstr(a.out, "b(),_Z1bv,7,0x0010,,,1,11,10,1,11,\n"),
+	ck_assert_msg(strstr(a.out, "b(),_Z1bv,7,0x0010,,,1,11,10,1,11\n"),
 		      "%s", a.out);
 	b = run(shrt);
 	expect(b, a.status, a.out, a.err);

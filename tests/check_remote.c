@@ -266,6 +266,57 @@ START_TEST(test_sm_90_atomic_wavefronts)
 END_TEST
 
 /*
+ * sm_90's stores (remote=writes): per 128-byte line its sectors, 2 for a
+ * line whose one sector is written in both 16-byte halves, against the
+ * measured ..._read_sectors_mem_dshared_op_st: every row, 86 systematic
+ * and 80 held-out (distinct sectors alone: 75 and 72).
+ */
+START_TEST(test_sm_90_store_sectors)
+{
+	int rd, hold, op, width, target, offs;
+	unsigned n[2] = { 0, 0 }, ok[2] = { 0, 0 }, plain[2] = { 0, 0 };
+	tu_csv c;
+
+	tu_csv_open(&c, DSMEM_CSV);
+	op = tu_csv_column(&c, "op");
+	width = tu_csv_column(&c, "width");
+	target = tu_csv_column(&c, "target");
+	offs = tu_csv_column(&c, "offsets");
+	hold = tu_csv_column(&c, "holdout");
+	rd = tu_csv_column(&c,
+		"l1tex__m_xbar2l1tex_read_sectors_mem_dshared_op_st.sum");
+	while (tu_csv_next(&c) > 0) {
+		int off[BS_LANES], h;
+		bs_summary sum;
+		bs_remote g;
+		bs_error err;
+		bs_access a;
+
+		if (strcmp(c.v[target], "remote") || strcmp(c.v[op], "st"))
+			continue;
+		tu_offsets(c.v[offs], off);
+		a = tu_lanes((unsigned)atoi(c.v[width]), off);
+		ck_assert_int_eq(bs_kind_find("dsmem.st", &a.kind), 0);
+		ck_assert_msg(bs_predict(bs_arch_default(), &a, &sum, &err) == 0,
+			      "%s", err.text);
+		ck_assert_int_eq(bs_remote_geometry(&a, &g), 0);
+		ck_assert_uint_eq(sum.sectors, g.written);
+		h = atoi(c.v[hold]) != 0;
+		n[h]++;
+		ok[h] += sum.sectors == (unsigned)atof(c.v[rd]);
+		plain[h] += g.sectors == (unsigned)atof(c.v[rd]);
+	}
+	tu_csv_close(&c);
+	ck_assert_uint_eq(n[0], 86);
+	ck_assert_uint_eq(ok[0], 86);
+	ck_assert_uint_eq(plain[0], 75);
+	ck_assert_uint_eq(n[1], 80);
+	ck_assert_uint_eq(ok[1], 80);
+	ck_assert_uint_eq(plain[1], 72);
+}
+END_TEST
+
+/*
  * The fix advisor prices a remote access by sectors: the 32x32 float
  * tile's column read remotely moves 32 sectors for 128 bytes, which 4
  * would hold, and no padding (0..31), swizzle or widening lowers it,
@@ -308,6 +359,7 @@ Suite *remote_suite(void)
 	return tu_suite("remote", "geometry", 0, (const tu_test[]){
 		{ test_hand_made, 1 }, { test_measured, 1 },
 		{ test_family_is_the_run, 1 }, { test_sm_90_rules, 1 },
-		{ test_sm_90_atomic_wavefronts, 1 }, { test_fix_remote, 1 },
+		{ test_sm_90_atomic_wavefronts, 1 },
+		{ test_sm_90_store_sectors, 1 }, { test_fix_remote, 1 },
 		{ NULL, 0 } });
 }

@@ -22,7 +22,7 @@
  * copy from global memory counted by 128-byte lines, bs_model.h:
  * cp.async.cg), lat_base=, lat_packed=, lat_slope= (cycles), tp=BYTES
  * (per clock per SM) and source=TAG (required, a declared source).  A
- * remote kind (dsmem.*) takes remote=sectors|rmw instead of phase= and
+ * remote kind (dsmem.*) takes remote=sectors|rmw|writes instead of phase= and
  * none of the bank keys (bs_model.h, bs_remote_cost).  Every error names the file,
  * the line and the column of the token; checks that need the whole file
  * (a missing banks line, an undeclared source) name the line that needs
@@ -107,7 +107,8 @@ const char *bs_copy_name(unsigned v)
 const char *bs_remote_name(unsigned v)
 {
 	return v == BS_REMOTE_SECTORS ? "sectors"
-	       : v == BS_REMOTE_RMW  ? "rmw" : "none";
+	       : v == BS_REMOTE_RMW  ? "rmw"
+	       : v == BS_REMOTE_WRITES ? "writes" : "none";
 }
 
 const char *bs_partners_text(uint32_t partners,
@@ -456,13 +457,14 @@ static int parse_value(reader *rd, int k, const char *val, size_t vn,
 			return FAIL(val, "remote= is for the distributed "
 				    "shared memory kinds (dsmem.*): %s is not "
 				    "one", bs_kind_name(r->kind));
-		for (unsigned i = BS_REMOTE_SECTORS; i <= BS_REMOTE_RMW; i++)
+		for (unsigned i = BS_REMOTE_SECTORS; i <= BS_REMOTE_WRITES;
+		     i++)
 			if (strlen(bs_remote_name(i)) == vn &&
 			    !memcmp(bs_remote_name(i), val, vn)) {
 				r->remote = (uint8_t)i;
 				return 0;
 			}
-		return FAIL(val, "remote is sectors or rmw");
+		return FAIL(val, "remote is sectors, rmw or writes");
 	case K_LAT_BASE:
 		return parse_cycles(rd, val, vn, &r->lat_base, "lat_base");
 	case K_LAT_PACKED:
@@ -493,9 +495,9 @@ static int check_remote_keys(reader *rd, const rule_read *t)
 	const bs_rule *r = &t->r;
 
 	if (!t->seen[K_REMOTE])
-		return FAIL(t->width_at, "rule %s %u needs remote=sectors or "
-			    "remote=rmw: another CTA's shared memory is paid "
-			    "by sectors, not banks", bs_kind_name(r->kind),
+		return FAIL(t->width_at, "rule %s %u needs remote=sectors, "
+			    "rmw or writes: another CTA's shared memory is "
+			    "paid by sectors, not banks", bs_kind_name(r->kind),
 			    r->width);
 	if (!t->seen[K_SOURCE])
 		return FAIL(t->width_at, "rule %s %u needs source=TAG",

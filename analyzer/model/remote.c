@@ -36,6 +36,34 @@ static unsigned distinct(uint32_t *v, unsigned n)
 	return k;
 }
 
+/*
+ * BS_REMOTE_WRITES's count from the sector list and the distinct 16-byte
+ * halves (ascending): per 128-byte line its sectors, or 2 when it has one
+ * sector and both of that sector's halves hold a byte.
+ */
+static unsigned written(const bs_remote *g, const uint32_t *half,
+			unsigned nh)
+{
+	unsigned n = 0, h = 0;
+
+	for (unsigned i = 0; i < g->sectors;) {
+		uint32_t line = g->sector[i] / 4;
+		unsigned k = i, halves = 0;
+
+		while (k < g->sectors && g->sector[k] / 4 == line)
+			k++;
+		while (h < nh && half[h] / 8 < line)
+			h++;
+		while (h < nh && half[h] / 8 == line) {
+			halves++;
+			h++;
+		}
+		n += k - i == 1 && halves == 2 ? 2 : k - i;
+		i = k;
+	}
+	return n;
+}
+
 /* Lane l's bytes fall in sector x: into out's ascending list. */
 static void add_sector(bs_remote *out, uint32_t x, unsigned l)
 {
@@ -59,8 +87,8 @@ static void add_sector(bs_remote *out, uint32_t x, unsigned l)
 int bs_remote_geometry(const bs_access *a, bs_remote *out)
 {
 	/* a 16-byte lane touches 4 words but 1 sector and 1 line */
-	uint32_t line[BS_LANES * 4], word[BS_LANES * 4];
-	unsigned nl = 0, nw = 0;
+	uint32_t line[BS_LANES * 4], word[BS_LANES * 4], half[BS_LANES * 4];
+	unsigned nl = 0, nw = 0, nh = 0;
 
 	memset(out, 0, sizeof *out);
 	if (a->width == 0 || a->width > 16)
@@ -80,8 +108,11 @@ int bs_remote_geometry(const bs_access *a, bs_remote *out)
 			line[nl++] = s;
 		for (uint32_t w = first / 4; w <= last / 4; w++)
 			word[nw++] = w;
+		for (uint32_t h = first / 16; h <= last / 16; h++)
+			half[nh++] = h;
 	}
 	out->lines = distinct(line, nl);
+	out->written = written(out, half, distinct(half, nh));
 	/*
 	 * Passes: word[] sorted keeps a word's lanes together and a sector's
 	 * words together (8 words a sector); per sector, the longest run.
@@ -119,6 +150,8 @@ int bs_remote_predict(const bs_rule *r, const bs_access *a, bs_summary *s)
 	if (r->remote == BS_REMOTE_RMW) {
 		s->passes = g.passes;
 		s->sectors = 2 * g.passes;
+	} else if (r->remote == BS_REMOTE_WRITES) {
+		s->sectors = g.written;
 	} else {
 		s->sectors = g.sectors;
 	}

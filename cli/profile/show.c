@@ -332,7 +332,8 @@ static void explain_csv(const profile *p, const bs_sass_insn *in)
 		printf(",%zu,%u,%u,%s,%s", x.predicted, x.min_wf, x.max_wf,
 		       mean, explain_verdict_name(x.verdict));
 	}
-	explain_remote_csv(stdout, &x);
+	if (p->tot.remote)
+		explain_remote_csv(stdout, &x);
 }
 
 static void print_csv_table(const profile *p, const char *program)
@@ -352,13 +353,18 @@ static void print_csv_table(const profile *p, const char *program)
 	printf("# units: executions in warp instructions; wavefronts, ideal "
 	       "and excess in wavefronts; all summed over the measured "
 	       "launches\n");
+	/* dshared when the records carried it, the model's sectors when an
+	   instruction went remote: older tables read as they did */
 	printf("kernel,function,cubin_crc,pc,sass,source,executions,"
-	       "wavefronts,ideal,excess,wavefronts_per_exec,dshared%s%s%s\n",
+	       "wavefronts,ideal,excess,wavefronts_per_exec%s%s%s%s%s\n",
+	       p->tot.dshared_records ? ",dshared" : "",
 	       p->join ? ",pattern,predicted_wavefronts_per_exec" : "",
 	       p->ex ? ",explain_samples,model_wavefronts_min,"
-		       "model_wavefronts_max,model_wavefronts_mean,verdict,"
-		       "model_sectors_min,model_sectors_max,model_sectors_mean"
-		     : "", p->tot.not_counted ? ",not_counted" : "");
+		       "model_wavefronts_max,model_wavefronts_mean,verdict"
+		     : "",
+	       p->ex && p->tot.remote ? ",model_sectors_min,"
+		       "model_sectors_max,model_sectors_mean" : "",
+	       p->tot.not_counted ? ",not_counted" : "");
 	for (size_t r = 0; r < p->nshown; r++) {
 		const bs_sass_insn *in = bs_sassprof_get(p->sp, p->shown[r]);
 		char pc[16];
@@ -373,11 +379,13 @@ static void print_csv_table(const profile *p, const char *program)
 		source(buf, sizeof buf, in, 1);
 		csv_field(stdout, buf);
 		per_exec(buf, sizeof buf, in);
-		printf(",%llu,%llu,%llu,%lld,%s,",
+		printf(",%llu,%llu,%llu,%lld,%s",
 		       (unsigned long long)in->executions,
 		       (unsigned long long)in->wavefronts,
 		       (unsigned long long)in->ideal, (long long)in->excess,
 		       buf);
+		if (p->tot.dshared_records)
+			putchar(',');
 		if (in->dshared_known)
 			printf("%llu", (unsigned long long)in->dshared);
 		if (p->join) {
