@@ -217,6 +217,55 @@ START_TEST(test_sm_90_rules)
 END_TEST
 
 /*
+ * sm_90's dshared wavefronts of remote atomics, most lanes on one word or
+ * a wavefront per 4 lines, whichever is more, against the measured
+ * l1tex__t_output_wavefronts_pipe_lsu_mem_dshared_op_atom: every one of
+ * the 34 systematic rows (red and atom), and 16 of the 32 held-out random
+ * ones (lines alone gave 24 and 0).
+ */
+START_TEST(test_sm_90_atomic_wavefronts)
+{
+	int wf, hold, op, width, target, offs;
+	unsigned n[2] = { 0, 0 }, ok[2] = { 0, 0 };
+	tu_csv c;
+
+	tu_csv_open(&c, DSMEM_CSV);
+	op = tu_csv_column(&c, "op");
+	width = tu_csv_column(&c, "width");
+	target = tu_csv_column(&c, "target");
+	offs = tu_csv_column(&c, "offsets");
+	hold = tu_csv_column(&c, "holdout");
+	wf = tu_csv_column(&c,
+		"l1tex__t_output_wavefronts_pipe_lsu_mem_dshared_op_atom.sum");
+	while (tu_csv_next(&c) > 0) {
+		char kind[32];
+		int off[BS_LANES], h;
+		bs_summary sum;
+		bs_error err;
+		bs_access a;
+
+		if (strcmp(c.v[target], "remote") ||
+		    !strstr(c.v[op], "add.u32"))
+			continue;
+		tu_offsets(c.v[offs], off);
+		a = tu_lanes((unsigned)atoi(c.v[width]), off);
+		snprintf(kind, sizeof kind, "dsmem.%s", c.v[op]);
+		ck_assert_int_eq(bs_kind_find(kind, &a.kind), 0);
+		ck_assert_msg(bs_predict(bs_arch_default(), &a, &sum, &err) == 0,
+			      "%s", err.text);
+		h = atoi(c.v[hold]) != 0;
+		n[h]++;
+		ok[h] += sum.wavefronts == (unsigned)atof(c.v[wf]);
+	}
+	tu_csv_close(&c);
+	ck_assert_uint_eq(n[0], 34);
+	ck_assert_uint_eq(ok[0], 34);
+	ck_assert_uint_eq(n[1], 32);
+	ck_assert_uint_eq(ok[1], 16);
+}
+END_TEST
+
+/*
  * The fix advisor prices a remote access by sectors: the 32x32 float
  * tile's column read remotely moves 32 sectors for 128 bytes, which 4
  * would hold, and no padding (0..31), swizzle or widening lowers it,
@@ -259,5 +308,6 @@ Suite *remote_suite(void)
 	return tu_suite("remote", "geometry", 0, (const tu_test[]){
 		{ test_hand_made, 1 }, { test_measured, 1 },
 		{ test_family_is_the_run, 1 }, { test_sm_90_rules, 1 },
-		{ test_fix_remote, 1 }, { NULL, 0 } });
+		{ test_sm_90_atomic_wavefronts, 1 }, { test_fix_remote, 1 },
+		{ NULL, 0 } });
 }

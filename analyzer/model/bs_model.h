@@ -443,12 +443,13 @@ unsigned bs_sectors_differ(double sectors, const bs_summary *s);
  * (each sector listed, with its lanes, for the sector maps);
  * passes: the sum, over those sectors, of the most lanes whose bytes fall
  * in one 4-byte word of the sector (an atomic's read-modify-writes of one
- * word go one after another).  0, or -1 for a width past 16 or an access
+ * word go one after another); most_on_word: the most lanes on any one
+ * word.  0, or -1 for a width past 16 or an access
  * that runs past 4 GiB.
  */
 #define BS_REMOTE_MAX_SECTORS (2 * BS_LANES)   /* a lane may cross one */
 typedef struct {
-	unsigned sectors, lines, passes;
+	unsigned sectors, lines, passes, most_on_word;
 	/* the sectors, ascending, and the lanes whose bytes fall in each */
 	uint32_t sector[BS_REMOTE_MAX_SECTORS];
 	uint32_t sector_lanes[BS_REMOTE_MAX_SECTORS];

@@ -101,6 +101,8 @@ int bs_remote_geometry(const bs_access *a, bs_remote *out)
 			i = j;
 		}
 		out->passes += most;
+		if (most > out->most_on_word)
+			out->most_on_word = most;
 	}
 	return 0;
 }
@@ -120,9 +122,18 @@ int bs_remote_predict(const bs_rule *r, const bs_access *a, bs_summary *s)
 	} else {
 		s->sectors = g.sectors;
 	}
-	/* dshared wavefronts: a wavefront serves up to 4 lines (measured on
-	   strided accesses; random ones are open, docs/model.md) */
+	/*
+	 * dshared wavefronts: a wavefront serves up to 4 lines (measured on
+	 * strided accesses; random ones are open, docs/model.md), and an
+	 * atomic's lanes on one word take one wavefront each: 34 of 34
+	 * systematic atomic rows on the H200 and the H100 (24 with lines
+	 * alone), 16 of 32 held-out ones (0), and the CUDA Programming
+	 * Guide's cluster histogram, 32 lanes on one word: 32 a remote
+	 * execution (data/h200/dsmem-profile-20261128)
+	 */
 	s->wavefronts = (g.lines + 3) / 4;
+	if (r->remote == BS_REMOTE_RMW && g.most_on_word > s->wavefronts)
+		s->wavefronts = g.most_on_word;
 	s->ideal_wavefronts = s->wavefronts;
 	s->phases = 1;
 	s->latency_cycles = model_latency(r, 0, s->sectors);

@@ -88,6 +88,7 @@ static struct {
 	FILE *out, *status, *log;
 	Sanitizer_SubscriberHandle sub;
 	unsigned blocks, warps, execs;
+	int remote;                  /* BANKSCOPE_EXPLAIN_REMOTE */
 	bs_select sel;               /* the launches to sample */
 	unsigned long launch;
 	CUcontext patched_ctx[64];
@@ -153,7 +154,13 @@ static int read_choices(void)
 {
 	const char *s = getenv("BANKSCOPE_EXPLAIN_SAMPLE");
 	const char *p = getenv("BANKSCOPE_EXPLAIN_PATCH");
+	const char *r = getenv("BANKSCOPE_EXPLAIN_REMOTE");
 
+	/* 1 (default): sample accesses to other CTAs' shared memory; 0: do
+	 * not.  (A generic-access callback filtered by isspacep.shared::
+	 * cluster saw none of them on an H200, where the remote callback
+	 * saw every one: data/h200/dsmem-profile-20261128.) */
+	g.remote = !(r && !strcmp(r, "0"));
 	g.blocks = 2;
 	g.warps = 8;
 	g.execs = 4;
@@ -239,6 +246,12 @@ static int patch_module(CUcontext ctx, CUmodule m)
 		SANITIZER_INSTRUCTION_MATRIX_MEMORY_ACCESS, m, "bs_matrix"));
 	CHECK_SAN(sanitizerPatchInstructions(SANITIZER_INSTRUCTION_MEMCPY_ASYNC,
 					     m, "bs_memcpy"));
+	/* a GPU without clusters may refuse the remote kind: then there is
+	 * nothing to sample, and the rest goes on */
+	if (g.remote && sanitizerPatchInstructions(
+			SANITIZER_INSTRUCTION_REMOTE_SHARED_MEMORY_ACCESS, m,
+			"bs_remote") != SANITIZER_SUCCESS)
+		trace("remote shared-memory accesses not patched");
 	CHECK_SAN(sanitizerPatchModule(m));
 	g.module[g.nmod++] = m;
 	trace("patched module %p", (void *)m);
@@ -301,6 +314,8 @@ static const char *kind_name(const bs_ex_rec *r)
 		return wr ? "stsm" : "ldsm";
 	case BS_EX_MEMCPY_ASYNC:
 		return "ldgsts";
+	case BS_EX_REMOTE:
+		return "remote";
 	default:
 		return rd && wr ? "atom" : wr ? "st" : "ld";
 	}

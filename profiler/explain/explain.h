@@ -21,7 +21,10 @@
 #define BS_EX_NONE 0xffffffffu
 
 /* What recorded the access. */
-enum { BS_EX_MEMORY = 0, BS_EX_MATRIX = 1, BS_EX_MEMCPY_ASYNC = 2 };
+enum {
+	BS_EX_MEMORY = 0, BS_EX_MATRIX = 1, BS_EX_MEMCPY_ASYNC = 2,
+	BS_EX_REMOTE = 3           /* the remote-shared-memory callback */
+};
 
 typedef struct {
 	uint64_t pc;               /* 0: free */
@@ -39,7 +42,9 @@ typedef struct {
 	uint32_t kind;             /* BS_EX_* */
 	uint32_t addr[32];         /* shared-window offsets */
 	uint32_t src[32];          /* LDGSTS: the global source, its low
-				      32 bits; 0 for the other kinds */
+				      32 bits; remote: the address's high
+				      32 bits (0 on an H200); 0 for the
+				      other kinds */
 } bs_ex_rec;
 
 typedef struct {

@@ -9,6 +9,12 @@
  *   bs_matrix   LDSM, STSM (matrix callback: each lane's row address)
  *   bs_memcpy   LDGSTS, cp.async (global-to-shared callback: the shared
  *               destination, and the low 32 bits of the global source)
+ *   bs_remote   an access to another CTA's shared memory (distributed
+ *               shared memory, sm_90 clusters: ld/st/atom/red.shared::
+ *               cluster, generic LD.E, ST.E, ATOM.E, RED.E): the remote-
+ *               shared-memory callback; its address is the shared::
+ *               cluster one, 32 bits (the same instruction aimed at the
+ *               CTA's own shared memory comes to bs_shared instead)
  * The userdata of a launch that is not sampled is NULL: the callbacks
  * return at once.  For a sampled warp the lowest active lane finds the
  * instruction in the warp's pc table and takes a record index; the index
@@ -125,4 +131,15 @@ bs_memcpy(void *userdata, uint64_t pc, void *src, uint32_t dst, uint32_t size)
 {
 	return record(userdata, pc, dst, size, SANITIZER_MEMORY_DEVICE_FLAG_WRITE,
 		      1, BS_EX_MEMCPY_ASYNC, (uint32_t)(uintptr_t)src);
+}
+
+extern "C" __device__ __noinline__ SanitizerPatchResult
+bs_remote(void *userdata, uint64_t pc, void *ptr, uint32_t size,
+	  uint32_t flags, const void *data)
+{
+	uint64_t a = (uint64_t)(uintptr_t)ptr;
+
+	(void)data;
+	return record(userdata, pc, (uint32_t)a, size, flags, 1, BS_EX_REMOTE,
+		      (uint32_t)(a >> 32));
 }

@@ -237,7 +237,7 @@ static void open_status_and_log(void)
 static int set_up(void)
 {
 	if ((inj.records = inj_open_table("records.tsv",
-					  BS_SASS_RECORD_COLUMNS)) < 0 ||
+					  BS_SASS_RECORD_COLUMNS "\tdshared")) < 0 ||
 	    (inj.launches = inj_open_table("launches.tsv",
 					   BS_SASS_LAUNCH_COLUMNS)) < 0 ||
 	    find_driver() < 0)

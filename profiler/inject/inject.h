@@ -47,7 +47,10 @@ void inj_stop(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 	} while (0)
 #include "check.h"
 
-#define NMETRICS 3
+/* The first NREQUIRED must be offered; the rest are taken when the chip
+ * has them (metrics.c). */
+#define NMETRICS 4
+#define NREQUIRED 3
 
 typedef CUresult (*ctx_sync_fn)(void);
 typedef CUresult (*ctx_push_fn)(CUcontext);
@@ -67,6 +70,7 @@ typedef struct {
 	CUpti_SubscriberHandle sub;
 	int profiler_inited;
 	uint64_t id[NMETRICS];      /* of the configured device */
+	int have[NMETRICS];         /* configured (the optional ones) */
 	CUcontext on;               /* enabled context, or NULL */
 	int closed;                 /* the window was drained */
 	int lazy, profiled_cb, sass;

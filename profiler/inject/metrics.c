@@ -8,6 +8,11 @@
  *   smsp__sass_inst_executed                               warp instructions
  *   smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared        wavefronts
  *   smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared_ideal  ideal wavefronts
+ *   smsp__sass_inst_executed_op_dshared                    warp instructions
+ *        that accessed another CTA's shared memory (distributed shared
+ *        memory; an H100 counts no access of a CTA to its own shared
+ *        memory through a cluster address: data/h100-sxm/dsmem-20261128)
+ * The last is optional: a chip without it (before sm_90) writes "-".
  */
 #include "inject.h"
 
@@ -25,6 +30,7 @@ static const char *const metric_name[NMETRICS] = {
 	"smsp__sass_inst_executed",
 	"smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared",
 	"smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared_ideal",
+	"smsp__sass_inst_executed_op_dshared",
 };
 
 typedef struct {
@@ -47,6 +53,7 @@ static int configure(uint32_t dev)
 	CUpti_SassMetricsSetConfig_Params set;
 	CUpti_SassMetrics_MetricDetails *all;
 	int found[NMETRICS] = { 0 };
+	size_t ncfg = 0;
 
 	if (!inj.profiler_inited) {
 		memset(&init, 0, sizeof init);
@@ -96,7 +103,7 @@ static int configure(uint32_t dev)
 			    !strcmp(all[i].pMetricName, metric_name[m]))
 				found[m] = 1;
 	free(all);
-	for (int m = 0; m < NMETRICS; m++)
+	for (int m = 0; m < NREQUIRED; m++)
 		if (!found[m]) {
 			inj_stop("SASS metric '%s' is unknown to CUPTI for "
 				 "chip %s", metric_name[m], chip.pChipName);
@@ -106,6 +113,12 @@ static int configure(uint32_t dev)
 	for (int m = 0; m < NMETRICS; m++) {
 		CUpti_SassMetrics_GetProperties_Params prop;
 
+		inj.have[m] = found[m];
+		if (!found[m]) {
+			trace("SASS metric '%s' not offered for chip %s",
+			      metric_name[m], chip.pChipName);
+			continue;
+		}
 		memset(&prop, 0, sizeof prop);
 		prop.structSize =
 			CUpti_SassMetrics_GetProperties_Params_STRUCT_SIZE;
@@ -113,13 +126,13 @@ static int configure(uint32_t dev)
 		prop.pMetricName = metric_name[m];
 		CHECK_CUPTI(cuptiSassMetricsGetProperties(&prop));
 		inj.id[m] = prop.metric.metricId;
-		cfg[m].metricId = prop.metric.metricId;
-		cfg[m].outputGranularity =
+		cfg[ncfg].metricId = prop.metric.metricId;
+		cfg[ncfg++].outputGranularity =
 			CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_GPU;
 	}
 	memset(&set, 0, sizeof set);
 	set.structSize = CUpti_SassMetricsSetConfig_Params_STRUCT_SIZE;
-	set.numOfMetricConfig = NMETRICS;
+	set.numOfMetricConfig = ncfg;
 	set.pConfigs = cfg;
 	set.deviceIndex = dev;
 	CHECK_CUPTI(cuptiSassMetricsSetConfig(&set));
@@ -245,7 +258,7 @@ static unsigned long write_records(const CUpti_SassMetrics_Data *d,
 				&d[r].pInstanceValues[k];
 
 			for (int j = 0; j < NMETRICS; j++)
-				if (iv->metricId == id[j])
+				if (inj.have[j] && iv->metricId == id[j])
 					s->v[j] += iv->value;
 		}
 	}
@@ -264,10 +277,14 @@ static unsigned long write_records(const CUpti_SassMetrics_Data *d,
 		}
 		if (!as)
 			continue;
-		fprintf(m, "%s\t%s\t%u\t%u\t%s\t0x%x\t%llu\t%llu\t%llu\n",
+		fprintf(m, "%s\t%s\t%u\t%u\t%s\t0x%x\t%llu\t%llu\t%llu\t",
 			kernel, as, sum[i].crc, sum[i].fidx,
 			sum[i].fn, sum[i].pc, (unsigned long long)v[0],
 			(unsigned long long)v[1], (unsigned long long)v[2]);
+		if (inj.have[3])
+			fprintf(m, "%llu\n", (unsigned long long)v[3]);
+		else
+			fputs("-\n", m);
 		lines += as == launch;
 	}
 	free(kernel);
