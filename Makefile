@@ -554,13 +554,17 @@ build/tests/atomics: build/obj/tests/cuda/atomics.o
 # supports and lists the others, with the reason, in PLOTS_DIR/not-drawn.txt.
 # make check-report builds its own report under build/report-test/, never
 # REPORT_OUT.  make bench-report: report's memory on a 1 GB dataset.
+# The report and make plots show distributed shared memory from the
+# newest bankscope-dsmem file of DATA's folder (dsmem-*.csv there or in a
+# dsmem-*/ folder, by its "# date:"; scripts/report.sh says which);
+# DSMEM_DATA=FILE names one, DSMEM_DATA=none leaves it out.
 REPORT_SH := scripts/report.sh
 DATA ?= $(shell $(REPORT_SH) newest)
 PLOTS_DIR ?= build/plots
 REPORT_OUT ?= build/report
 GNUPLOT ?= gnuplot
 REPORT_ENV = CLI=$(CLI) MAKE='$(MAKE)' GNUPLOT='$(GNUPLOT)' \
-	PLOTS_DIR='$(PLOTS_DIR)' REPORT_OUT='$(REPORT_OUT)'
+	PLOTS_DIR='$(PLOTS_DIR)' REPORT_OUT='$(REPORT_OUT)' DSMEM_DATA='$(DSMEM_DATA)'
 
 .PHONY: plots report check-report bench-report deps-plots
 deps-plots:

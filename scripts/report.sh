@@ -1,6 +1,8 @@
 #!/bin/sh
 # report.sh - the shell side of make plots and make report.
 #
+#   report.sh dsmem DATA     print the bankscope-dsmem file a report of DATA
+#                            shows beside it (below), or nothing
 #   report.sh newest         print the committed dataset a report shows when
 #                            no GPU is here: the newest data/h100-sxm/all-*.csv
 #                            (the reference machine), else the newest
@@ -43,7 +45,22 @@
 # a dataset without rows of a chart's group lists it as not drawn.  The
 # bank maps (bankmap-*, the access of each in draw_bankmap) are
 # predictions by the dataset's architecture (`bankscope predict --format
-# map --arch ARCH`), drawn last, whatever the rows.
+# map --arch ARCH`), drawn last, whatever the rows.  The dsmem chart reads
+# $PLOTS_DIR/dsmem.csv, which `bankscope report --dsmem-plot-data` writes
+# from the bankscope-dsmem file of the report (below), else from DATA.
+#
+# Distributed shared memory: bankscope-dsmem writes files of its own
+# (docs/probes/dsmem.md), measured apart from the probe runner's datasets.
+# A report of DATA shows the newest of them from DATA's folder (the GPU's
+# data folder, data/h100-sxm/ or data/h200/): the files dsmem-*.csv
+# there or one folder down, in dsmem-*/ (bankscope-dsmem's runs are kept
+# in a folder of their own, data/h100-sxm/dsmem-20261128/dsmem-h100.csv),
+# whose first line is "# bankscope-dsmem:" and whose first "# counters:"
+# line says they were read (not "off"), the newest by their "# date:"
+# line (ISO 8601, so the text sorts by time).  DSMEM_DATA=FILE (make
+# report DSMEM_DATA=...) names one instead, DSMEM_DATA=none none; a DATA
+# that is itself a bankscope-dsmem file shows its own rows.  The report gets it with
+# --dsmem, and the terminal and the page name it.
 #
 # make report: with DATA given (command line or environment) that dataset is
 # reported.  Otherwise, when `$NVIDIA_SMI -L` succeeds (NVIDIA_SMI defaults
@@ -116,6 +133,34 @@ pick() {
 	done | sort -k1,1 -k2,2n | tail -n 1 | cut -d' ' -f3-
 }
 
+is_dsmem() {
+	head -n 1 "$1" | grep -q '^# bankscope-dsmem:'
+}
+
+# Newest of the bankscope-dsmem files given, with counters, by "# date:".
+newest_dsmem() {
+	for f in "$@"; do
+		[ -f "$f" ] && is_dsmem "$f" || continue
+		case $(meta "$f" counters) in
+		"" | off | "not read"*) continue ;;
+		esac
+		d=$(meta "$f" date)
+		[ -n "$d" ] && printf '%s %s\n' "$d" "$f"
+	done | sort | tail -n 1 | cut -d' ' -f2-
+}
+
+# The bankscope-dsmem file a report of $1 shows beside it, or nothing.
+dsmem_of() {
+	case ${DSMEM_DATA:-} in
+	none) return 0 ;;
+	"") ;;
+	*) echo "$DSMEM_DATA"; return 0 ;;
+	esac
+	[ -f "$1" ] && ! is_dsmem "$1" || return 0
+	dir=$(dirname "$1")
+	newest_dsmem "$dir"/dsmem-*.csv "$dir"/dsmem-*/dsmem-*.csv
+}
+
 newest() {
 	f=$(pick data/h100-sxm/all-*.csv)
 	[ -n "$f" ] || f=$(pick data/*/all-*.csv)
@@ -148,6 +193,7 @@ chart_columns() {
 	padding) echo "probe op name wavefronts_measured wavefronts_predicted cycles_per_access_median" ;;
 	wide) echo "probe op name width wavefronts_measured wavefronts_predicted" ;;
 	kinds-*) echo "group series label returns modeled noted wavefronts_measured wavefronts_predicted cycles_per_access_median profile" ;;
+	dsmem) echo "target kind width sectors cycles_per_access_median lat_base lat_slope arch" ;;
 	esac
 }
 
@@ -250,11 +296,15 @@ plots() {
 		die "bankscope report --list-charts failed"
 	"$CLI" report --plot-data "$into/kinds.csv" ${ARCH:+--arch "$ARCH"} "$data" ||
 		die "bankscope report --plot-data $PLOTS/kinds.csv $data failed"
+	ds=$(dsmem_of "$data")
+	"$CLI" report --dsmem-plot-data "$into/dsmem.csv" ${ARCH:+--arch "$ARCH"} "${ds:-$data}" ||
+		die "bankscope report --dsmem-plot-data $PLOTS/dsmem.csv ${ds:-$data} failed"
 	for c in $charts; do
 		input=$data
 		case $c in
 		bankmap-*) continue ;;
 		kinds-*) input=$into/kinds.csv ;;
+		dsmem) input=$into/dsmem.csv ;;
 		esac
 		col=$(lacking "$c" "$input")
 		if [ -n "$col" ]; then
@@ -350,9 +400,14 @@ report() {
 	esac
 	[ -f "$DATA" ] && calibrate_first
 	(validate "$DATA") || fail ""
+	dsmem=$(dsmem_of "$DATA")
+	if [ -n "$dsmem" ]; then
+		[ -f "$dsmem" ] || fail "DSMEM_DATA=$dsmem: no such file"
+		echo "report: distributed shared memory from $dsmem" >&2
+	fi
 	if ! command -v "$GNUPLOT" >/dev/null 2>&1 &&
 		! { scripts/deps.sh gnuplot-nox && command -v "$GNUPLOT" >/dev/null 2>&1; }; then
-		"$CLI" report --out "$OUT" ${ARCH:+--arch "$ARCH"} --note "${note:+$note; }gnuplot is missing here, so this report has no charts" "$DATA" ||
+		"$CLI" report --out "$OUT" ${ARCH:+--arch "$ARCH"} ${dsmem:+--dsmem "$dsmem"} --note "${note:+$note; }gnuplot is missing here, so this report has no charts" "$DATA" ||
 			fail ""
 		RC=1 die "gnuplot is missing and cannot be installed here; $OUT/ has the tables without charts: copy $DATA to a machine with gnuplot and run make report DATA=$DATA"
 	fi
@@ -361,10 +416,10 @@ report() {
 	scratch
 	(plots "$DATA") || fail ""
 	if [ -n "$note" ]; then
-		"$CLI" report --charts "$SCRATCH" --out "$OUT" ${ARCH:+--arch "$ARCH"} --note "$note" "$DATA" ||
+		"$CLI" report --charts "$SCRATCH" --out "$OUT" ${ARCH:+--arch "$ARCH"} ${dsmem:+--dsmem "$dsmem"} --note "$note" "$DATA" ||
 			fail ""
 	else
-		"$CLI" report --charts "$SCRATCH" --out "$OUT" ${ARCH:+--arch "$ARCH"} "$DATA" ||
+		"$CLI" report --charts "$SCRATCH" --out "$OUT" ${ARCH:+--arch "$ARCH"} ${dsmem:+--dsmem "$dsmem"} "$DATA" ||
 			fail ""
 	fi
 	publish
@@ -376,8 +431,9 @@ cmd=${1:-}
 [ $# -gt 0 ] && shift
 case $cmd in
 newest) newest || exit 1 ;;
+dsmem) dsmem_of "${1:-}" ;;
 validate) validate "${1:-}" ;;
 plots) scratch && plots "${1:-}" && publish ;;
 report) report ;;
-*) echo "usage: report.sh newest | validate DATA | plots DATA | report" >&2; exit 2 ;;
+*) echo "usage: report.sh newest | dsmem DATA | validate DATA | plots DATA | report" >&2; exit 2 ;;
 esac

@@ -37,6 +37,8 @@ extern char **environ;
 #define DATASET "data/h100-sxm/all-20261122-052715.csv"
 /* Every access kind: ldmatrix, stmatrix, the atomics, cp.async (issue 10). */
 #define KINDS "data/h100-sxm/explore-kinds-20261124-142552-dataset.csv"
+/* bankscope-dsmem on the H100: distributed shared memory (issue 21). */
+#define DSMEM "data/h100-sxm/dsmem-20261128/dsmem-h100.csv"
 
 static void spit(const char *path, const char *text)
 {
@@ -1332,6 +1334,176 @@ START_TEST(test_plot_data_interrupted)
 }
 END_TEST
 
+/* ---- distributed shared memory (issue 21) -------------------------------
+ * The report make report writes for the H100: its bank dataset with the
+ * bankscope-dsmem file beside it (--dsmem).  The figures are the file's:
+ * check judges its remote rows the same way (bankscope check DSMEM: 73 of
+ * them disagree), and the table's cycles are its cycles_median column
+ * (ld4_s32: remote 273.484 at line 427, local 96.969 at line 425).
+ */
+static char ds_dir[256];
+static int ds_status = -1;
+static char *ds_err;
+
+static void ds_setup(void)
+{
+	const char *args[] = { "report", "--out", ds_dir, "--dsmem", DSMEM,
+			       DATASET, NULL };
+
+	temp_dir(ds_dir, sizeof ds_dir);
+	if (ds_dir[0])
+		ds_status = run(args, &ds_err);
+}
+
+static void ds_teardown(void)
+{
+	if (ds_dir[0])
+		remove_dir(ds_dir);
+	free(ds_err);
+}
+
+static const struct {
+	const char *file, *needle;
+} ds_expect[] = {
+	{ "report.md", "## Distributed shared memory\n" },
+	{ "report.md", "398 remote rows of `" DSMEM "` (NVIDIA H100 80GB "
+		       "HBM3), judged under arch sm\\_90 as bankscope check "
+		       "judges them." },
+	{ "report.md", "| `dsmem.ld` | 1, 2, 4, 8, 16 | `remote=sectors` | "
+		       "its distinct 32-byte sectors | 196.2 + 1.98 x sectors "
+		       "|\n" },
+	{ "report.md", "| `dsmem.st` | 1, 2, 4, 8, 16 | `remote=sectors` | "
+		       "its distinct 32-byte sectors | none: nothing waits for "
+		       "it (its cycles are an issue interval) |\n" },
+	{ "report.md", "| `dsmem.atom.add.u32` | 4 | `remote=rmw` | a read "
+		       "and a write of each 32-byte sector per pass (a "
+		       "sector's passes: the most lanes on one of its words) "
+		       "| 215.7 + 1.12 x sectors |\n" },
+	{ "report.md", "Source `h200dsmem`: measured on NVIDIA H200" },
+	/* loads: every sector count agrees, 20 dshared wavefronts do not */
+	{ "report.md", "| `dsmem.ld` | 1, 2, 4, 8, 16 | 166 | 166 | 166 | "
+		       "146 | 146 | 20 | 0 |\n" },
+	{ "report.md", "| `dsmem.st` | 1, 2, 4, 8, 16 | 166 | 166 | 147 | "
+		       "145 | 129 | 37 | 0 |\n" },
+	{ "report.md", "| `dsmem.red.add.u32` | 4 | 33 | 33 | 33 | 25 | 25 | "
+		       "8 | 0 |\n" },
+	{ "report.md", "| `dsmem.atom.add.u32` | 4 | 33 | 33 | 31 | 25 | 25 "
+		       "| 8 | 0 |\n" },
+	{ "report.md", "| all | 1, 2, 4, 8, 16 | 398 | 398 | 377 | 341 | 325 "
+		       "| 73 | 0 |\n" },
+	{ "report.md", "| Access | Addresses (4-byte loads) | Sectors "
+		       "measured (sectors per instruction) | Sectors arch "
+		       "sm\\_90 predicts (sectors per instruction) | Remote "
+		       "latency (cycles, median) | Remote latency arch "
+		       "sm\\_90 predicts (cycles) | Local latency (cycles, "
+		       "median) | Local wavefronts (per instruction) |\n" },
+	{ "report.md", "| `ld4_s1` | lane l reads word l: one 128-byte "
+		       "line, 4 sectors | 4 | 4 | 199.641 | 204.12 | 34.031 | "
+		       "1 |\n" },
+	{ "report.md", "| 32 | 32 | 273.484 | 259.56 | 96.969 | 32 |\n" },
+	{ "report.md", "still a sector per lane remotely | 32 | 32 | 249.859 "
+		       "| 259.56 | 34.031 | 1 |\n" },
+	{ "report.md", "| `ld4_bcast` | every lane reads word 5 | 1 | 1 | "
+		       "196.188 | 198.18 | 34.031 | 1 |\n" },
+	/* the rest of the page is the bank dataset's, as without --dsmem */
+	{ "report.md", "**AGREES: 1309 rows, 1309 agree, 0 disagree** " },
+	{ "index.html", "<h2>Distributed shared memory</h2>" },
+	{ "index.html", "<tr><td>all</td><td>1, 2, 4, 8, 16</td><td>398</td>"
+			"<td>398</td><td>377</td><td>341</td><td>325</td>"
+			"<td>73</td><td>0</td></tr>" },
+};
+
+START_TEST(test_ds_written)
+{
+	ck_assert_msg(ds_dir[0], "no temporary folder");
+	ck_assert_msg(ds_status == 0, "bankscope report exit status %d: %s",
+		      ds_status, ds_err ? ds_err : "");
+	ck_assert_str_eq(ds_err ? ds_err : "", "");
+}
+END_TEST
+
+START_TEST(test_ds_holds)
+{
+	char *text = page(ds_dir, ds_expect[_i].file);
+
+	assert_holds(text, ds_expect[_i].file, ds_expect[_i].needle);
+	free(text);
+}
+END_TEST
+
+/* The section of a page of the dsmem file itself is the one --dsmem
+ * gives (its remote rows leave Other kinds); the bank dataset alone has
+ * none, and its page is the same bytes with --dsmem less that section. */
+START_TEST(test_ds_own)
+{
+	char dir[256];
+	const char *args[] = { "report", "--out", dir, DSMEM, NULL };
+	char *own, *with, *bank, *a, *b, *e;
+
+	temp_dir(dir, sizeof dir);
+	ck_assert_msg(dir[0], "no temporary folder");
+	ck_assert_int_eq(run(args, NULL), 0);
+	own = page(dir, "report.md");
+	with = page(ds_dir, "report.md");
+	bank = page(h100_dir, "report.md");
+	ck_assert_ptr_nonnull(own);
+	ck_assert_ptr_nonnull(with);
+	ck_assert_ptr_nonnull(bank);
+	ck_assert_msg(!strstr(own, "## Other kinds"), "remote rows under "
+		      "Other kinds");
+	a = strstr(own, "## Distributed shared memory\n");
+	b = strstr(with, "## Distributed shared memory\n");
+	ck_assert_msg(a && b, "no section");
+	e = strstr(b, "## Predicted against measured\n");
+	ck_assert_ptr_nonnull(e);
+	ck_assert_msg(!strncmp(a, b, (size_t)(e - b)), "the sections differ");
+	ck_assert_msg(!strstr(bank, "Distributed shared memory"),
+		      "a bank dataset's page has the section");
+	ck_assert_uint_eq(strlen(with) - (size_t)(e - b), strlen(bank));
+	ck_assert_int_eq(strncmp(with, bank, (size_t)(b - with)), 0);
+	ck_assert_str_eq(e, bank + (b - with));
+	free(own);
+	free(with);
+	free(bank);
+	remove_dir(dir);
+}
+END_TEST
+
+/* --dsmem-plot-data: the remote and local rows of the dsmem chart. */
+START_TEST(test_ds_plot_data)
+{
+	char dir[256], plot[300], *csv, *err;
+	const char *args[] = { "report", "--dsmem-plot-data", plot, DSMEM,
+			       NULL };
+	size_t lines = 0;
+
+	temp_dir(dir, sizeof dir);
+	ck_assert_msg(dir[0], "no temporary folder");
+	path_in(plot, sizeof plot, dir, "dsmem.csv");
+	ck_assert_int_eq(run(args, &err), 0);
+	ck_assert_str_eq(err ? err : "", "");
+	free(err);
+	csv = page(dir, "dsmem.csv");
+	assert_holds(csv, "dsmem.csv", "\n# arch: sm_90\n# gpu: NVIDIA H100 "
+		     "80GB HBM3\nline,target,kind,width,sectors,"
+		     "sectors_measured,sectors_predicted,"
+		     "cycles_per_access_median,latency_cycles_predicted,"
+		     "lat_base,lat_slope,arch,name\n"
+		     "11,local,ld,1,1,,,33.672,,,,sm_90,ld1_s1\n"
+		     "13,remote,dsmem.ld,1,1,1,1,197.203,198.18,196.2,1.98,"
+		     "sm_90,ld1_s1\n");
+	assert_holds(csv, "dsmem.csv", "\n425,local,ld,4,32,,,96.969,,,,"
+		     "sm_90,ld4_s32\n427,remote,dsmem.ld,4,32,32,32,273.484,"
+		     "259.56,196.2,1.98,sm_90,ld4_s32\n");
+	for (const char *p = csv; p && *p; p++)
+		lines += *p == '\n';
+	/* 398 remote rows and 398 local ones; the self rows have a note */
+	ck_assert_uint_eq(lines, 3 + 1 + 398 + 398);
+	free(csv);
+	remove_dir(dir);
+}
+END_TEST
+
 /* ---- bad input: exit 2, one message, no page ----------------------------- */
 
 static const struct {
@@ -1352,13 +1524,18 @@ static const struct {
 	{ NULL, { "--bogus", DATASET, NULL }, 2,
 	  "bankscope: report: unknown option '--bogus'" },
 	{ NULL, { "--note", "x", DATASET, DATASET, NULL }, 2,
-	  "bankscope: report: options --out, --charts, --note and "
+	  "bankscope: report: options --out, --charts, --note, --dsmem and "
 	  "--plot-data go with one dataset" },
 	{ NULL, { DATASET, "--note", NULL }, 2,
 	  "bankscope: option --note needs a value" },
 	{ NULL, { "--plot-data", "BAD", DATASET, NULL }, 2,
 	  "bankscope: report: --plot-data writes the plot data and no "
 	  "report: --out does not go with it" },
+	{ NULL, { "--dsmem", DATASET, DATASET, NULL }, 2,
+	  "bankscope: " DATASET ": no remote (dsmem.*) row: --dsmem takes a "
+	  "bankscope-dsmem dataset" },
+	{ NULL, { "--dsmem", "no/such/file.csv", DATASET, NULL }, 2,
+	  "bankscope: no/such/file.csv: cannot open" },
 	{ NULL, { "--help", NULL }, 0, "" },
 };
 
@@ -1420,6 +1597,12 @@ Suite *report_suite(void)
 		{ test_kinds_order, 1 }, { test_plot_data, 1 },
 		{ test_plot_data_kept, 1 }, { NULL, 0 } });
 	tcase_add_unchecked_fixture(tc, kinds_setup, kinds_teardown);
+	tc = tu_add_tcase(s, "dsmem", 0, (const tu_test[]){
+		{ test_ds_written, 1 }, { test_ds_holds, TU_ROWS(ds_expect) },
+		{ test_ds_own, 1 }, { test_ds_plot_data, 1 },
+		{ NULL, 0 } });
+	tcase_add_unchecked_fixture(tc, ds_setup, ds_teardown);
+	tcase_add_unchecked_fixture(tc, h100_setup, h100_teardown);
 	tu_add_tcase(s, "content", 0, (const tu_test[]){
 		{ test_driver_recorded, 1 }, { test_many_disagree, 1 },
 		{ test_rule_partners, 1 }, { test_wide_cases, 1 },

@@ -4,16 +4,20 @@
 # are never touched; the test checks that).
 #
 # 1. make report DATA=$DATA (the committed H100 run; gnuplot comes through
-#    scripts/deps.sh when missing) into build/report-test/report/, then:
+#    scripts/deps.sh when missing) into build/report-test/report/, with
+#    the bankscope-dsmem file of its folder ($DSMEM, found by report.sh),
+#    then:
 #   - every chart of the report's table (bankscope report --list-charts,
 #     the one list) but the kind charts: stride, latency, throughput,
-#     padding, wide and the two bank maps, is a PNG (magic bytes, over
+#     padding, wide, dsmem and the two bank maps, is a PNG (magic bytes, over
 #     5 KB, `file` says PNG image data 400..6000 pixels wide and
 #     200..6000 high) and a well-formed SVG (xmllint --noout, else
 #     python3's xml.etree) of over 5 KB;
 #   - every src= and href= of index.html is a relative path to a file that
 #     exists, and the page names no http(s) resource;
-#   - index.html and report.md hold the dataset's numbers;
+#   - index.html and report.md hold the dataset's numbers, and the
+#     distributed shared memory section $DSMEM's; the dsmem chart's legend
+#     names sm_90's line;
 #   - in headless Chromium (Debian package chromium, installed through
 #     scripts/deps.sh when missing) a test page build/report-test/images.html
 #     loads every image index.html refers to with new Image(), counting
@@ -34,7 +38,9 @@
 #    (sm_89)", the key older datasets wrote: the H100 run relabelled, in
 #    $T): make report calibrates first, writes the arch file beside the
 #    dataset, and the terminal and
-#    the page say the report compares with it.
+#    the page say the report compares with it.  No bankscope-dsmem file
+#    is beside it: no distributed shared memory section, and the dsmem
+#    chart is named as not drawn, with why.
 # 6. The dataset of every access kind ($KINDS, the exploration of
 #    ldmatrix, stmatrix, the shared atomics and cp.async): the three kind
 #    charts are drawn (PNG and SVG as in 1, their legends naming each
@@ -50,6 +56,7 @@ cd "$(dirname "$0")/.." || exit 1
 DATA=${DATA:-data/h100-sxm/all-20261122-052715.csv}
 STRIDE=${STRIDE:-data/h100-sxm/stride-20261122-052718.csv}
 KINDS=${KINDS:-data/h100-sxm/explore-kinds-20261124-142552-dataset.csv}
+DSMEM=${DSMEM:-data/h100-sxm/dsmem-20261128/dsmem-h100.csv}
 MAKE=${MAKE:-make}
 CLI=${CLI:-build/bankscope}
 T=build/report-test
@@ -102,7 +109,7 @@ all_charts=$("$CLI" report --list-charts) || {
 	exit 1
 }
 charts=$(echo "$all_charts" | grep -v '^kinds-' | tr '\n' ' ')
-data_charts=$(echo "$all_charts" | grep -v -e '^kinds-' -e '^bankmap-' | tr '\n' ' ')
+data_charts=$(echo "$all_charts" | grep -v -e '^kinds-' -e '^bankmap-' -e '^dsmem$' | tr '\n' ' ')
 bank_maps=$(echo "$all_charts" | grep '^bankmap-' | tr '\n' ' ')
 kind_charts=$(echo "$all_charts" | grep '^kinds-' | tr '\n' ' ')
 
@@ -214,6 +221,18 @@ holds report.md '**AGREES: 1309 rows, 1309 agree, 0 disagree**'
 holds report.md '## Stores: interval between back-to-back stores'
 holds report.md '| `cuda_driver_api_version` | 13.0 (written as driver\_version) |'
 holds index.html '<tr><td><code>pairs</code></td><td>all</td><td><code>l/2</code></td>'
+# distributed shared memory, from the bankscope-dsmem file beside $DATA
+holds report.md '| all | 1, 2, 4, 8, 16 | 398 | 398 | 377 | 341 | 325 | 73 | 0 |'
+holds report.md '| `ld4_s32` | lane l reads word 32 l: a sector per lane; in the CTA'"'"'s own shared memory one bank for all 32 | 32 | 32 | 273.484 | 259.56 | 96.969 | 32 |'
+holds index.html '<figure id="chart-dsmem"><a href="dsmem.svg"><img src="dsmem.png" alt="Distributed shared memory: load latency against sectors"></a>'
+terminal_says "$T/report.log" "report: distributed shared memory from $DSMEM" \
+	"the terminal of make report DATA=$DATA does not name $DSMEM"
+if grep -q -F 'arch sm_90: 196.2 + 1.98 x sectors cycles (1, 2, 4, 8, 16-byte)' "$OUT/dsmem.svg" &&
+	grep -q -F '4-byte local, same addresses (33 rows)' "$OUT/dsmem.svg"; then
+	ok "the dsmem chart names sm_90's line and the local loads"
+else
+	fail "$OUT/dsmem.svg does not name sm_90's line or the local loads"
+fi
 # no row of another kind: the kind charts are named as not drawn, with why
 holds report.md 'Not drawn: `kinds-matrix` (the dataset has no ldmatrix or stmatrix rows); `kinds-atomics` (the dataset has no shared atomic rows); `kinds-cpasync` (the dataset has no cp.async rows).'
 grep -q -x -F "plots: not drawn: kinds-matrix (the dataset has no ldmatrix or stmatrix rows); kinds-atomics (the dataset has no shared atomic rows); kinds-cpasync (the dataset has no cp.async rows)" "$T/report.log" ||
@@ -269,6 +288,9 @@ if report sm89 DATA="$T/sm89.csv"; then
 	grep -q '^rule ld 8 phase=16 packed=32 partners=1,2 ' "$T/sm89.arch" ||
 		fail "$T/sm89.arch does not hold the H100's rule for 8-byte loads"
 	holds_in "$T/sm89" index.html "the report compares with $T/sm89.arch"
+	holds_in "$T/sm89" report.md '`dsmem` (no remote loads (dsmem.ld rows with cycles) in the dataset or a bankscope-dsmem file beside it).'
+	grep -q 'Distributed shared memory' "$T/sm89/report.md" &&
+		fail "$T/sm89/report.md has a distributed shared memory section, with no bankscope-dsmem file beside it"
 else
 	cat "$T/sm89.log"
 	fail "make report DATA=$T/sm89.csv (no built-in architecture)"
@@ -285,7 +307,7 @@ if report kinds DATA="$KINDS"; then
 		[ -e "$T/kinds/$c.png" ] && fail "$KINDS: $c.png is in the report"
 	done
 	[ -f "$T/kinds-plots/kinds.csv" ] || fail "make plots left no $T/kinds-plots/kinds.csv"
-	line="plots: $T/kinds-plots/ from $KINDS: drawn: kinds-matrix kinds-atomics kinds-cpasync bankmap-lane2 bankmap-tile"
+	line="plots: $T/kinds-plots/ from $KINDS: drawn: kinds-matrix kinds-atomics kinds-cpasync dsmem bankmap-lane2 bankmap-tile"
 	terminal_says "$T/kinds.log" "$line" "the terminal of make report DATA=$KINDS lacks: $line"
 	holds_in "$T/kinds" report.md 'Not drawn: `stride` (the dataset has no column wavefronts\_predicted); `latency` (the dataset has no column packed\_predicted);'
 	holds_in "$T/kinds" report.md '| `ldsm.x4` | 16 | latency (dependent chain) | 173 | 2.000 | 31.00 | 1.0000 | 31 + 2 x wavefronts |'

@@ -64,6 +64,14 @@ const report_chart report_charts[] = {
 	  "are the interval between back-to-back copies, since nothing comes "
 	  "back.  The kinds the architecture does not model are drawn apart at "
 	  "the bottom." },
+	{ "dsmem", "Distributed shared memory: load latency against sectors",
+	  "The median cycles of a dependent chain of remote loads (dsmem.ld, "
+	  "another CTA's shared memory on another SM; filled markers, one "
+	  "color per width) against the 32-byte sectors each moved per warp "
+	  "instruction (measured), with the architecture's latency line; "
+	  "and, on the same axes, the same addresses loaded from the CTA's "
+	  "own shared memory (local, open markers), placed at the sectors "
+	  "those addresses move remotely." },
 };
 _Static_assert(sizeof report_charts / sizeof *report_charts == NCHARTS,
 	       "NCHARTS in report.h counts the charts");

@@ -355,9 +355,10 @@ int report_several(const char *first, int nmore, char **more, int options,
 	int rc;
 
 	if (options)
-		return usage_error("report: options --out, --charts, --note and "
-				   "--plot-data go with one dataset; several "
-				   "are compared on standard output");
+		return usage_error("report: options --out, --charts, --note, "
+				   "--dsmem and --plot-data go with one "
+				   "dataset; several are compared on standard "
+				   "output");
 	files = malloc(((size_t)nmore + 1) * sizeof *files);
 	if (!files)
 		return usage_error("out of memory");

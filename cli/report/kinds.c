@@ -32,6 +32,10 @@ const kind_group_info kind_groups[NGROUPS] = {
 	  "cp.async (LDGSTS) copies from global memory into shared memory; "
 	  "the address of a row is the lane's shared destination, and "
 	  "nothing comes back to wait for." },
+	{ "dsmem", { NULL, NULL }, "Distributed shared memory",
+	  "remote (dsmem.*) rows",
+	  "Distributed shared memory: sectors, not banks",
+	  "Another CTA's shared memory, through a cluster address." },
 	{ "other", { NULL, NULL }, "Other kinds", "rows of other kinds",
 	  "Access kinds",
 	  "Kinds of the kinds table that no section above covers." },
@@ -60,8 +64,10 @@ int kind_group(bs_kind k)
 		return G_OTHER;
 	if (!known) {   /* once: rows ask for it several times each */
 		for (bs_kind i = 0; i < bs_kind_count(); i++) {
-			group[i] = G_OTHER;
-			for (int g = G_OTHER - 1; g >= 0; g--)
+			group[i] = bs_kind_get(i)->remote ? G_DSMEM
+							  : G_OTHER;
+			for (int g = G_DSMEM - 1; !bs_kind_get(i)->remote &&
+			     g >= 0; g--)
 				if (same_opcode(i, kind_groups[g].kind[0]) ||
 				    same_opcode(i, kind_groups[g].kind[1]))
 					group[i] = (signed char)g;
@@ -176,12 +182,17 @@ static void write_kind_rules(doc *d, const data *D, int g)
 		doc_row_end(d);
 	}
 	doc_table_end(d);
-	for (unsigned i = 0; i < D->p->nsources && i < 32; i++)
+	write_sources(d, D->p, used);
+}
+
+void write_sources(doc *d, const bs_arch *p, unsigned used)
+{
+	for (unsigned i = 0; i < p->nsources && i < 32; i++)
 		if (used >> i & 1) {
 			doc_para_begin(d);
 			doc_text(d, "Source ");
-			doc_code(d, D->p->source[i].tag);
-			doc_text(d, ": %s.", D->p->source[i].text);
+			doc_code(d, p->source[i].tag);
+			doc_text(d, ": %s.", p->source[i].text);
 			doc_para_end(d);
 		}
 }
@@ -358,7 +369,8 @@ static void write_not_modeled(doc *d, const data *D, int g)
 		doc_table_end(d);
 }
 
-/* One section per group other than the loads and stores, with rows. */
+/* One section per group other than the loads and stores, with rows;
+ * the distributed shared memory has its own (dsmem.c). */
 int page_kinds(doc *d, const data *D)
 {
 	for (int g = G_LDST + 1; g < NGROUPS; g++) {
@@ -367,7 +379,7 @@ int page_kinds(doc *d, const data *D)
 		char sub[128];
 		int rc;
 
-		if (!(D->groups_seen >> g & 1))
+		if (g == G_DSMEM || !(D->groups_seen >> g & 1))
 			continue;
 		EACH_KIND(D, g, k, w) {
 			const kind_stats *ks = &D->ks[k][w];

@@ -96,6 +96,7 @@ static int write_doc(doc *d, const data *D, const char *note,
 		return rc;
 	if ((rc = page_kinds(d, D)) != 0)
 		return rc;
+	page_dsmem(d, D);
 	page_agreement(d, D);
 	page_charts(d, cs);
 	fputs("</body>\n</html>\n", d->h);

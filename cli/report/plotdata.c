@@ -59,7 +59,7 @@ static const char plot_header[] =
 	"cycles_per_access_median,latency_cycles_predicted,"
 	"tp_bytes_per_clk_per_sm,profile,name\n";
 
-static void plot_num(FILE *f, double v)
+void plot_num(FILE *f, double v)
 {
 	if (isnan(v))
 		fputs(",", f);
@@ -108,13 +108,14 @@ void plot_row(data *D, const item *it, int modeled)
 
 /*
  * --plot-data PATH: the rows with their groups and predictions, for the
- * kind charts, and no report.  Written as bs_output writes a file: to a
+ * kind charts, and no report (--dsmem-plot-data PATH: the points of the
+ * dsmem chart, dsmem.c).  Written as bs_output writes a file: to a
  * temporary beside PATH, renamed over it when whole, a device, FIFO or
  * link written through.  A signal removes the temporary (it is armed
  * with the signals held, so none comes between its making and its arming).
  */
 int plot_data(FILE *f, const char *name, const char *path,
-	      const bs_arch *arch)
+	      const bs_arch *arch, int dsmem)
 {
 	bs_dataset *ds = NULL;
 	bs_output out;
@@ -134,6 +135,7 @@ int plot_data(FILE *f, const char *name, const char *path,
 	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	D->plot = rc ? NULL : out.f;
+	D->plot_dsmem = dsmem;
 	if (!rc && !(ds = bs_dataset_open(f, name, &err)))
 		rc = report_error(&err);
 	if (!rc)

@@ -2,8 +2,9 @@
  * report.c - bankscope report: one page on a measured dataset.
  *
  *   bankscope report [--arch NAME|FILE] [--charts DIR] [--out DIR]
- *                    [--note TEXT] DATA.csv
+ *                    [--note TEXT] [--dsmem DSMEM.csv] DATA.csv
  *   bankscope report [--arch NAME|FILE] --plot-data FILE DATA.csv
+ *   bankscope report [--arch NAME|FILE] --dsmem-plot-data FILE DATA.csv
  *   bankscope report [--arch NAME|FILE] DATA1.csv DATA2.csv...  (compare.c)
  *
  * Reads the dataset once, streamed ('-' is stdin), and writes OUT/index.html
@@ -25,7 +26,9 @@
  * the fit of cycles against wavefronts (a latency for a kind that returns
  * a value, else the interval), the conflict-free throughput with the row
  * it comes from, and, for the kinds the architecture has no rule for, their
- * measured ranges; the
+ * measured ranges; when there are remote rows (dsmem.*, another CTA's
+ * shared memory: DATA's, or DSMEM.csv's with --dsmem), the distributed
+ * shared memory section (dsmem.c); the
  * verdict of predicted against measured and the disagreements, by check's
  * rule (measured wavefronts, or measured conflicts where there are some,
  * off the prediction by more than 1e-6, or a prediction stored in the row
@@ -37,7 +40,7 @@
  * the API version.
  *
  * --plot-data FILE writes no report but the rows the kind charts read
- * (plotdata.c).  --list-charts, for make plots and the report test, not
+ * (plotdata.c); --dsmem-plot-data FILE the points of the dsmem chart.  --list-charts, for make plots and the report test, not
  * in the usage, prints the names of the charts the report shows, a line
  * each (charts.c).  The output folder is replaced whole (outdir.c); the
  * charts are copied in from --charts DIR (chartfiles.c) and shown, the
@@ -60,8 +63,9 @@
 #define DEFAULT_OUT "build/report"
 static const char report_usage[] =
 	"usage: bankscope report [--arch NAME|FILE] [--charts DIR] [--out DIR]\n"
-	"                        [--note TEXT] DATA.csv\n"
+	"                        [--note TEXT] [--dsmem DSMEM.csv] DATA.csv\n"
 	"       bankscope report [--arch NAME|FILE] --plot-data FILE DATA.csv\n"
+	"       bankscope report [--arch NAME|FILE] --dsmem-plot-data FILE DATA.csv\n"
 	"       bankscope report [--arch NAME|FILE] DATA1.csv DATA2.csv...\n"
 	"\n"
 	"Write a report on a measured dataset: OUT/index.html (one page that\n"
@@ -72,8 +76,10 @@ static const char report_usage[] =
 	"of other kinds with rows (ldmatrix and stmatrix, shared atomics,\n"
 	"cp.async: agreement, the architecture's rule, cycles against wavefronts,\n"
 	"conflict-free throughput, and the ranges of kinds it does not\n"
-	"model), every row where measured and predicted disagree, and the\n"
-	"charts.  Two or more datasets are compared instead, GPU beside GPU,\n"
+	"model), distributed shared memory when there are remote (dsmem.*)\n"
+	"rows (the remote rules, agreement on sectors and dshared wavefronts,\n"
+	"remote against local cycles), every row where measured and predicted\n"
+	"disagree, and the charts.  Two or more datasets are compared instead, GPU beside GPU,\n"
 	"in Markdown on standard output: the rows whose wavefronts differ,\n"
 	"and latency and throughput per kind and width (as the browser lab,\n"
 	"make web, shows them).\n"
@@ -88,6 +94,12 @@ static const char report_usage[] =
 	"  --plot-data FILE  write no report but FILE: every row with its\n"
 	"                 kind's group and the architecture's prediction, the\n"
 	"                 CSV the kind charts read (make plots writes it)\n"
+	"  --dsmem DSMEM.csv  the distributed shared memory section from\n"
+	"                 DSMEM.csv's rows (bankscope-dsmem's file) instead of\n"
+	"                 DATA's\n"
+	"  --dsmem-plot-data FILE  write no report but FILE: DATA's remote rows\n"
+	"                 and local rows of probe dsmem with the sectors they\n"
+	"                 move, the CSV the dsmem chart reads\n"
 	"  --arch NAME|FILE  the architecture to compare with: a built-in name\n"
 	"                 or an arch file (bankscope calibrate makes one)\n"
 	"\n"
@@ -100,7 +112,7 @@ static const char report_usage[] =
 
 static int report(FILE *f, const char *name, const char *out,
 		  const char *note, const char *charts_dir,
-		  const bs_arch *arch)
+		  const char *dsmem, const bs_arch *arch)
 {
 	chart_set cs = { charts_dir, 0, 0, { NULL } };
 	bs_dataset *ds = NULL;
@@ -117,8 +129,11 @@ static int report(FILE *f, const char *name, const char *out,
 		rc = charts_gather(&o, &cs);
 	if (!rc && !(ds = bs_dataset_open(f, name, &err)))
 		rc = report_error(&err);
+	D->ds_elsewhere = dsmem != NULL;
 	if (!rc)
 		rc = data_read(D, ds, name, arch);
+	if (!rc && dsmem)
+		rc = dsmem_read(D, dsmem);
 	if (!rc)
 		rc = page_write(&o, D, note, &cs);
 	if (!rc)
@@ -138,6 +153,7 @@ int cmd_report(int argc, char **argv)
 {
 	const char *charts_dir = NULL, *out = DEFAULT_OUT, *note = NULL;
 	const char *file = NULL, *arch_name = NULL, *plot = NULL;
+	const char *dsmem = NULL, *dsplot = NULL;
 	int out_given = 0, nmore = 0;
 	const bs_arch *arch = NULL;
 	FILE *f;
@@ -169,6 +185,11 @@ int cmd_report(int argc, char **argv)
 		if (opts && !k)
 			k = opt_value(argc, argv, &i, "--note", &note);
 		if (opts && !k)
+			k = opt_value(argc, argv, &i, "--dsmem", &dsmem);
+		if (opts && !k)
+			k = opt_value(argc, argv, &i, "--dsmem-plot-data",
+				      &dsplot);
+		if (opts && !k)
 			k = opt_value(argc, argv, &i, "--arch", &arch_name);
 		if (k < 0)
 			return EXIT_BADINPUT;
@@ -191,26 +212,37 @@ int cmd_report(int argc, char **argv)
 		return usage_error("option --charts: empty folder name");
 	if (plot && !*plot)
 		return usage_error("option --plot-data: empty file name");
-	if (plot && (out_given || charts_dir || note))
-		return usage_error("report: --plot-data writes the plot data "
-				   "and no report: --%s does not go with it",
+	if (dsplot && !*dsplot)
+		return usage_error("option --dsmem-plot-data: empty file name");
+	if (dsmem && !*dsmem)
+		return usage_error("option --dsmem: empty file name");
+	if (plot && dsplot)
+		return usage_error("report: --plot-data and --dsmem-plot-data "
+				   "are two runs, not one");
+	if (dsplot && !plot)
+		plot = dsplot;
+	if (plot && (out_given || charts_dir || note || dsmem))
+		return usage_error("report: --%s writes the plot data and no "
+				   "report: --%s does not go with it",
+				   dsplot ? "dsmem-plot-data" : "plot-data",
 				   out_given ? "out" : charts_dir ? "charts"
-				   : "note");
+				   : note ? "note" : "dsmem");
 	if (arch_name && arch_option(arch_name, &arch))
 		return EXIT_BADINPUT;
 	if (nmore)
 		return report_several(file, nmore, argv, out_given ||
-				      charts_dir || note || plot, arch);
+				      charts_dir || note || plot || dsmem, arch);
 	if (!strcmp(file, "-"))
 		f = stdin;
 	else if (!(f = fopen(file, "r")))
 		return usage_error("%s: cannot open: %s", file,
 				   strerror(errno));
 	if (plot)
-		rc = plot_data(f, f == stdin ? "<stdin>" : file, plot, arch);
+		rc = plot_data(f, f == stdin ? "<stdin>" : file, plot, arch,
+			       dsplot != NULL);
 	else
 		rc = report(f, f == stdin ? "<stdin>" : file, out, note,
-			    charts_dir, arch);
+			    charts_dir, dsmem, arch);
 	if (f != stdin)
 		fclose(f);
 	return rc;

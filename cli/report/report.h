@@ -15,6 +15,7 @@
  *   page.c        the page: its head, the metadata, the sections in order
  *   outdir.c      the output folder, replaced whole, and the signals
  *   compare.c     two or more datasets side by side
+ *   dsmem.c       distributed shared memory: its section and chart data
  */
 #ifndef BANKSCOPE_CLI_REPORT_H
 #define BANKSCOPE_CLI_REPORT_H
@@ -41,7 +42,7 @@
  * kind that writes (bs_direction), and cycles are a latency for a kind
  * that returns a value, else an interval.
  */
-enum { G_LDST, G_MATRIX, G_ATOMICS, G_CPASYNC, G_OTHER, NGROUPS };
+enum { G_LDST, G_MATRIX, G_ATOMICS, G_CPASYNC, G_DSMEM, G_OTHER, NGROUPS };
 
 typedef struct {
 	const char *id;          /* in the plot data and the chart's name */
@@ -121,6 +122,34 @@ typedef struct {
 	tally free_tp;                  /* tp of the conflict-free rows */
 } kind_stats;
 
+/*
+ * dsmem.c: what the Distributed shared memory section shows of the remote
+ * (dsmem.*) rows, per kind, as check judges them: agreeing on sectors, on
+ * dshared wavefronts, on both (check's verdict, a stale prediction
+ * included); and the telling accesses, the remote and the local row of
+ * each of a few names (remote: the remote kind; local: the same name,
+ * a bank kind, no note, so not bankscope-dsmem's self control).
+ */
+#define DSMEM_TELLING 4
+typedef struct {
+	unsigned long rows, measured, not_modeled;
+	unsigned long sectors_agree, wf_agree, agree, disagree;
+	unsigned widths;                /* bit w: rows of width index w */
+} remote_stats;
+
+typedef struct {
+	int have_remote, have_local;
+	item remote, local;
+} telling_row;
+
+typedef struct {
+	const char *name;               /* the dataset the rows come from */
+	char gpu[128];
+	unsigned long rows;             /* remote rows */
+	remote_stats ks[BS_MAX_KINDS];
+	telling_row tell[DSMEM_TELLING];
+} dsmem_data;
+
 typedef struct {
 	const char *name;
 	const bs_arch *p;
@@ -137,6 +166,9 @@ typedef struct {
 	kind_stats ks[BS_MAX_KINDS][BS_NWIDTHS];
 	unsigned groups_seen;           /* bit g: rows of kind_groups[g] */
 	FILE *plot;                     /* --plot-data, or NULL */
+	int plot_dsmem;                 /* plot: --dsmem-plot-data's rows */
+	dsmem_data ds;                  /* the DSMEM section's rows */
+	int ds_elsewhere;               /* 1: from --dsmem, not this dataset */
 	listed *list;
 	size_t nlisted;
 	unsigned long not_modeled;      /* rows of kinds without a rule */
@@ -199,6 +231,9 @@ void page_latency(doc *d, const data *D);        /* timing.c */
 void fit_cells(doc *d, const fit_series *s);
 int page_throughput(doc *d, const data *D);
 int page_kinds(doc *d, const data *D);           /* kinds.c */
+/* kinds.c: "Source TAG: text." for each source of p in bits used. */
+void write_sources(doc *d, const bs_arch *p, unsigned used);
+void page_dsmem(doc *d, const data *D);          /* dsmem.c */
 void page_agreement(doc *d, const data *D);      /* agreement.c */
 /* agreement.c: why a measured row disagrees, in buf; 0 when it agrees. */
 int row_disagreement(const item *it, char *buf, size_t size);
@@ -210,7 +245,7 @@ typedef struct {
 } report_chart;
 
 /* The charts, in the page's order; charts.c checks NCHARTS. */
-#define NCHARTS 10
+#define NCHARTS 11
 extern const report_chart report_charts[];
 
 typedef struct {
@@ -264,8 +299,21 @@ int report_several(const char *first, int nmore, char **more, int options,
 /* plotdata.c */
 void plot_begin(data *D);
 void plot_row(data *D, const item *it, int modeled);
-/* --plot-data PATH; EXIT_BADINPUT after a message. */
+void plot_num(FILE *f, double v);       /* ",v", "," for NaN */
+/* --plot-data PATH (dsmem 0) or --dsmem-plot-data PATH (1); EXIT_BADINPUT
+ * after a message. */
 int plot_data(FILE *f, const char *name, const char *path,
-	      const bs_arch *arch);
+	      const bs_arch *arch, int dsmem);
+
+/* dsmem.c */
+/* One row of the dataset into D->ds (its prediction in it->s when
+ * modeled). */
+void dsmem_take(data *D, const item *it, int modeled);
+/* --dsmem FILE: its rows into D->ds, under D's architecture. */
+int dsmem_read(data *D, const char *path);
+/* --dsmem-plot-data: the header, and one line for a remote row or a
+ * local row of probe dsmem without a note. */
+void dsmem_plot_begin(data *D);
+void dsmem_plot_row(data *D, const item *it, int modeled);
 
 #endif

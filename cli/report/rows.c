@@ -232,8 +232,14 @@ int data_read(data *D, bs_dataset *d, const char *name,
 		return report_error(&err);
 	}
 	rules_want(D);
+	if (!D->ds_elsewhere) {
+		const char *gpu = data_meta(D, "gpu");
+
+		D->ds.name = name;
+		snprintf(D->ds.gpu, sizeof D->ds.gpu, "%s", gpu ? gpu : "");
+	}
 	if (D->plot)
-		plot_begin(D);
+		(D->plot_dsmem ? dsmem_plot_begin : plot_begin)(D);
 	while ((rc = bs_dataset_next(d, &it.r, &err)) > 0) {
 		int modeled = bs_arch_rule(D->p, it.r.access.kind,
 					      it.r.access.width) != NULL;
@@ -254,8 +260,11 @@ int data_read(data *D, bs_dataset *d, const char *name,
 		}
 		if (take_kind(D, &it, modeled, judged) < 0)
 			return usage_error("out of memory");
+		if (!D->ds_elsewhere)
+			dsmem_take(D, &it, modeled);
 		if (D->plot)
-			plot_row(D, &it, modeled);
+			(D->plot_dsmem ? dsmem_plot_row : plot_row)(D, &it,
+								    modeled);
 	}
 	return rc < 0 ? report_error(&err) : 0;
 }
