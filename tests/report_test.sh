@@ -222,7 +222,7 @@ holds report.md '## Stores: interval between back-to-back stores'
 holds report.md '| `cuda_driver_api_version` | 13.0 (written as driver\_version) |'
 holds index.html '<tr><td><code>pairs</code></td><td>all</td><td><code>l/2</code></td>'
 # distributed shared memory, from the bankscope-dsmem file beside $DATA
-holds report.md '| all | 1, 2, 4, 8, 16 | 398 | 398 | 377 | 341 | 325 | 73 | 0 |'
+holds report.md '| all | 1, 2, 4, 8, 16 | 398 | 398 | 396 | 341 | 341 | 57 | 0 |'
 holds report.md '| `ld4_s32` | lane l reads word 32 l: a sector per lane; in the CTA'"'"'s own shared memory one bank for all 32 | 32 | 32 | 273.484 | 259.56 | 96.969 | 32 |'
 holds index.html '<figure id="chart-dsmem"><a href="dsmem.svg"><img src="dsmem.png" alt="Distributed shared memory: load latency against sectors"></a>'
 terminal_says "$T/report.log" "report: distributed shared memory from $DSMEM" \

@@ -175,6 +175,10 @@ static void rule_words(const bs_arch *p, bs_kind k, int w, char *key,
 	snprintf(moves, size, "%s", r->remote == BS_REMOTE_RMW
 		 ? "a read and a write of each 32-byte sector per pass (a "
 		 "sector's passes: the most lanes on one of its words)"
+		 : r->remote == BS_REMOTE_WRITES
+		 ? "the distinct 32-byte sectors of each 128-byte line, 2 "
+		 "for a line whose one sector is written in both 16-byte "
+		 "halves"
 		 : "its distinct 32-byte sectors");
 	if (isnan(r->lat_slope)) {
 		snprintf(lat, size, "%s", kind_returns(k) ? "no latency line"
