@@ -57,8 +57,11 @@
  * remote rule predicts follow from its cost (ceil(lines / 4), for rmw at
  * least the most lanes on one word; bs_remote_predict) and are known
  * not to fit every random access, so a row whose wavefronts disagree is
- * named as a miss, like any other, and decides nothing.  Remote rows
- * without measured sectors are skipped.
+ * named as a miss, like any other, and decides nothing.  The two costs
+ * never both fit a row (rmw moves 2 x passes, at least twice the
+ * sectors), so no remote cost is left open; its latency slope is, when
+ * every timed row moves as many sectors.  Remote rows without measured
+ * sectors are skipped.
  *
  * Candidates are tried simplest first (one phase of 32 before narrower
  * ones, no packing before packing, fewer and smaller partners first,

@@ -128,8 +128,8 @@ int calib_choose_ideal(group *g, const geometry *geo, bs_rule *r,
 
 /*
  * A remote group's rule (remote=sectors or rmw, chosen by its sectors),
- * with what its rows leave open and the rows it misses (sectors or
- * dshared wavefronts) in res; 0, or -1 out of memory.
+ * with the rows it misses (sectors or dshared wavefronts) in res; 0, or
+ * -1 out of memory.
  */
 int calib_remote_rule(group *g, bs_rule *r, bs_calib_result *res);
 

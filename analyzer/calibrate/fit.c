@@ -241,7 +241,7 @@ int calib_fit_latency(group *g, const geometry *geo, bs_rule *r, double tol,
 		free(v);
 		return calib_add_open(res, g->kind, g->width, NULL, -1, "latency "
 				"slope of %u-byte %s: every timed row has %g "
-				"%s (%s would settle it)", g->width,
+				"%s (%s, would settle it)", g->width,
 				bs_kind_name(g->kind), x, per, r->remote
 				? "rows of more sectors, as probe-dsmem "
 				  "times" : "rows with conflicts, as "

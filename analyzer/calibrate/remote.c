@@ -28,6 +28,7 @@ static bs_rule remote_rule(const group *g, uint8_t cost)
 	r.kind = g->kind;
 	r.width = (uint8_t)g->width;
 	r.remote = cost;
+	r.slot_waves = 1;        /* as an arch file reads it back */
 	r.lat_base = r.lat_packed = r.lat_slope = r.tp_bytes_per_clk = NAN;
 	return r;
 }
@@ -45,28 +46,6 @@ static size_t sectors_agree(group *g, const bs_rule *r)
 		      !bs_sectors_differ(m->sec, &s);
 	}
 	return ok;
-}
-
-/*
- * The first family point of the group's kind and width whose sectors a
- * and b predict differently, or -1.
- */
-static long diverging_point(const group *g, const bs_rule *a,
-			    const bs_rule *b)
-{
-	bs_summary sa, sb;
-
-	for (size_t i = 0; i < g->ref->n; i++) {
-		const bs_access *p = &g->ref->v[i];
-
-		if (p->kind != g->kind || p->width != g->width ||
-		    bs_remote_predict(a, p, &sa) < 0 ||
-		    bs_remote_predict(b, p, &sb) < 0)
-			continue;
-		if (sa.sectors != sb.sectors)
-			return (long)i;
-	}
-	return -1;
 }
 
 /* The rows whose sectors or dshared wavefronts r does not give. */
@@ -107,33 +86,19 @@ int calib_remote_rule(group *g, bs_rule *r, bs_calib_result *res)
 	size_t most = 0;
 	unsigned best = 0;
 
+	/*
+	 * No row leaves the two open: rmw moves 2 x passes >= 2 x sectors,
+	 * so a row of one active lane or more fits one of them at most.
+	 */
 	for (unsigned i = 0; i < NCAND && most < g->n; i++) {
 		bs_rule t = remote_rule(g, candidates[i]);
 		size_t k = sectors_agree(g, &t);
 
-		if (k > most || i == 0) {
+		if (k > most) {
 			most = k;
 			best = i;
 		}
 	}
 	*r = remote_rule(g, candidates[best]);
-	/* another candidate explains every row too: open where a point of
-	   probe-dsmem tells them apart */
-	for (unsigned i = best + 1; most == g->n && i < NCAND; i++) {
-		bs_rule t = remote_rule(g, candidates[i]);
-		long pt;
-
-		if (sectors_agree(g, &t) != g->n ||
-		    (pt = diverging_point(g, r, &t)) < 0)
-			continue;
-		if (calib_add_open(res, g->kind, g->width, g->ref, pt,
-				   "sectors of %u-byte %s: the rows fit "
-				   "remote=%s and remote=%s alike", g->width,
-				   bs_kind_name(g->kind),
-				   bs_remote_name(r->remote),
-				   bs_remote_name(t.remote)) < 0)
-			return -1;
-		break;
-	}
 	return list_misses(g, r, res);
 }
