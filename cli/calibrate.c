@@ -106,11 +106,12 @@ static void print_result(const bs_calib_result *res)
 		res->sigma);
 	if (res->remote_rows)
 		fprintf(stderr, "calibrate: remote latency tolerance %.2f "
-			"cycles: the same of the %zu remote rows, apart (the "
-			"network's noise, not the banks'): %.2f, %.2f, "
-			"%.2f\n", res->remote.cycles, res->remote_rows,
-			BS_CALIB_CYCLES_TOL, res->remote.spread,
-			res->remote.sigma);
+			"cycles, from the %zu remote rows' own noise: the "
+			"largest of %.2f, twice their spread (%.2f, 90th "
+			"percentile) and 3 robust deviations about their "
+			"lines (%.2f)\n", res->remote.cycles,
+			res->remote_rows, BS_CALIB_CYCLES_TOL,
+			res->remote.spread, res->remote.sigma);
 	fprintf(stderr, "calibrate: %zu measured rows (%zu distinct "
 		"accesses), %zu skipped, %zu unexplained (%zu finding%s: %zu "
 		"of counters, %zu of cycles), %zu rule%s undetermined\n",
