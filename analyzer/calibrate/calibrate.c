@@ -127,9 +127,35 @@ static int choose_geometry(group *g, const groups *gs, bs_calib_result *res)
 }
 
 /*
- * Each group's rule under geo into out: its wavefront rule, what the
- * rows leave open, its ideal, the rows it misses, its throughput (a
- * remote kind's: its sectors rule, remote.c).  0, or -1 with err.
+ * A bank group's rule under geo into r: its wavefront rule, what the rows
+ * leave open, its ideal, the rows it misses, its throughput.  0, or -1
+ * out of memory.
+ */
+static int bank_rule(group *g, const geometry *geo, const bs_arch *out,
+		     bs_rule *r, bs_calib_result *res)
+{
+	int all = calib_best_rule(g, geo, r) == g->n;
+
+	if (all && calib_check_open(g, geo, r, res) < 0)
+		return -1;
+	if (!all && (calib_extra_kinds(g) & 1) &&
+	    !bs_arch_rule(out, BS_KIND_LD, g->width) &&
+	    calib_add_open(res, g->kind, g->width, NULL, -1, "%u-byte %s: a "
+			   "retry loop (loop=cas) loads by the ld %u rule, and "
+			   "no %u-byte ld row was measured (probe-stride "
+			   "measures them)", g->width, bs_kind_name(g->kind),
+			   g->width, g->width) < 0)
+		return -1;
+	if (calib_choose_ideal(g, geo, r, res) < 0 ||
+	    calib_list_misses(g, geo, r, res) < 0)
+		return -1;
+	calib_fit_throughput(g, geo, r);
+	return 0;
+}
+
+/*
+ * Each group's rule under geo into out: a bank kind's (bank_rule) or a
+ * remote kind's, chosen by its sectors (remote.c).  0, or -1 with err.
  */
 static int derive_rules(group *g, const groups *gs, const geometry *geo,
 			bs_arch *out, bs_calib_result *res, bs_error *err)
@@ -138,32 +164,11 @@ static int derive_rules(group *g, const groups *gs, const geometry *geo,
 
 	for (size_t k = 0; k < gs->n; k++) {
 		bs_rule r;
-		int all;
 
 		set_group(g, gs, k);
-		if (remote_group(g)) {
-			if (calib_remote_rule(g, &r, res) < 0)
-				return no_memory(err);
-			if (bs_arch_set_rule(out, &r, err) < 0)
-				return -1;
-			continue;
-		}
-		all = calib_best_rule(g, geo, &r) == g->n;
-		if (all && calib_check_open(g, geo, &r, res) < 0)
+		if ((remote_group(g) ? calib_remote_rule(g, &r, res)
+				     : bank_rule(g, geo, out, &r, res)) < 0)
 			return no_memory(err);
-		if (!all && (calib_extra_kinds(g) & 1) &&
-		    !bs_arch_rule(out, BS_KIND_LD, g->width) &&
-		    calib_add_open(res, g->kind, g->width, NULL, -1, "%u-byte "
-				   "%s: a retry loop (loop=cas) loads by the "
-				   "ld %u rule, and no %u-byte ld row was "
-				   "measured (probe-stride measures them)",
-				   g->width, bs_kind_name(g->kind), g->width,
-				   g->width) < 0)
-			return no_memory(err);
-		if (calib_choose_ideal(g, geo, &r, res) < 0 ||
-		    calib_list_misses(g, geo, &r, res) < 0)
-			return no_memory(err);
-		calib_fit_throughput(g, geo, &r);
 		if (bs_arch_set_rule(out, &r, err) < 0)
 			return -1;
 		if (c->progress)
