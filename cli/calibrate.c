@@ -20,14 +20,16 @@ static const char calibrate_usage[] =
 	"probe run on one GPU (make probe-all): the bank geometry and, for\n"
 	"each access kind and width measured, the phases, packing, whether\n"
 	"lanes share a word, the ideal, the latency line and the conflict-\n"
-	"free throughput, searched over the rule space (docs/model.md,\n"
-	"\"Calibration\"), not looked up.  The arch file goes to stdout:\n"
-	"save it and give it to --arch.  On stderr: every measured row the\n"
-	"architecture cannot explain, with the nearest rule, and every rule the\n"
-	"rows leave open, with the probe family that would settle it, and\n"
-	"the latency tolerance used (from the rows' own noise).  Rows of\n"
-	"one access are judged once: a finding names the first and counts\n"
-	"the rest.\n"
+	"free throughput (a remote dsmem.* kind, from bankscope-dsmem's\n"
+	"files: the sectors it moves, remote=sectors or remote=rmw, and its\n"
+	"latency line against them), searched over the rule space\n"
+	"(docs/model.md, \"Calibration\"), not looked up.  The arch file\n"
+	"goes to stdout: save it and give it to --arch.  On stderr: every\n"
+	"measured row the architecture cannot explain, with the nearest\n"
+	"rule, and every rule the rows leave open, with the probe family\n"
+	"that would settle it, and the latency tolerance used (from the\n"
+	"rows' own noise; the remote rows' apart).  Rows of one access\n"
+	"are judged once: a finding names the first and counts the rest.\n"
 	"\n"
 	"  --name NAME          the architecture's name (default sm_XY from\n"
 	"                       the datasets' compute capability;\n"
@@ -102,6 +104,14 @@ static void print_result(const bs_calib_result *res)
 		"percentile) and 3 robust deviations about the lines "
 		"(%.2f)\n", res->cycles_tol, BS_CALIB_CYCLES_TOL, res->spread,
 		res->sigma);
+	if (res->remote_rows)
+		fprintf(stderr, "calibrate: remote latency tolerance %.2f "
+			"cycles, from the %zu remote rows' own noise: the "
+			"largest of %.2f, twice their spread (%.2f, 90th "
+			"percentile) and 3 robust deviations about their "
+			"lines (%.2f)\n", res->remote.cycles,
+			res->remote_rows, BS_CALIB_CYCLES_TOL,
+			res->remote.spread, res->remote.sigma);
 	fprintf(stderr, "calibrate: %zu measured rows (%zu distinct "
 		"accesses), %zu skipped, %zu unexplained (%zu finding%s: %zu "
 		"of counters, %zu of cycles), %zu rule%s undetermined\n",

@@ -8,7 +8,8 @@
  * (bs_arch_write, bs_arch_parse).  Crashes, leaks, sanitizer
  * reports, an error without text, and broken invariants (abort) are
  * findings: a profile that does not read back, more distinct accesses or
- * named rows than rows, a latency tolerance under BS_CALIB_CYCLES_TOL.
+ * named or remote rows than rows, a latency tolerance (bank or remote)
+ * under BS_CALIB_CYCLES_TOL.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -28,7 +29,9 @@ static void check_result(const bs_calib_result *res, const bs_arch *p)
 	bs_error err;
 
 	if (res->distinct > res->rows || res->miss_rows > res->rows ||
-	    !(res->cycles_tol >= BS_CALIB_CYCLES_TOL))
+	    res->remote_rows > res->rows ||
+	    !(res->cycles_tol >= BS_CALIB_CYCLES_TOL) ||
+	    !(res->remote.cycles >= BS_CALIB_CYCLES_TOL))
 		abort();
 	if (!f || bs_arch_write(f, p) < 0 || fclose(f) != 0)
 		abort();

@@ -6,7 +6,9 @@
  * whole datasets) and searches the rule space for the architecture that
  * explains them, nothing looked up:
  *
- *   geometry   banks 16, 32 or 64 of 4 bytes, or 16 or 32 of 8 bytes;
+ *   geometry   banks 16, 32 or 64 of 4 bytes, or 16 or 32 of 8 bytes
+ *              (the rows of bank kinds choose it: a remote one takes no
+ *              bank);
  *   phases     for each (kind, width) measured, lanes per phase 32, 16,
  *              8, 4, 2 or 1; packing none, or pairwise-uniform requests
  *              (partners any non-empty subset of 1, 2, 4, 8, 16) served in
@@ -32,7 +34,16 @@
  *              residual) of the timed rows about their robust lines;
  *   throughput the median bytes per clock per SM of the rows whose every
  *              address lane is active and wants a word of its own, and
- *              that measured no conflict.
+ *              that measured no conflict;
+ *   remote     for each remote kind and width measured (distributed shared
+ *              memory, bs_kind_info.remote: no bank takes it), the cost
+ *              remote=sectors (the distinct 32-byte sectors) or
+ *              remote=rmw (a read and a write of each sector per pass),
+ *              judged by the measured sectors; its latency line as
+ *              above, against the sectors the rule moves, for the kinds
+ *              that return a value, with a tolerance of its own from the
+ *              remote rows' noise (the SM-to-SM network's, not the
+ *              banks'); no throughput.
  *
  * Rows of one access (kind, width, lanes, addresses) and the same
  * counters are one distinct access: the search runs over those, so
@@ -40,10 +51,22 @@
  * explained when its wavefronts and conflicts agree with the rule as
  * check judges them (bs_counters_differ); cycles never choose a rule.
  *
+ * A remote row is explained when its sectors, its dshared wavefronts
+ * (and conflicts, where measured) agree with the rule as check judges
+ * them, but its rule is chosen by the sectors alone: the wavefronts a
+ * remote rule predicts follow from its cost (ceil(lines / 4), for rmw at
+ * least the most lanes on one word; bs_remote_predict) and are known
+ * not to fit every random access, so a row whose wavefronts disagree is
+ * named as a miss, like any other, and decides nothing.  The two costs
+ * never both fit a row (rmw moves 2 x passes, at least twice the
+ * sectors), so no remote cost is left open; its latency slope is, when
+ * every timed row moves as many sectors.  Remote rows without measured
+ * sectors are skipped.
+ *
  * Candidates are tried simplest first (one phase of 32 before narrower
  * ones, no packing before packing, fewer and smaller partners first,
  * shared words before serial ones, slots of one wavefront before two,
- * ideal by words before by lanes), and
+ * ideal by words before by lanes; remote=sectors before remote=rmw), and
  * the first that explains every row of its (kind, width) is taken.  A
  * rule is undetermined when another candidate explains the rows as well
  * but predicts a point of a probe family (bs_families.h) differently: the
@@ -88,14 +111,23 @@ typedef struct {
 	char example[BS_NAME_MAX];   /* one of its points */
 } bs_calib_open;
 
+/* A latency tolerance and the noise it follows. */
+typedef struct {
+	double cycles;           /* the tolerance */
+	double spread;           /* 90th percentile of the rows' spread */
+	double sigma;            /* robust deviation about the lines */
+} bs_calib_tolerance;
+
 typedef struct {
 	size_t rows;             /* measured rows used */
+	size_t remote_rows;      /* of them, of remote kinds */
 	size_t distinct;         /* distinct accesses among them */
 	size_t skipped;          /* rows with a note or no counters */
 	size_t miss_rows;        /* rows of the distinct accesses in miss */
 	double cycles_tol;       /* the latency tolerance used, and why: */
 	double spread;           /* 90th percentile of the rows' spread */
 	double sigma;            /* robust deviation about the lines */
+	bs_calib_tolerance remote;   /* the same for the remote kinds */
 	size_t nmiss;
 	bs_calib_miss *miss;
 	size_t nopen;
@@ -121,9 +153,9 @@ bs_calib *bs_calib_new(void);
 void bs_calib_free(bs_calib *c);
 void bs_calib_set_progress(bs_calib *c, bs_calib_progress_fn fn, void *ctx);
 /*
- * Add one measured row (rows with a note or without measured wavefronts
- * are counted as skipped); file and line name it in the result.  0, or
- * -1 out of memory.
+ * Add one measured row (rows with a note or without measured wavefronts,
+ * and remote rows without measured sectors, are counted as skipped);
+ * file and line name it in the result.  0, or -1 out of memory.
  */
 int bs_calib_add_row(bs_calib *c, const bs_row *r, const char *file,
 		     long line);

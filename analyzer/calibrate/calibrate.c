@@ -72,10 +72,17 @@ static void set_group(group *g, const groups *gs, size_t k)
 	g->width = g->c->row[g->idx[0]].a.width;
 }
 
+/* Is the group of a remote kind (priced by sectors, not banks)? */
+static int remote_group(const group *g)
+{
+	return calib_noise_class(g->kind) == NOISE_REMOTE;
+}
+
 /*
  * The geometry whose best rules explain the most rows, first of equals;
- * open in res when another explains as many.  Its index into
- * calib_geometries, or -1 out of memory.
+ * open in res when another explains as many.  Remote kinds' rows take
+ * no bank and say nothing of it.  Its index into calib_geometries, or -1
+ * out of memory.
  */
 static int choose_geometry(group *g, const groups *gs, bs_calib_result *res)
 {
@@ -89,8 +96,9 @@ static int choose_geometry(group *g, const groups *gs, bs_calib_result *res)
 		score[gi] = 0;
 		for (size_t k = 0; k < gs->n; k++) {
 			set_group(g, gs, k);
-			score[gi] += calib_best_rule(g, &calib_geometries[gi],
-						     &r);
+			if (!remote_group(g))
+				score[gi] += calib_best_rule(g,
+						&calib_geometries[gi], &r);
 		}
 		if (c->progress)
 			c->progress(c->progress_ctx, "bank geometries tried",
@@ -119,9 +127,35 @@ static int choose_geometry(group *g, const groups *gs, bs_calib_result *res)
 }
 
 /*
- * Each group's rule under geo into out: its wavefront rule, what the
- * rows leave open, its ideal, the rows it misses, its throughput.  0, or
- * -1 with err.
+ * A bank group's rule under geo into r: its wavefront rule, what the rows
+ * leave open, its ideal, the rows it misses, its throughput.  0, or -1
+ * out of memory.
+ */
+static int bank_rule(group *g, const geometry *geo, const bs_arch *out,
+		     bs_rule *r, bs_calib_result *res)
+{
+	int all = calib_best_rule(g, geo, r) == g->n;
+
+	if (all && calib_check_open(g, geo, r, res) < 0)
+		return -1;
+	if (!all && (calib_extra_kinds(g) & 1) &&
+	    !bs_arch_rule(out, BS_KIND_LD, g->width) &&
+	    calib_add_open(res, g->kind, g->width, NULL, -1, "%u-byte %s: a "
+			   "retry loop (loop=cas) loads by the ld %u rule, and "
+			   "no %u-byte ld row was measured (probe-stride "
+			   "measures them)", g->width, bs_kind_name(g->kind),
+			   g->width, g->width) < 0)
+		return -1;
+	if (calib_choose_ideal(g, geo, r, res) < 0 ||
+	    calib_list_misses(g, geo, r, res) < 0)
+		return -1;
+	calib_fit_throughput(g, geo, r);
+	return 0;
+}
+
+/*
+ * Each group's rule under geo into out: a bank kind's (bank_rule) or a
+ * remote kind's, chosen by its sectors (remote.c).  0, or -1 with err.
  */
 static int derive_rules(group *g, const groups *gs, const geometry *geo,
 			bs_arch *out, bs_calib_result *res, bs_error *err)
@@ -130,25 +164,11 @@ static int derive_rules(group *g, const groups *gs, const geometry *geo,
 
 	for (size_t k = 0; k < gs->n; k++) {
 		bs_rule r;
-		int all;
 
 		set_group(g, gs, k);
-		all = calib_best_rule(g, geo, &r) == g->n;
-		if (all && calib_check_open(g, geo, &r, res) < 0)
+		if ((remote_group(g) ? calib_remote_rule(g, &r, res)
+				     : bank_rule(g, geo, out, &r, res)) < 0)
 			return no_memory(err);
-		if (!all && (calib_extra_kinds(g) & 1) &&
-		    !bs_arch_rule(out, BS_KIND_LD, g->width) &&
-		    calib_add_open(res, g->kind, g->width, NULL, -1, "%u-byte "
-				   "%s: a retry loop (loop=cas) loads by the "
-				   "ld %u rule, and no %u-byte ld row was "
-				   "measured (probe-stride measures them)",
-				   g->width, bs_kind_name(g->kind), g->width,
-				   g->width) < 0)
-			return no_memory(err);
-		if (calib_choose_ideal(g, geo, &r, res) < 0 ||
-		    calib_list_misses(g, geo, &r, res) < 0)
-			return no_memory(err);
-		calib_fit_throughput(g, geo, &r);
 		if (bs_arch_set_rule(out, &r, err) < 0)
 			return -1;
 		if (c->progress)
@@ -159,13 +179,15 @@ static int derive_rules(group *g, const groups *gs, const geometry *geo,
 }
 
 /*
- * The latency tolerance from the noise (bs_calibrate.h): the spread of
- * the rows, and the deviation of the timed rows about their robust lines
- * under the rules derived (a rule that misses counters says nothing of
- * the noise).  0, or -1 out of memory.
+ * The latency tolerance of a noise class from its noise (bs_calibrate.h):
+ * the spread of the rows, and the deviation of the timed rows about their
+ * robust lines under the rules derived (a rule that misses the counters
+ * its line counts says nothing of the noise), into tol.  0, or -1 out of
+ * memory.
  */
 static int latency_tolerance(group *g, const groups *gs, const geometry *geo,
-			     const bs_arch *out, bs_calib_result *res)
+			     const bs_arch *out, int noise,
+			     bs_calib_tolerance *tol)
 {
 	const bs_calib *c = g->c;
 	tpoint *v = malloc((c->n + 1) * sizeof *v);
@@ -183,25 +205,26 @@ static int latency_tolerance(group *g, const groups *gs, const geometry *geo,
 
 		set_group(g, gs, k);
 		r = bs_arch_rule(out, g->kind, g->width);
-		if (!bs_kind_get(g->kind)->returns || r->loop)
+		if (calib_noise_class(g->kind) != noise ||
+		    !bs_kind_get(g->kind)->returns || r->loop)
 			continue;
 		frc = calib_residuals(g, geo, r, v, &nv, &slope, base);
 		if (frc == FIT_OOM)
 			goto out;
 		for (size_t i = 0; i < g->n; i++)
-			if (c->row[g->idx[i]].named)
+			if (c->row[g->idx[i]].off_x)
 				frc = FIT_NO_ROWS;
 		for (size_t i = 0; frc == FIT_OK && i < nv; i++)
 			if (!isnan(v[i].y))
 				dev[ndev++] = fabs(v[i].y);
 	}
-	res->spread = calib_spread_p90(c);
-	res->sigma = ndev ? 1.4826 * calib_median(dev, ndev) : 0;
-	res->cycles_tol = BS_CALIB_CYCLES_TOL;
-	if (2 * res->spread > res->cycles_tol)
-		res->cycles_tol = 2 * res->spread;
-	if (3 * res->sigma > res->cycles_tol)
-		res->cycles_tol = 3 * res->sigma;
+	tol->spread = calib_spread_p90(c, noise);
+	tol->sigma = ndev ? 1.4826 * calib_median(dev, ndev) : 0;
+	tol->cycles = BS_CALIB_CYCLES_TOL;
+	if (2 * tol->spread > tol->cycles)
+		tol->cycles = 2 * tol->spread;
+	if (3 * tol->sigma > tol->cycles)
+		tol->cycles = 3 * tol->sigma;
 	rc = 0;
 out:
 	free(v);
@@ -210,18 +233,20 @@ out:
 }
 
 /* The latency line of each rule of a kind that returns a value, within
- * res->cycles_tol, into out.  0, or -1 with err. */
+ * its noise class's tolerance, into out.  0, or -1 with err. */
 static int fit_latencies(group *g, const groups *gs, const geometry *geo,
 			 bs_arch *out, bs_calib_result *res, bs_error *err)
 {
 	for (size_t k = 0; k < gs->n; k++) {
 		bs_rule r;
+		double tol;
 
 		set_group(g, gs, k);
 		r = *bs_arch_rule(out, g->kind, g->width);
 		if (!bs_kind_get(g->kind)->returns || r.loop)
 			continue;
-		if (calib_fit_latency(g, geo, &r, res->cycles_tol, res) < 0)
+		tol = remote_group(g) ? res->remote.cycles : res->cycles_tol;
+		if (calib_fit_latency(g, geo, &r, tol, res) < 0)
 			return no_memory(err);
 		if (bs_arch_set_rule(out, &r, err) < 0)
 			return -1;
@@ -304,6 +329,7 @@ int bs_calib_run(bs_calib *c, const bs_calib_options *o, bs_arch *out,
 		 bs_calib_result *res, bs_error *err)
 {
 	bs_points ref = { 0 };
+	bs_calib_tolerance bank;
 	const geometry *geo;
 	groups gs;
 	group g;
@@ -311,6 +337,7 @@ int bs_calib_run(bs_calib *c, const bs_calib_options *o, bs_arch *out,
 
 	memset(res, 0, sizeof *res);
 	res->rows = c->rows;
+	res->remote_rows = c->remote_rows;
 	res->distinct = c->n;
 	res->skipped = c->skipped;
 	if (!c->n)
@@ -337,10 +364,15 @@ int bs_calib_run(bs_calib *c, const bs_calib_options *o, bs_arch *out,
 	g.built = out;
 	if (derive_rules(&g, &gs, geo, out, res, err) < 0)
 		goto out;
-	if (latency_tolerance(&g, &gs, geo, out, res) < 0) {
+	if (latency_tolerance(&g, &gs, geo, out, NOISE_BANK, &bank) < 0 ||
+	    latency_tolerance(&g, &gs, geo, out, NOISE_REMOTE,
+			      &res->remote) < 0) {
 		no_memory(err);
 		goto out;
 	}
+	res->cycles_tol = bank.cycles;
+	res->spread = bank.spread;
+	res->sigma = bank.sigma;
 	if (fit_latencies(&g, &gs, geo, out, res, err) < 0)
 		goto out;
 	name_profile(c, o, out);

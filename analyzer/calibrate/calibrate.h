@@ -12,6 +12,7 @@
  *
  *   intake.c     rows in: the distinct accesses, their medians, the noise
  *   search.c     the candidate rules, judging them on a group, the search
+ *   remote.c     the same for a remote kind's group: its sectors rule
  *   fit.c        the chosen rule's latency line and throughput
  *   findings.c   what the result names: the misses and the open rules
  *   calibrate.c  bs_calib_run: from the groups to an architecture read back
@@ -27,12 +28,13 @@
 #define SPREAD_BINS 4096
 
 /*
- * One distinct access: its addresses and measured counters, the rows of
- * it that were read, the first of them (file, line) to name it.
+ * One distinct access: its addresses and measured counters (a remote
+ * kind's: dshared wavefronts and sectors, no conflicts), the rows of it
+ * that were read, the first of them (file, line) to name it.
  */
 typedef struct {
 	bs_access a;
-	double wf, bc;
+	double wf, bc, sec;
 	double cycles, tp;       /* medians of the kept values, by the run */
 	double cyc[KEEP], tpv[KEEP];
 	long cyc_line[KEEP];     /* the row of each cycles value kept */
@@ -43,13 +45,23 @@ typedef struct {
 	unsigned file;           /* index into files */
 	long line;
 	int named;               /* in the result already */
+	/*
+	 * Its counters miss the x of the latency line (a bank rule's
+	 * wavefronts or conflicts, a remote rule's sectors): its group's
+	 * residuals say nothing of the noise.
+	 */
+	int off_x;
 } mrow;
+
+/* The timing noise of bank kinds (0) and of remote ones (1), apart: the
+ * SM-to-SM network is noisier than the banks. */
+enum { NOISE_BANK, NOISE_REMOTE, NOISE_CLASSES };
 
 struct bs_calib {
 	mrow *row;               /* the distinct accesses */
-	size_t n, cap, rows, skipped;
+	size_t n, cap, rows, skipped, remote_rows;
 	size_t *bucket, nbucket;
-	size_t spread[SPREAD_BINS], nspread;
+	size_t spread[NOISE_CLASSES][SPREAD_BINS], nspread[NOISE_CLASSES];
 	int final;
 	char **files;
 	unsigned nfiles;
@@ -88,8 +100,10 @@ typedef struct {
 
 /* Each access's medians; the spread of a repeated access's rows. */
 void calib_finish(bs_calib *c);
-/* The 90th percentile of the spread, in cycles. */
-double calib_spread_p90(const bs_calib *c);
+/* Whether kind is remote: its noise class. */
+int calib_noise_class(bs_kind kind);
+/* The 90th percentile of the spread of a noise class, in cycles. */
+double calib_spread_p90(const bs_calib *c, int noise);
 
 /* ---- search.c ---------------------------------------------------------- */
 
@@ -110,9 +124,19 @@ int calib_check_open(group *g, const geometry *geo, const bs_rule *chosen,
 int calib_choose_ideal(group *g, const geometry *geo, bs_rule *r,
 		       bs_calib_result *res);
 
+/* ---- remote.c ---------------------------------------------------------- */
+
+/*
+ * A remote group's rule (remote=sectors or rmw, chosen by its sectors),
+ * with the rows it misses (sectors or dshared wavefronts) in res; 0, or
+ * -1 out of memory.
+ */
+int calib_remote_rule(group *g, bs_rule *r, bs_calib_result *res);
+
 /* ---- fit.c ------------------------------------------------------------- */
 
-/* A timed row: x its wavefronts, k whether the rule packs it. */
+/* A timed row: x its wavefronts (a remote rule: the sectors it moves), k
+ * whether the rule packs it. */
 typedef struct {
 	double x, y;
 	int k;

@@ -84,6 +84,7 @@ int calib_list_misses(group *g, const geometry *geo, const bs_rule *r,
 		if (bs_predict(&g->scratch, &m->a, &s, NULL) == 0 &&
 		    !(d = bs_counters_differ(m->wf, m->bc, &s)))
 			continue;
+		m->off_x = 1;
 		if (!(x = calib_add_miss(g->c, res, m, r, m->count)))
 			return -1;
 		if (d & BS_DIFFER_WAVEFRONTS)

@@ -27,7 +27,11 @@ static int cmp_tpoint(const void *pa, const void *pb)
 	return a->y < b->y ? -1 : a->y > b->y;
 }
 
-/* The group's timed rows under the rule, sorted by packing and x. */
+/*
+ * The group's timed rows under the rule, sorted by packing and x: the
+ * measured wavefronts, or the sectors a remote rule moves (what its
+ * latency line counts, bs_remote_predict).
+ */
 static size_t timed(group *g, const geometry *geo, const bs_rule *r,
 		    tpoint *v)
 {
@@ -41,7 +45,8 @@ static size_t timed(group *g, const geometry *geo, const bs_rule *r,
 		if (isnan(m->cycles) ||
 		    bs_predict(&g->scratch, &m->a, &s, NULL) < 0)
 			continue;
-		v[n++] = (tpoint){ m->wf, m->cycles, !!s.packed, g->idx[i] };
+		v[n++] = (tpoint){ r->remote ? s.sectors : m->wf, m->cycles,
+				   !!s.packed, g->idx[i] };
 	}
 	qsort(v, n, sizeof *v, cmp_tpoint);
 	return n;
@@ -130,11 +135,12 @@ int calib_residuals(group *g, const geometry *geo, const bs_rule *r,
 }
 
 /*
- * cycles = slope * wavefronts + base (lat_packed for packed requests),
- * least squares over the rows within tol of the robust line, into r;
- * rounded to whole cycles when that moves none of those rows past tol.
- * v (room for g->n) is left holding the timed rows and their residuals
- * from the robust line, *x the first row's wavefronts.
+ * cycles = slope * x + base (lat_packed for packed requests), x the
+ * wavefronts (a remote rule: sectors), least squares over the rows within
+ * tol of the robust line, into r; rounded to whole cycles when that moves
+ * none of those rows past tol.  v (room for g->n) is left holding the
+ * timed rows and their residuals from the robust line, *x the first
+ * row's x.
  */
 static int fit_line(group *g, const geometry *geo, bs_rule *r, double tol,
 		    tpoint *v, size_t *nv, double *x)
@@ -158,11 +164,11 @@ static int fit_line(group *g, const geometry *geo, bs_rule *r, double tol,
 				continue;
 			if (pass == 0) {
 				n[k]++;
-				sx[k] += m->wf;
+				sx[k] += v[i].x;
 				sy[k] += m->cycles;
 			} else {
 				/* one slope, an intercept per packing */
-				double dx = m->wf - sx[k] / n[k];
+				double dx = v[i].x - sx[k] / n[k];
 
 				sxx += dx * dx;
 				sxy += dx * (m->cycles - sy[k] / n[k]);
@@ -214,6 +220,7 @@ int calib_fit_latency(group *g, const geometry *geo, bs_rule *r, double tol,
 		       bs_calib_result *res)
 {
 	tpoint *v = malloc((g->n + 1) * sizeof *v);
+	const char *per = r->remote ? "sectors" : "wavefronts";
 	double x;
 	size_t nv;
 	bs_summary s;
@@ -234,9 +241,11 @@ int calib_fit_latency(group *g, const geometry *geo, bs_rule *r, double tol,
 		free(v);
 		return calib_add_open(res, g->kind, g->width, NULL, -1, "latency "
 				"slope of %u-byte %s: every timed row has %g "
-				"wavefronts (rows with conflicts, as "
-				"probe-stride times, would settle it)",
-				g->width, bs_kind_name(g->kind), x);
+				"%s (%s, would settle it)", g->width,
+				bs_kind_name(g->kind), x, per, r->remote
+				? "rows of more sectors, as probe-dsmem "
+				  "times" : "rows with conflicts, as "
+				  "probe-stride times");
 	}
 	if (!holdable(r->lat_slope) || !holdable(r->lat_base) ||
 	    !holdable(r->lat_packed)) {
@@ -246,9 +255,9 @@ int calib_fit_latency(group *g, const geometry *geo, bs_rule *r, double tol,
 		r->lat_slope = r->lat_base = r->lat_packed = NAN;
 		return calib_add_open(res, g->kind, g->width, NULL, -1, "latency of "
 				"%u-byte %s: the timed rows give the line %.2f + "
-				"%.2f x wavefronts, which no arch file holds (cycles "
+				"%.2f x %s, which no arch file holds (cycles "
 				"from 0 to 1e9): not written", g->width,
-				bs_kind_name(g->kind), base, slope);
+				bs_kind_name(g->kind), base, slope, per);
 	}
 	calib_one_rule(g, geo, r);
 	for (size_t i = 0; i < nv; i++) {
@@ -308,7 +317,9 @@ void calib_fit_throughput(group *g, const geometry *geo, bs_rule *r)
 
 	if (!v)
 		return;
-	if (r->loop) {          /* a loop's cycles follow its passes */
+	/* a loop's cycles follow its passes; a remote access takes no bank
+	   slot, so no row of it is a conflict-free one */
+	if (r->loop || r->remote) {
 		free(v);
 		return;
 	}

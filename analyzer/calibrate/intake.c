@@ -2,7 +2,8 @@
  * intake.c - calibrate's rows in: each measured row joins its distinct
  * access (a hash table keyed by the access and its counters), which keeps
  * the first row's place, a row count and up to KEEP cycles and
- * throughputs; the spread of the timings is binned as it comes.
+ * throughputs; the spread of the timings is binned as it comes, that of
+ * remote kinds apart.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -68,7 +69,8 @@ static uint64_t bits(double v)
 }
 
 /* The key: kind, width, active lanes, their addresses, the counters. */
-static uint64_t row_hash(const bs_access *a, double wf, double bc)
+static uint64_t row_hash(const bs_access *a, double wf, double bc,
+			 double sec)
 {
 	uint64_t h = mix(mix(mix(1469598103934665603u, a->kind), a->width),
 			 a->active);
@@ -76,14 +78,15 @@ static uint64_t row_hash(const bs_access *a, double wf, double bc)
 	for (unsigned l = 0; l < BS_LANES; l++)
 		if (a->active >> l & 1)
 			h = mix(h, a->addr[l]);
-	return mix(mix(h, bits(wf)), bits(bc));
+	return mix(mix(mix(h, bits(wf)), bits(bc)), bits(sec));
 }
 
-static int same_key(const mrow *m, const bs_access *a, double wf, double bc)
+static int same_key(const mrow *m, const bs_access *a, double wf, double bc,
+		    double sec)
 {
 	if (m->a.kind != a->kind || m->a.width != a->width ||
 	    m->a.active != a->active || bits(m->wf) != bits(wf) ||
-	    bits(m->bc) != bits(bc))
+	    bits(m->bc) != bits(bc) || bits(m->sec) != bits(sec))
 		return 0;
 	for (unsigned l = 0; l < BS_LANES; l++)
 		if ((a->active >> l & 1) && m->a.addr[l] != a->addr[l])
@@ -103,7 +106,7 @@ static int rehash(bs_calib *c)
 	c->nbucket = nb;
 	for (size_t i = 0; i < c->n; i++) {
 		mrow *m = &c->row[i];
-		size_t h = row_hash(&m->a, m->wf, m->bc) & (nb - 1);
+		size_t h = row_hash(&m->a, m->wf, m->bc, m->sec) & (nb - 1);
 
 		m->next = b[h];
 		b[h] = i + 1;
@@ -111,12 +114,18 @@ static int rehash(bs_calib *c)
 	return 0;
 }
 
-static void add_spread(bs_calib *c, double d)
+int calib_noise_class(bs_kind kind)
+{
+	return bs_kind_get(kind)->remote ? NOISE_REMOTE : NOISE_BANK;
+}
+
+static void add_spread(bs_calib *c, int noise, double d)
 {
 	double bin = fabs(d) * 100 + 0.5;
 
-	c->spread[bin < SPREAD_BINS - 1 ? (size_t)bin : SPREAD_BINS - 1]++;
-	c->nspread++;
+	c->spread[noise][bin < SPREAD_BINS - 1 ? (size_t)bin
+					       : SPREAD_BINS - 1]++;
+	c->nspread[noise]++;
 }
 
 int bs_calib_add_row(bs_calib *c, const bs_row *r, const char *file,
@@ -124,22 +133,26 @@ int bs_calib_add_row(bs_calib *c, const bs_row *r, const char *file,
 {
 	const bs_access *a = &r->access;
 	double wf = r->wavefronts_measured, bc = r->bank_conflicts_measured;
+	double sec = NAN;
+	int noise = calib_noise_class(a->kind);
 	size_t h, i;
 	mrow *m;
 
 	/*
-	 * Remote kinds (distributed shared memory) are priced by sectors,
-	 * which this search does not cover: their rows are skipped like
-	 * unmeasured ones (research/dsmem/analyze.py fits them for now).
+	 * A remote kind (distributed shared memory) is priced by the sectors
+	 * the network moves: a row of one without them is unmeasured.  A
+	 * bank kind's sectors are none of its rule's business.
 	 */
-	if (r->note[0] || isnan(wf) || bs_kind_get(a->kind)->remote) {
+	if (noise == NOISE_REMOTE)
+		sec = r->sectors_measured;
+	if (r->note[0] || isnan(wf) || (noise == NOISE_REMOTE && isnan(sec))) {
 		c->skipped++;
 		return 0;
 	}
 	if (2 * c->n >= c->nbucket && rehash(c) < 0)
 		return -1;
-	h = row_hash(a, wf, bc) & (c->nbucket - 1);
-	for (i = c->bucket[h]; i && !same_key(&c->row[i - 1], a, wf, bc);
+	h = row_hash(a, wf, bc, sec) & (c->nbucket - 1);
+	for (i = c->bucket[h]; i && !same_key(&c->row[i - 1], a, wf, bc, sec);
 	     i = c->row[i - 1].next)
 		;
 	if (i) {
@@ -164,6 +177,7 @@ int bs_calib_add_row(bs_calib *c, const bs_row *r, const char *file,
 		m->a.src = NULL;
 		m->wf = wf;
 		m->bc = bc;
+		m->sec = sec;
 		m->file = fi;
 		m->line = line;
 		m->next = c->bucket[h];
@@ -171,6 +185,7 @@ int bs_calib_add_row(bs_calib *c, const bs_row *r, const char *file,
 	}
 	m->count++;
 	c->rows++;
+	c->remote_rows += noise == NOISE_REMOTE;
 	if (!isnan(r->cycles_per_access_median)) {
 		if (m->ncyc < KEEP) {
 			unsigned fi;
@@ -182,8 +197,8 @@ int bs_calib_add_row(bs_calib *c, const bs_row *r, const char *file,
 			m->cyc[m->ncyc++] = r->cycles_per_access_median;
 		}
 		if (!isnan(r->cycles_per_access_min))
-			add_spread(c, r->cycles_per_access_median -
-				      r->cycles_per_access_min);
+			add_spread(c, noise, r->cycles_per_access_median -
+					     r->cycles_per_access_min);
 	}
 	if (!isnan(r->tp_bytes_per_clk_per_sm) && m->ntp < KEEP)
 		m->tpv[m->ntp++] = r->tp_bytes_per_clk_per_sm;
@@ -231,16 +246,17 @@ void calib_finish(bs_calib *c)
 		m->cycles = m->ncyc ? calib_median(v, m->ncyc) : NAN;
 		m->tp = m->ntp ? calib_median(m->tpv, m->ntp) : NAN;
 		for (unsigned k = 0; m->ncyc > 1 && k < m->ncyc; k++)
-			add_spread(c, m->cyc[k] - m->cycles);
+			add_spread(c, calib_noise_class(m->a.kind),
+				   m->cyc[k] - m->cycles);
 	}
 }
 
-double calib_spread_p90(const bs_calib *c)
+double calib_spread_p90(const bs_calib *c, int noise)
 {
-	size_t want = (c->nspread * 9 + 9) / 10, seen = 0;
+	size_t want = (c->nspread[noise] * 9 + 9) / 10, seen = 0;
 
-	for (size_t b = 0; b < SPREAD_BINS && c->nspread; b++)
-		if ((seen += c->spread[b]) >= want)
+	for (size_t b = 0; b < SPREAD_BINS && c->nspread[noise]; b++)
+		if ((seen += c->spread[noise][b]) >= want)
 			return b / 100.0;
 	return 0;
 }

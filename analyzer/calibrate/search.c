@@ -101,9 +101,16 @@ static int candidate(unsigned i, bs_rule *r, unsigned extra)
 
 void calib_rule_text(const bs_rule *r, char *buf, size_t size)
 {
-	size_t n = (size_t)snprintf(buf, size, "rule %s %u phase=%u",
-				    bs_kind_name(r->kind), r->width,
-				    r->phase_lanes);
+	size_t n;
+
+	if (r->remote) {   /* sectors, no bank keys */
+		snprintf(buf, size, "rule %s %u remote=%s",
+			 bs_kind_name(r->kind), r->width,
+			 bs_remote_name(r->remote));
+		return;
+	}
+	n = (size_t)snprintf(buf, size, "rule %s %u phase=%u",
+			     bs_kind_name(r->kind), r->width, r->phase_lanes);
 
 	if (r->packed_lanes && n < size) {
 		n += (size_t)snprintf(buf + n, size - n, " packed=%u partners=",
