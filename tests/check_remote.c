@@ -217,6 +217,59 @@ START_TEST(test_sm_90_rules)
 END_TEST
 
 /*
+ * A tally of sm_90 on the run's remote rows of one op ("st") or of the
+ * atomics ("add.u32"): per holdout (0 systematic, 1 held out), the rows,
+ * those whose measured column equals the prediction's field (wavefronts
+ * or sectors), and those it equals bs_remote_geometry's distinct sectors.
+ */
+typedef struct {
+	unsigned n[2], ok[2], plain[2];
+} tally;
+
+static tally sm_90_tally(const char *op_like, const char *column,
+			 int by_sectors)
+{
+	int m, hold, op, width, target, offs;
+	tally t;
+	tu_csv c;
+
+	memset(&t, 0, sizeof t);
+	tu_csv_open(&c, DSMEM_CSV);
+	op = tu_csv_column(&c, "op");
+	width = tu_csv_column(&c, "width");
+	target = tu_csv_column(&c, "target");
+	offs = tu_csv_column(&c, "offsets");
+	hold = tu_csv_column(&c, "holdout");
+	m = tu_csv_column(&c, column);
+	while (tu_csv_next(&c) > 0) {
+		char kind[32];
+		int off[BS_LANES], h;
+		unsigned got;
+		bs_summary sum;
+		bs_remote g;
+		bs_error err;
+		bs_access a;
+
+		if (strcmp(c.v[target], "remote") || !strstr(c.v[op], op_like))
+			continue;
+		tu_offsets(c.v[offs], off);
+		a = tu_lanes((unsigned)atoi(c.v[width]), off);
+		snprintf(kind, sizeof kind, "dsmem.%s", c.v[op]);
+		ck_assert_int_eq(bs_kind_find(kind, &a.kind), 0);
+		ck_assert_msg(bs_predict(bs_arch_default(), &a, &sum, &err) == 0,
+			      "%s", err.text);
+		ck_assert_int_eq(bs_remote_geometry(&a, &g), 0);
+		got = (unsigned)atof(c.v[m]);
+		h = atoi(c.v[hold]) != 0;
+		t.n[h]++;
+		t.ok[h] += (by_sectors ? sum.sectors : sum.wavefronts) == got;
+		t.plain[h] += g.sectors == got;
+	}
+	tu_csv_close(&c);
+	return t;
+}
+
+/*
  * sm_90's dshared wavefronts of remote atomics, most lanes on one word or
  * a wavefront per 4 lines, whichever is more, against the measured
  * l1tex__t_output_wavefronts_pipe_lsu_mem_dshared_op_atom: every one of
@@ -225,43 +278,13 @@ END_TEST
  */
 START_TEST(test_sm_90_atomic_wavefronts)
 {
-	int wf, hold, op, width, target, offs;
-	unsigned n[2] = { 0, 0 }, ok[2] = { 0, 0 };
-	tu_csv c;
+	tally t = sm_90_tally("add.u32", "l1tex__t_output_wavefronts_pipe_"
+			      "lsu_mem_dshared_op_atom.sum", 0);
 
-	tu_csv_open(&c, DSMEM_CSV);
-	op = tu_csv_column(&c, "op");
-	width = tu_csv_column(&c, "width");
-	target = tu_csv_column(&c, "target");
-	offs = tu_csv_column(&c, "offsets");
-	hold = tu_csv_column(&c, "holdout");
-	wf = tu_csv_column(&c,
-		"l1tex__t_output_wavefronts_pipe_lsu_mem_dshared_op_atom.sum");
-	while (tu_csv_next(&c) > 0) {
-		char kind[32];
-		int off[BS_LANES], h;
-		bs_summary sum;
-		bs_error err;
-		bs_access a;
-
-		if (strcmp(c.v[target], "remote") ||
-		    !strstr(c.v[op], "add.u32"))
-			continue;
-		tu_offsets(c.v[offs], off);
-		a = tu_lanes((unsigned)atoi(c.v[width]), off);
-		snprintf(kind, sizeof kind, "dsmem.%s", c.v[op]);
-		ck_assert_int_eq(bs_kind_find(kind, &a.kind), 0);
-		ck_assert_msg(bs_predict(bs_arch_default(), &a, &sum, &err) == 0,
-			      "%s", err.text);
-		h = atoi(c.v[hold]) != 0;
-		n[h]++;
-		ok[h] += sum.wavefronts == (unsigned)atof(c.v[wf]);
-	}
-	tu_csv_close(&c);
-	ck_assert_uint_eq(n[0], 34);
-	ck_assert_uint_eq(ok[0], 34);
-	ck_assert_uint_eq(n[1], 32);
-	ck_assert_uint_eq(ok[1], 16);
+	ck_assert_uint_eq(t.n[0], 34);
+	ck_assert_uint_eq(t.ok[0], 34);
+	ck_assert_uint_eq(t.n[1], 32);
+	ck_assert_uint_eq(t.ok[1], 16);
 }
 END_TEST
 
@@ -273,46 +296,15 @@ END_TEST
  */
 START_TEST(test_sm_90_store_sectors)
 {
-	int rd, hold, op, width, target, offs;
-	unsigned n[2] = { 0, 0 }, ok[2] = { 0, 0 }, plain[2] = { 0, 0 };
-	tu_csv c;
+	tally t = sm_90_tally("st", "l1tex__m_xbar2l1tex_read_sectors_mem_"
+			      "dshared_op_st.sum", 1);
 
-	tu_csv_open(&c, DSMEM_CSV);
-	op = tu_csv_column(&c, "op");
-	width = tu_csv_column(&c, "width");
-	target = tu_csv_column(&c, "target");
-	offs = tu_csv_column(&c, "offsets");
-	hold = tu_csv_column(&c, "holdout");
-	rd = tu_csv_column(&c,
-		"l1tex__m_xbar2l1tex_read_sectors_mem_dshared_op_st.sum");
-	while (tu_csv_next(&c) > 0) {
-		int off[BS_LANES], h;
-		bs_summary sum;
-		bs_remote g;
-		bs_error err;
-		bs_access a;
-
-		if (strcmp(c.v[target], "remote") || strcmp(c.v[op], "st"))
-			continue;
-		tu_offsets(c.v[offs], off);
-		a = tu_lanes((unsigned)atoi(c.v[width]), off);
-		ck_assert_int_eq(bs_kind_find("dsmem.st", &a.kind), 0);
-		ck_assert_msg(bs_predict(bs_arch_default(), &a, &sum, &err) == 0,
-			      "%s", err.text);
-		ck_assert_int_eq(bs_remote_geometry(&a, &g), 0);
-		ck_assert_uint_eq(sum.sectors, g.written);
-		h = atoi(c.v[hold]) != 0;
-		n[h]++;
-		ok[h] += sum.sectors == (unsigned)atof(c.v[rd]);
-		plain[h] += g.sectors == (unsigned)atof(c.v[rd]);
-	}
-	tu_csv_close(&c);
-	ck_assert_uint_eq(n[0], 86);
-	ck_assert_uint_eq(ok[0], 86);
-	ck_assert_uint_eq(plain[0], 75);
-	ck_assert_uint_eq(n[1], 80);
-	ck_assert_uint_eq(ok[1], 80);
-	ck_assert_uint_eq(plain[1], 72);
+	ck_assert_uint_eq(t.n[0], 86);
+	ck_assert_uint_eq(t.ok[0], 86);
+	ck_assert_uint_eq(t.plain[0], 75);
+	ck_assert_uint_eq(t.n[1], 80);
+	ck_assert_uint_eq(t.ok[1], 80);
+	ck_assert_uint_eq(t.plain[1], 72);
 }
 END_TEST
 
