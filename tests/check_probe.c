@@ -98,6 +98,21 @@ static const probe_case dsmem_cases[] = {
 	  "usage: bankscope-dsmem [--quick]" },
 	{ "--quick --out", 2, "bankscope-dsmem: --out needs FILE or -\n"
 	  "usage:" },
+	{ "--file", 2, "bankscope-dsmem: --file needs FILE or -\n" },
+	{ "--quick --file research/dsmem/wavefronts.pat", 2,
+	  "--quick keeps some of the family's points; --file gives its own" },
+	{ "--file tests/cases/no-such-file", 2,
+	  "bankscope-dsmem: tests/cases/no-such-file: cannot open" },
+	{ "--file tests/cases/cli/predict_csv/accesses.pat", 2,
+	  "accesses.pat:2: f32_s1: no kernel for 4-byte ld (dsmem.ld and "
+	  "dsmem.st of 1 to 16 bytes" },
+	{ "--file tests/cases/cli/err_33_lanes/lanes33.pat", 2,
+	  "bankscope-dsmem: tests/cases/cli/err_33_lanes/lanes33.pat:" },
+	{ "--file tests/cases/dsmem/outside.pat", 2,
+	  "outside.pat:2: edge: lane 1's address 49152: a 4-byte access must "
+	  "be aligned and end inside the 49152-byte window" },
+	{ "--file /dev/null", 2,
+	  "bankscope-dsmem: /dev/null: no access in it" },
 };
 
 START_TEST(test_dsmem_options)

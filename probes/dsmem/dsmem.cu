@@ -56,6 +56,7 @@
  * Usage: bankscope-dsmem [--quick] [--no-counters] [--out FILE|-]; the
  * file is data/<gpu>/dsmem-<time>.csv unless --out names one.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -367,6 +368,48 @@ static point *points;
 static int npoints;
 
 /*
+ * One access as a point: its accessor by kind and width, its offsets.  0,
+ * or 1 with a message naming where (the access's name).
+ */
+static int add_point(const bs_access *a, const char *where)
+{
+	const char *kind = bs_kind_name(a->kind);
+	point *p = &points[npoints];
+	unsigned k;
+
+	for (k = 0; k < NACCESSORS; k++)
+		if (!strcmp(remote_accessors[k].kind, kind))
+			break;
+	if (k == NACCESSORS ||
+	    !(p->kernel = remote_accessors[k].by_width[
+		      bs_width_index(a->width)])) {
+		fprintf(stderr, "bankscope-dsmem: %s: no kernel for %u-byte %s "
+			"(dsmem.ld and dsmem.st of 1 to 16 bytes, "
+			"dsmem.red.add.u32 and dsmem.atom.add.u32 of 4)\n",
+			where, a->width, kind);
+		return 1;
+	}
+	for (int l = 0; l < 32; l++)
+		if (a->active >> l & 1 &&
+		    (a->addr[l] % a->width ||
+		     a->addr[l] + a->width > DSMEM_WINDOW)) {
+			fprintf(stderr, "bankscope-dsmem: %s: lane %d's "
+				"address %u: a %u-byte access must be aligned "
+				"and end inside the %d-byte window\n", where, l,
+				a->addr[l], a->width, DSMEM_WINDOW);
+			return 1;
+		}
+	snprintf(p->name, sizeof p->name, "%s", a->name);
+	p->op = remote_accessors[k].op;
+	p->width = (int)a->width;
+	p->holdout = strstr(a->name, "_rnd") != NULL;
+	for (int l = 0; l < 32; l++)
+		p->off[l] = a->active >> l & 1 ? (int)a->addr[l] : -1;
+	npoints++;
+	return 0;
+}
+
+/*
  * The family's points (analyzer/families/dsmem.c), each with its
  * accessor; held out: the seeded random ones (*_rnd*).  0, or 1 with a
  * message.
@@ -374,43 +417,82 @@ static int npoints;
 static int load_points(void)
 {
 	bs_points pl;
+	int rc = 0;
 
 	memset(&pl, 0, sizeof pl);
-	if (bs_family_points("dsmem", &pl) < 0) {
+	if (bs_family_points("dsmem", &pl) < 0 ||
+	    !(points = (point *)calloc(pl.n, sizeof *points))) {
 		fprintf(stderr, "bankscope-dsmem: out of memory\n");
+		bs_points_free(&pl);
 		return 1;
 	}
-	points = (point *)calloc(pl.n, sizeof *points);
-	if (!points) {
-		fprintf(stderr, "bankscope-dsmem: out of memory\n");
-		return 1;
-	}
-	for (size_t i = 0; i < pl.n; i++) {
-		const bs_access *a = &pl.v[i];
-		const char *kind = bs_kind_name(a->kind);
-		point *p = &points[npoints];
-		unsigned k;
-
-		for (k = 0; k < NACCESSORS; k++)
-			if (!strcmp(remote_accessors[k].kind, kind))
-				break;
-		if (k == NACCESSORS ||
-		    !(p->kernel = remote_accessors[k].by_width[
-			      bs_width_index(a->width)])) {
-			fprintf(stderr, "bankscope-dsmem: %s: no kernel for "
-				"%u-byte %s\n", a->name, a->width, kind);
-			return 1;
-		}
-		snprintf(p->name, sizeof p->name, "%s", a->name);
-		p->op = remote_accessors[k].op;
-		p->width = (int)a->width;
-		p->holdout = strstr(a->name, "_rnd") != NULL;
-		for (int l = 0; l < 32; l++)
-			p->off[l] = a->active >> l & 1 ? (int)a->addr[l] : -1;
-		npoints++;
-	}
+	for (size_t i = 0; i < pl.n && !rc; i++)
+		rc = add_point(&pl.v[i], pl.v[i].name);
 	bs_points_free(&pl);
-	return 0;
+	return rc;
+}
+
+/*
+ * --file: a pattern file's accesses instead (bankscope predict's format),
+ * each of a remote kind, its lanes' byte offsets in the window: whatever
+ * the model prices remotely can be measured.  0, 1 (cannot read), 2 (bad
+ * input), with a message naming the file and line.
+ */
+static int read_points(const char *path)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	bs_reader *r;
+	bs_access a;
+	bs_error err;
+	int cap = 0, rc, status = 0;
+	char where[1200];
+
+	if (!f) {
+		fprintf(stderr, "bankscope-dsmem: %s: cannot open: %s\n", path,
+			strerror(errno));
+		return 2;
+	}
+	if (!(r = bs_reader_new(f, path))) {
+		fprintf(stderr, "bankscope-dsmem: out of memory\n");
+		return 1;
+	}
+	while ((rc = bs_reader_next(r, &a, &err)) > 0) {
+		if (npoints == cap) {
+			int n = cap ? 2 * cap : 64;
+			point *q = (point *)realloc(points, (size_t)n *
+						    sizeof *q);
+
+			if (!q) {
+				fprintf(stderr, "bankscope-dsmem: out of "
+					"memory\n");
+				status = 1;
+				break;
+			}
+			points = q;
+			cap = n;
+		}
+		snprintf(where, sizeof where, "%s:%ld: %s", path,
+			 bs_reader_line(r), a.name);
+		if (add_point(&a, where)) {
+			status = 2;
+			break;
+		}
+	}
+	if (rc < 0) {
+		char msg[600];
+
+		bs_error_format(&err, msg, sizeof msg);
+		fprintf(stderr, "bankscope-dsmem: %s\n", msg);
+		status = 2;
+	}
+	bs_reader_free(r);
+	if (f != stdin)
+		fclose(f);
+	if (!status && !npoints) {
+		fprintf(stderr, "bankscope-dsmem: %s: no access in it\n", path);
+		status = 2;
+	}
+	return status;
 }
 
 /* ---- counters ------------------------------------------------------------- */
@@ -746,8 +828,8 @@ static void write_row(FILE *f, int r)
 
 int main(int argc, char **argv)
 {
-	int quick = 0, counters = 1, nrows;
-	const char *out_path = NULL;
+	int quick = 0, counters = 1, nrows, rc;
+	const char *out_path = NULL, *file = NULL;
 	time_t now = time(NULL);
 	bs_output o;
 	bs_error err;
@@ -759,20 +841,29 @@ int main(int argc, char **argv)
 			counters = 0;
 		else if (!strcmp(argv[i], "--out") && i + 1 < argc)
 			out_path = argv[++i];
+		else if (!strcmp(argv[i], "--file") && i + 1 < argc)
+			file = argv[++i];
 		else {
-			if (strcmp(argv[i], "--out"))
+			if (strcmp(argv[i], "--out") && strcmp(argv[i], "--file"))
 				fprintf(stderr, "bankscope-dsmem: unknown "
 					"option '%s'\n", argv[i]);
 			else
-				fprintf(stderr, "bankscope-dsmem: --out needs "
-					"FILE or -\n");
+				fprintf(stderr, "bankscope-dsmem: %s needs "
+					"FILE or -\n", argv[i]);
 			fprintf(stderr, "usage: bankscope-dsmem [--quick] "
-				"[--no-counters] [--out FILE|-]\n"
-				"(default: data/<gpu>/dsmem-<time>.csv)\n");
+				"[--no-counters] [--file PATTERNS] "
+				"[--out FILE|-]\n"
+				"(default: the dsmem family's points, into "
+				"data/<gpu>/dsmem-<time>.csv)\n");
 			return 2;
 		}
-	if (load_points())
-		return 1;
+	if (file && quick) {
+		fprintf(stderr, "bankscope-dsmem: --quick keeps some of the "
+			"family's points; --file gives its own\n");
+		return 2;
+	}
+	if ((rc = file ? read_points(file) : load_points()))
+		return rc;
 	if (quick) {   /* the first 4 random points of each (op, width) */
 		int n = 0;
 		for (int i = 0; i < npoints; i++) {
