@@ -276,10 +276,11 @@ int bs_fix_search(const bs_arch *p, const bs_fix_input *in, bs_fix *out,
 		out->best = s.low;
 	if (s.remote && !out->reaches_ideal)
 		snprintf(out->explanation, sizeof out->explanation,
-			 "its bytes fit in %u sectors: store them together in "
-			 "the CTA that owns them, or copy the tile into this "
-			 "CTA's shared memory once if it is read more than "
-			 "once", s.min_sectors);
+			 "its bytes fit in %u sector%s: store them together "
+			 "in the CTA that owns them, or copy the tile into "
+			 "this CTA's shared memory once if it is read more "
+			 "than once", s.min_sectors,
+			 s.min_sectors == 1 ? "" : "s");
 	fix_describe(&s, &out->best);
 	fix_describe(&s, &out->alternative);
 	return 0;
