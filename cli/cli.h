@@ -242,13 +242,12 @@ typedef struct {
 	/*
 	 * The self samples priced by the bank model under the instruction's
 	 * kind on its own CTA (dsmem.ld: ld, ...): how many, the least and
-	 * most wavefronts and their sum.  The counters' wavefronts are all
+	 * most wavefronts.  The counters' wavefronts are all
 	 * theirs (no shared-memory counter sees a remote access), so they
 	 * are judged against wavefronts / (executions - dshared).
 	 */
 	size_t self_priced;
 	unsigned self_min_wf, self_max_wf;
-	unsigned long self_sum_wf;
 	unsigned min_sectors, max_sectors, min_lines, max_lines;
 	unsigned min_dwf, max_dwf;
 	unsigned long sum_sectors;

@@ -54,13 +54,31 @@ static const char *s_(unsigned long n);
  * The one place a sampled execution becomes the model's access: its kind
  * and width from the instruction's SASS through the kinds table (LDSM.16.
  * M88.4 is ldsm.x4, ATOMS.POPC.INC.32 red.add1.u32, LDGSTS.E.128 a
- * 16-byte cp.async.ca), else, for an instruction no disassembly names,
- * ld or st as the Sanitizer API saw it; a remote sample (another CTA's
+ * 16-byte cp.async.ca), a remote sample's through bs_sass_remote_kind, a
+ * generic instruction's execution on its own CTA by self_kind, else, for
+ * an instruction no disassembly names, ld or st as the Sanitizer API saw
+ * it; a remote sample (another CTA's
  * shared memory) takes the dsmem kind of its generic opcode
  * (bs_sass_remote_kind: LD.E.128 is a 16-byte dsmem.ld), and without
  * SASS text none; the lanes that supply no address for the kind are
  * dropped.  0, or -1 when no kind fits (the sample is not predicted).
  */
+/*
+ * The kind a generic LD.E, ST.E, ATOM.E.ADD or RED.E.ADD has on a CTA's
+ * own shared memory (the dsmem kind less "dsmem.": ld, st, atom.add.u32,
+ * red.add.u32), for the executions the shared-memory callback saw: the
+ * same instruction of a cluster kernel aimed at its own CTA.  0, or -1.
+ */
+static int self_kind(const char *sass, bs_kind *k, unsigned *w)
+{
+	const char *name;
+
+	if (!sass || bs_sass_remote_kind(sass, k, w) != 1)
+		return -1;
+	name = bs_kind_name(*k);
+	return strncmp(name, "dsmem.", 6) ? -1 : bs_kind_find(name + 6, k);
+}
+
 int explain_access(const bs_explain_sample *s, const char *sass,
 		   bs_access *a)
 {
@@ -72,8 +90,8 @@ int explain_access(const bs_explain_sample *s, const char *sass,
 		/* another CTA's: the generic opcode's dsmem kind, or none */
 		if (!sass || bs_sass_remote_kind(sass, &k, &w) != 1)
 			return -1;
-	} else if (!sass || bs_sass_kind(sass, &k, &w) != 1 ||
-		   k == BS_KIND_NONE) {
+	} else if ((!sass || bs_sass_kind(sass, &k, &w) != 1 ||
+		    k == BS_KIND_NONE) && self_kind(sass, &k, &w) < 0) {
 		k = BS_KIND_NONE;
 		w = s->width;
 		if (!strcmp(s->kind, "ld"))

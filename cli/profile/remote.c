@@ -65,32 +65,16 @@ static void note(ex_result *r, const bs_summary *s, size_t i)
 
 /*
  * A self sample (the shared-memory callback's ld, st or atom of a generic
- * instruction aimed at its own CTA) priced by the bank model, under the
- * kind the instruction has on a CTA's own memory: dsmem.ld is ld,
- * dsmem.atom.add.u32 atom.add.u32, and so on.  0, or -1 unpriced.
+ * instruction aimed at its own CTA) priced by the bank model under the
+ * instruction's kind on a CTA's own memory (explain_access: dsmem.ld is
+ * ld, ...).  0, or -1 unpriced.
  */
 static int self_price(const bs_explain_sample *s, const char *sass,
 		      bs_summary *sum)
 {
-	bs_kind k;
-	unsigned w;
 	bs_access a;
-	const char *name;
 
-	if (!sass || bs_sass_remote_kind(sass, &k, &w) != 1)
-		return -1;
-	name = bs_kind_name(k);
-	if (strncmp(name, "dsmem.", 6) || bs_kind_find(name + 6, &k) < 0 ||
-	    !bs_kind_allows_width(k, w))
-		return -1;
-	memset(&a, 0, sizeof a);
-	a.kind = k;
-	a.width = w;
-	a.active = s->active & bs_kind_get(k)->addr_lanes;
-	for (unsigned l = 0; l < BS_LANES; l++)
-		a.addr[l] = (a.active >> l & 1) ? s->addr[l] : 0;
-	snprintf(a.name, sizeof a.name, "pc 0x%04x self", s->pc);
-	if (bs_access_check(&a, NULL) < 0)
+	if (explain_access(s, sass, &a) < 0 || bs_access_check(&a, NULL) < 0)
 		return -1;
 	return bs_predict(profile_arch(), &a, sum, NULL);
 }
@@ -102,7 +86,6 @@ static void note_self(ex_result *r, const bs_summary *s)
 	if (!r->self_priced || s->wavefronts > r->self_max_wf)
 		r->self_max_wf = s->wavefronts;
 	r->self_priced++;
-	r->self_sum_wf += s->wavefronts;
 }
 
 int explain_remote(bs_explain *e, ex_result *r)
