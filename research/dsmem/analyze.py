@@ -1,6 +1,12 @@
 #!/usr/bin/env python3
 """analyze.py DSMEM.csv [TIMING-REPEAT.csv] - what rules bankscope-dsmem's rows follow.
 
+Candidates include those sm_90 took later: remote=writes for stores (a
+line's sectors, 2 for a line whose one sector has both 16-byte halves
+written) and, for atomics, the most lanes on one word as dshared
+wavefronts when more than ceil(lines / 4); the rmw candidate applies to
+every op here, as the others do (it is the atomics' rule).
+
 For each op and target, compares the counters with what the warp's
 addresses touch (distinct 32-byte sectors, 128-byte lines, 4-byte words,
 the most lanes on one word of a sector), and fits the remote cycles of
@@ -33,9 +39,19 @@ def geometry(r):
     worst = defaultdict(int)
     for wd, n in words.items():
         worst[wd * 4 // 32] = max(worst[wd * 4 // 32], n)
+    # remote=writes: per 128-byte line its sectors, 2 for a line whose one
+    # sector has both 16-byte halves written
+    per_line, halves = defaultdict(set), defaultdict(set)
+    for o in offs:
+        for b in range(o, o + w):
+            per_line[b // 128].add(b // 32)
+            halves[b // 128].add(b // 16)
+    written = sum(2 if len(per_line[l]) == 1 and len(halves[l]) == 2
+                  else len(per_line[l]) for l in per_line)
     return dict(lanes=len(offs), sectors=len(sectors), lines=len(lines),
                 words=len(words), sector_passes=sum(worst.values()),
-                max_on_word=max(words.values()) if words else 0)
+                max_on_word=max(words.values()) if words else 0,
+                written=written)
 
 
 def num(r, k):
@@ -88,7 +104,10 @@ def main():
         'read sectors = 2 x sector passes': (RD, 'sector_passes', 2),
         'write sectors = distinct sectors': (WR, 'sectors', 1),
         'write sectors = 2 x sector passes': (WR, 'sector_passes', 2),
+        'read sectors = writes rule': (RD, 'written', 1),
         'wavefronts = ceil(lines / 4)': (WF, 'lines4', 1),
+        'wavefronts = max(ceil(lines / 4), most on a word)': (WF, 'wf_rmw',
+                                                             1),
     }
     for (op, w), grp in sorted(group(rows, 'remote').items()):
         line = []
@@ -97,6 +116,7 @@ def main():
             for r in grp:
                 g = geometry(r)
                 g['lines4'] = -(-g['lines'] // 4)
+                g['wf_rmw'] = max(g['lines4'], g['max_on_word'])
                 h = r['holdout'] == '1'
                 v = num(r, metric % OPS[op])
                 ok[2 * h + 1] += 1
