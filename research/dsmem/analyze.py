@@ -4,8 +4,8 @@
 Candidates include those sm_90 took later: remote=writes for stores (a
 line's sectors, 2 for a line whose one sector has both 16-byte halves
 written) and, for atomics, the most lanes on one word as dshared
-wavefronts when more than ceil(lines / 4); the rmw candidate applies to
-every op here, as the others do (it is the atomics' rule).
+wavefronts when more than ceil(lines / 4).  Every candidate is tried on
+every op.
 
 For each op and target, compares the counters with what the warp's
 addresses touch (distinct 32-byte sectors, 128-byte lines, 4-byte words,
