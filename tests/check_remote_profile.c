@@ -258,12 +258,12 @@ START_TEST(test_fixture_records)
 }
 END_TEST
 
-/* The remote samples of pc in the fixture's explain.tsv, each predicted
- * through its SASS's kind, into sum (how many). */
-static size_t priced(bs_explain *e, uint32_t pc, const char *sass,
-		     bs_summary *sum, size_t max)
+/* The remote samples of function fn's pc in an explain.tsv, each
+ * predicted through its SASS's kind, into sum (how many, at most max). */
+static size_t priced_in(bs_explain *e, const char *fn, uint32_t pc,
+			const char *sass, bs_summary *sum, size_t max)
 {
-	const bs_explain_insn *x = bs_explain_find(e, "_Z9cluster_kPj", pc);
+	const bs_explain_insn *x = bs_explain_find(e, fn, pc);
 	size_t n = 0;
 
 	ck_assert_ptr_nonnull(x);
@@ -284,6 +284,13 @@ static size_t priced(bs_explain *e, uint32_t pc, const char *sass,
 					    NULL), 0);
 	}
 	return n;
+}
+
+/* The same in the fixture's kernel. */
+static size_t priced(bs_explain *e, uint32_t pc, const char *sass,
+		     bs_summary *sum, size_t max)
+{
+	return priced_in(e, "_Z9cluster_kPj", pc, sass, sum, max);
 }
 
 /*
@@ -362,33 +369,19 @@ START_TEST(test_histogram_counts)
 			   "R17";
 	bs_explain *e = bs_explain_new();
 	FILE *f = fopen(HIST "hist/explain.tsv", "r");
-	const bs_explain_insn *x;
-	unsigned long sectors = 0, wavefronts = 0, remote = 0;
+	unsigned long sectors = 0, wavefronts = 0;
+	bs_summary sum[32];
+	size_t remote;
 	bs_error err;
 
 	ck_assert_ptr_nonnull(f);
 	ck_assert_int_eq(bs_explain_read(e, f, "explain.tsv", &err), 0);
 	fclose(f);
-	x = bs_explain_find(e, "_Z18clusterHist_kernelPiiiPKim", 0x710);
-	ck_assert_ptr_nonnull(x);
-	for (size_t i = 0; i < x->n; i++) {
-		const bs_explain_sample *s = bs_explain_sample_at(e,
-								  x->first + i);
-		bs_summary sum;
-		bs_access a;
-
-		if (strcmp(s->kind, "remote"))
-			continue;
-		memset(&a, 0, sizeof a);
-		ck_assert_int_eq(bs_sass_remote_kind(sass, &a.kind, &a.width),
-				 1);
-		a.active = s->active;
-		memcpy(a.addr, s->addr, sizeof a.addr);
-		ck_assert_int_eq(bs_predict(bs_arch_default(), &a, &sum, NULL),
-				 0);
-		sectors += sum.sectors;
-		wavefronts += sum.wavefronts;
-		remote++;
+	remote = priced_in(e, "_Z18clusterHist_kernelPiiiPKim", 0x710, sass,
+			   sum, 32);
+	for (size_t i = 0; i < remote; i++) {
+		sectors += sum[i].sectors;
+		wavefronts += sum[i].wavefronts;
 	}
 	bs_explain_free(e);
 	ck_assert_uint_eq(remote, 16);
