@@ -115,33 +115,30 @@ static const probe_case dsmem_cases[] = {
 	  "bankscope-dsmem: /dev/null: no access in it" },
 };
 
-START_TEST(test_dsmem_options)
+/* Run the program $var names with c's arguments: its exit status and a
+ * phrase of what it printed. */
+static void option_case(const char *var, const probe_case *c)
 {
-	const probe_case *c = &dsmem_cases[_i];
 	char cmd[1024];
 	int rc;
 
-	snprintf(cmd, sizeof cmd, "%s %s 2>&1", env("DSMEM"), c->args);
+	snprintf(cmd, sizeof cmd, "%s %s 2>&1", env(var), c->args);
 	rc = run(cmd, buf, sizeof buf);
 	ck_assert_msg(rc == c->status, "%s: exit %d, expected %d: %s", c->args,
 		      rc, c->status, buf);
 	ck_assert_msg(strstr(buf, c->phrase), "%s: '%s' lacks '%s'", c->args,
 		      buf, c->phrase);
 }
+
+START_TEST(test_dsmem_options)
+{
+	option_case("DSMEM", &dsmem_cases[_i]);
+}
 END_TEST
 
 START_TEST(test_probe_options)
 {
-	const probe_case *c = &probe_cases[_i];
-	char cmd[1024];
-	int rc;
-
-	snprintf(cmd, sizeof cmd, "%s %s 2>&1", env("PROBE"), c->args);
-	rc = run(cmd, buf, sizeof buf);
-	ck_assert_msg(rc == c->status, "%s: exit %d, expected %d: %s", c->args,
-		      rc, c->status, buf);
-	ck_assert_msg(strstr(buf, c->phrase), "%s: '%s' lacks '%s'", c->args,
-		      buf, c->phrase);
+	option_case("PROBE", &probe_cases[_i]);
 }
 END_TEST
 
