@@ -168,121 +168,6 @@ void print_json(FILE *out, const bs_arch *p, const bs_access *a,
 void print_map(FILE *out, const bs_arch *p, const bs_access *a,
 	       const bs_detail *d, int first);
 
-/* join.c: profiled instructions joined to KERNEL:OP:RANK patterns. */
-typedef struct join join;
-join *join_open(const char *path, bs_error *err);
-/* 1 and the access of instruction i of the n of sp, or 0 when none. */
-int join_find(join *j, const bs_sassprof *sp, size_t n, size_t i,
-	      bs_access *out);
-/* A new dataset at path (bs_dataset_commit: never over a file), its path
- * in final; every write checked: 0, or -1 with err. */
-int join_write_dataset(join *j, const bs_sassprof *sp, size_t n,
-		       const char *path, const char *source, char *final,
-		       size_t size, bs_error *err);
-void join_free(join *j);
-
-/* explain.c: profile --explain, the model against the counters. */
-typedef enum {
-	EX_NONE = 0,          /* no sampled execution */
-	EX_AGREES,
-	EX_DISAGREES,
-	EX_DATA_DEPENDENT,
-	EX_NOT_MODELED,
-	EX_BAD_SAMPLES,       /* no sample is a valid access: the recording,
-				 not the model */
-	EX_REMOTE,            /* samples in another CTA's shared memory:
-				 predicted, with no counter to compare */
-} ex_verdict;
-
-typedef struct {
-	const bs_explain_insn *x;    /* its samples, or NULL */
-	size_t samples;              /* sampled executions */
-	size_t predicted;            /* of those, the model predicted */
-	size_t invalid;              /* of those, not valid accesses (an
-					address misaligned for the width, or
-					past the window): damaged samples,
-					left out */
-	char invalid_why[256];       /* the first one's sample and fault */
-	const char *sass;            /* the instruction, or NULL */
-	const char *kind;            /* the recorded access kind */
-	unsigned width;
-	unsigned min_wf, max_wf, min_ideal, max_ideal;
-	unsigned long sum_wf, sum_ideal, sum_conflicts;
-	double mean_wf;
-	double measured_wf, measured_ideal;   /* per execution; NaN: none */
-	size_t worst;                /* sample with the most wavefronts */
-	double active;               /* agreeing only over the executions
-					with a lane on: their share; else 0 */
-	ex_verdict verdict;
-	const bs_sass_insn *loop;    /* the ATOMS.CAST.SPIN of the retry loop
-					this instruction is part of (the
-					caller links it: explain_loop_of),
-					else NULL */
-	/*
-	 * Its loop, run by the model from each sampled warp's first
-	 * execution: loop_state 0 not run (no loop, or its kind has no
-	 * rule: loop_kind says), 1 no warp's first execution sampled, 2
-	 * run.  loop_agrees: the counters' mean per execution equals the
-	 * model's per pass and every later sampled execution is a pass the
-	 * model makes, which makes the verdict AGREES.
-	 */
-	int loop_state, loop_agrees;
-	bs_kind loop_kind;
-	unsigned loop_loops, loop_checked, loop_matched;
-	unsigned long loop_passes, loop_load_wf, loop_cas_wf;
-	double loop_mean;            /* this instruction's wavefronts a pass */
-	/*
-	 * Remote samples (kind "remote", another CTA's shared memory), which
-	 * make the verdict EX_REMOTE (explain_remote): those the model
-	 * priced, the others of the instruction (aimed at its own CTA), and
-	 * per priced execution the least and most sectors, 128-byte lines,
-	 * dshared wavefronts and latency (NaN: not modeled).
-	 */
-	size_t remote, self;
-	/*
-	 * The self samples priced by the bank model under the instruction's
-	 * kind on its own CTA (dsmem.ld: ld, ...): how many, the least and
-	 * most wavefronts.  The counters' wavefronts are all
-	 * theirs (no shared-memory counter sees a remote access), so they
-	 * are judged against wavefronts / (executions - dshared).
-	 */
-	size_t self_priced;
-	unsigned self_min_wf, self_max_wf;
-	unsigned min_sectors, max_sectors, min_lines, max_lines;
-	unsigned min_dwf, max_dwf;
-	unsigned long sum_sectors;
-	double min_lat, max_lat;
-	const bs_sass_insn *in;      /* the instruction (its counters) */
-} ex_result;
-
-int explain_access(const bs_explain_sample *s, const char *sass,
-		   bs_access *a);
-int explain_instruction(bs_explain *e, const bs_sass_insn *in,
-			const bs_sass_insn *loop, ex_result *r);
-const char *explain_verdict_name(ex_verdict v);
-void explain_verdict_text(const ex_result *r, char *buf, size_t size);
-void explain_text(FILE *out, bs_explain *e, const ex_result *r);
-int explain_loop_of(const bs_sass_insn *in, const bs_sass_insn *cas);
-/* explain.c: how often each value comes, the values ascending, at most
- * EX_HIST_MAX of them (more: the samples of other values). */
-#define EX_HIST_MAX 8
-typedef struct {
-	unsigned val[EX_HIST_MAX];
-	size_t cnt[EX_HIST_MAX], nv, more;
-} ex_hist;
-void ex_hist_add(ex_hist *h, unsigned v);
-/* "1 in 12, 2 in 40, 4 in 12" */
-void ex_hist_text(const ex_hist *h, char *buf, size_t size);
-/* remote.c: an instruction with remote samples: r's remote fields and
- * its verdict; 0 when none of its samples is remote. */
-int explain_remote(bs_explain *e, ex_result *r);
-void explain_remote_verdict(const ex_result *r, char *buf, size_t size);
-void explain_remote_text(FILE *out, bs_explain *e, const ex_result *r);
-void explain_self_text(const ex_result *r, char *buf, size_t size);
-/* The explain CSV's sector columns, and the JSON keys, of r. */
-void explain_remote_csv(FILE *out, const ex_result *r);
-void explain_remote_json(FILE *out, const ex_result *r);
-
 int cmd_predict(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_archs(int argc, char **argv);
@@ -301,9 +186,6 @@ void report_rule_text(char *buf, size_t size, const bs_arch *p,
 		      const bs_rule *r);
 int cmd_fix(int argc, char **argv);
 int cmd_profile(int argc, char **argv);
-/* profile/load.c: the architecture --arch or the recorded GPU chose
- * (sm_90 before one is chosen); explain.c and join.c predict with it. */
-const bs_arch *profile_arch(void);
 
 
 #endif

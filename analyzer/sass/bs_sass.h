@@ -1,12 +1,14 @@
 /*
  * bs_sass.h - per-instruction profiles of real programs: the records
- * `bankscope profile` collects through CUPTI's SASS metrics.  Part of
- * bankscope.h.
+ * `bankscope profile` collects through CUPTI's SASS metrics, and their
+ * analysis: the records directory read, the join to a pattern file, and
+ * --explain's verdict.  Part of bankscope.h; the wing above the fix's
+ * (an explained access gets its fix).
  */
 #ifndef BS_SASS_H
 #define BS_SASS_H
 
-#include "../model/bs_model.h"
+#include "../fix/bs_fix.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -229,6 +231,219 @@ const bs_explain_insn *bs_explain_instruction(bs_explain *e, size_t i);
 const bs_explain_insn *bs_explain_find(bs_explain *e, const char *function,
 				       uint32_t pc);
 const bs_explain_sample *bs_explain_sample_at(bs_explain *e, size_t i);
+
+/* ---- the join: profiled instructions to KERNEL:OP:RANK patterns (join.c) ---
+ * A pattern file names accesses as `bankscope-tutorial --patterns`
+ * prints them; join.c's head says how an instruction finds its own.
+ */
+typedef struct bs_join bs_join;
+
+/* The pattern file at path, read whole: the join, or NULL with err. */
+bs_join *bs_join_open(const char *path, bs_error *err);
+/* 1 and the access of instruction i of the n of sp, or 0 when none. */
+int bs_join_find(bs_join *j, const bs_sassprof *sp, size_t n, size_t i,
+		 bs_access *out);
+/* 1 and instruction i's joined access and its prediction under arch, 0
+ * when it has none or arch does not model it. */
+int bs_join_predict(bs_join *j, const bs_arch *arch, const bs_sassprof *sp,
+		    size_t n, size_t i, bs_access *a, bs_summary *s);
+/* A new dataset at path (bs_dataset_commit: never over a file) of the
+ * joined instructions, predicted under arch, its path in final; every
+ * write checked: 0, or -1 with err. */
+int bs_join_write_dataset(bs_join *j, const bs_arch *arch,
+			  const bs_sassprof *sp, size_t n, const char *path,
+			  const char *source, char *final, size_t size,
+			  bs_error *err);
+void bs_join_free(bs_join *j);
+
+/* ---- the verdict: profile --explain's analysis (verdict.c) ----------------
+ * For each profiled shared-memory instruction, the model's prediction
+ * from the lanes' real addresses (its samples in explain.tsv) against
+ * CUPTI's counts, under the architecture the caller passes:
+ *   AGREES          every sample predicts the same wavefronts and the
+ *                   counters' mean equals them (or, for an @P
+ *                   instruction, their mean over the executions with a
+ *                   lane on; or, for an instruction of a retry loop,
+ *                   the loop model's wavefronts per pass)
+ *   DISAGREES       every sample predicts the same wavefronts and the
+ *                   counters' mean is another: a finding about the model
+ *                   or the counters, shown as it is
+ *   DATA-DEPENDENT  the samples predict different wavefronts (addresses
+ *                   that depend on the data: histogram bins, sorting):
+ *                   the sampled distribution and the counters' mean, no
+ *                   equality claimed
+ *   NOT MODELED     the architecture has no rule for the access's kind
+ *                   and width: the addresses are still recorded
+ *   BAD SAMPLES     no sample is a valid access of its kind and width (an
+ *                   address misaligned for the width, or past the 32-bit
+ *                   window: the recording is damaged); the first is named
+ *   REMOTE          samples in another CTA's shared memory (a generic
+ *                   LD.E, ST.E, ATOM.E.ADD or RED.E.ADD of a cluster
+ *                   kernel): their sectors, lines, dshared wavefronts and
+ *                   latency predicted; CUPTI has no per-instruction sector
+ *                   counter, so nothing agrees or disagrees.  The
+ *                   instruction's own-CTA samples (self) are priced by the
+ *                   bank model and judged against the counters'
+ *                   wavefronts per self execution (executions - dshared).
+ * A sample that is not a valid access is left out of the figures and
+ * counted apart (invalid), whatever the verdict.  Two figures agree when
+ * they differ by less than BS_EX_AGREE_TOL wavefronts.  The result holds
+ * every number a report of it shows; the printers compute nothing.
+ */
+#define BS_EX_AGREE_TOL 0.005
+
+typedef enum {
+	BS_EX_NONE = 0,          /* no sampled execution */
+	BS_EX_AGREES,
+	BS_EX_DISAGREES,
+	BS_EX_DATA_DEPENDENT,
+	BS_EX_NOT_MODELED,
+	BS_EX_BAD_SAMPLES,
+	BS_EX_REMOTE,
+} bs_ex_verdict;
+
+/* How often each value comes, the values ascending, at most
+ * BS_EX_HIST_MAX of them (more: the samples of other values). */
+#define BS_EX_HIST_MAX 8
+typedef struct {
+	unsigned val[BS_EX_HIST_MAX];
+	size_t cnt[BS_EX_HIST_MAX], nv, more;
+} bs_ex_hist;
+
+void bs_ex_hist_add(bs_ex_hist *h, unsigned v);
+
+typedef struct {
+	const bs_arch *arch;         /* the architecture it was judged under */
+	const bs_sass_insn *in;      /* the instruction (its counters) */
+	const bs_explain_insn *x;    /* its samples, or NULL */
+	size_t samples;              /* sampled executions */
+	size_t predicted;            /* of those, the model predicted */
+	size_t invalid;              /* of those, not valid accesses (an
+					address misaligned for the width, or
+					past the window): damaged samples,
+					left out */
+	char invalid_why[256];       /* the first one's sample and fault */
+	const char *sass;            /* the instruction, or NULL */
+	const char *kind;            /* the access kind (the kinds table's
+					name when a sample maps to one) */
+	unsigned width;
+	unsigned min_wf, max_wf, min_ideal, max_ideal;
+	unsigned long sum_wf, sum_ideal, sum_conflicts;
+	double mean_wf;
+	double measured_wf, measured_ideal;   /* per execution; NaN: none */
+	/*
+	 * The samples' distribution: wavefronts, or for REMOTE the remote
+	 * samples' sectors (every predicted sample, as the figures above).
+	 */
+	bs_ex_hist dist;
+	int inside;                  /* the counters' mean lies within the
+					sampled range (to the tolerance) */
+	int ideal_differs;           /* constant sampled ideal, no predicate
+					or loop reading, and the counters'
+					ideal per execution is another */
+	size_t worst;                /* sample with the most wavefronts
+					(REMOTE: sectors) */
+	double active;               /* agreeing only over the executions
+					with a lane on: their share; else 0 */
+	bs_ex_verdict verdict;
+	const bs_sass_insn *loop;    /* the ATOMS.CAST.SPIN of the retry loop
+					this instruction is part of (the
+					caller links it: bs_explain_loop_find),
+					else NULL */
+	/*
+	 * Its loop, run by the model from each sampled warp's first
+	 * execution: loop_state 0 not run (no loop, or its kind has no
+	 * rule: loop_kind says), 1 no warp's first execution sampled, 2
+	 * run.  loop_equal: the counters' mean per execution equals the
+	 * model's per pass; loop_agrees: that, and every later sampled
+	 * execution is a pass the model makes, which makes the verdict
+	 * AGREES.
+	 */
+	int loop_state, loop_agrees, loop_equal;
+	bs_kind loop_kind;
+	unsigned loop_loops, loop_checked, loop_matched;
+	unsigned long loop_passes, loop_load_wf, loop_cas_wf;
+	double loop_mean;            /* this instruction's wavefronts a pass */
+	/*
+	 * REMOTE: the samples the model priced (remote), the others of the
+	 * instruction (self, aimed at its own CTA), and per priced execution
+	 * the least and most sectors, 128-byte lines, dshared wavefronts and
+	 * latency (NaN: not modeled), the mean sectors.
+	 */
+	size_t remote, self;
+	unsigned min_sectors, max_sectors, min_lines, max_lines;
+	unsigned min_dwf, max_dwf;
+	unsigned long sum_sectors;
+	double mean_sectors;
+	double min_lat, max_lat;
+	/*
+	 * The self samples priced by the bank model under the instruction's
+	 * kind on its own CTA (dsmem.ld: ld, ...): how many, the least and
+	 * most wavefronts; the counters' wavefronts per self execution
+	 * (wavefronts / (executions - dshared); NaN: dshared unknown or no
+	 * self execution), and whether they equal the samples' (when every
+	 * priced sample gives the same).
+	 */
+	size_t self_priced;
+	unsigned self_min_wf, self_max_wf;
+	double self_measured;
+	int self_agrees;
+} bs_ex_result;
+
+/*
+ * The worst sampled execution in detail, for a report that draws it: the
+ * sample, its access and the model's detail (ok: both there), the loop rule its kind
+ * has (a compare-and-store of a retry loop: then no map, no fix), and
+ * the fix search's answer for it (fixed: searched; an access with no bank
+ * conflict is not, a remote one always).
+ */
+typedef struct {
+	int ok;
+	const bs_explain_sample *sample;
+	bs_access access;
+	bs_detail detail;
+	const bs_rule *loop_rule;
+	int fixed;
+	bs_fix fix;
+} bs_ex_worst;
+
+/*
+ * The one place a sampled execution becomes the model's access: its kind
+ * and width from the instruction's SASS through the kinds table (LDSM.16.
+ * M88.4 is ldsm.x4, ATOMS.POPC.INC.32 red.add1.u32, LDGSTS.E.128 a
+ * 16-byte cp.async.ca); a remote sample takes the dsmem kind of its
+ * generic opcode (bs_sass_remote_kind: LD.E.128 is a 16-byte dsmem.ld),
+ * and without SASS text none; a generic instruction's execution on its
+ * own CTA the dsmem kind less "dsmem."; an instruction no disassembly
+ * names, ld or st as the Sanitizer API saw it.  The lanes that supply no
+ * address for the kind are dropped.  0, or -1 when no kind fits.
+ */
+int bs_explain_access(const bs_explain_sample *s, const char *sass,
+		      bs_access *a);
+/*
+ * 1 when cas is the ATOMS.CAST.SPIN of a retry loop (atom.add.f32 or
+ * atom.add.u64, whose rules are loop=cas) and in is that loop's load or
+ * cas itself: an LDS of the same function up to 0x200 bytes before it,
+ * from the same source line (-lineinfo) or through the same address
+ * operand.  ptxas emits the loop as LDS, the operation, ATOMS.CAST.SPIN
+ * and a branch back.
+ */
+int bs_explain_loop_of(const bs_sass_insn *in, const bs_sass_insn *cas);
+/* The ATOMS.CAST.SPIN among the n instructions of sp whose retry loop in
+ * is part of, or NULL. */
+const bs_sass_insn *bs_explain_loop_find(const bs_sassprof *sp, size_t n,
+					 const bs_sass_insn *in);
+/*
+ * The verdict on instruction in (its retry loop's ATOMS.CAST.SPIN, or
+ * NULL) from the samples of e under arch: r filled; w, when not NULL,
+ * the worst sample in detail (for AGREES, DISAGREES, DATA-DEPENDENT and
+ * REMOTE).  1 when it has samples, 0 when none (r->verdict BS_EX_NONE).
+ */
+int bs_explain_judge(const bs_arch *arch, bs_explain *e,
+		     const bs_sass_insn *in, const bs_sass_insn *loop,
+		     bs_ex_result *r, bs_ex_worst *w);
+/* "AGREES", "DATA-DEPENDENT", ..., "NO SAMPLE". */
+const char *bs_ex_verdict_name(bs_ex_verdict v);
 
 /* 1 when the instruction's opcode (after an @P predicate) is one of the
  * kinds table's (bs_sass_kind: LDS, STS, LDSM, STSM, ATOMS, LDGSTS), with

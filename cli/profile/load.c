@@ -22,14 +22,6 @@
 #define STATUS_MAX 65536       /* status.txt's bytes, at most */
 #define CUBIN_MAP_MAX ((off_t)1 << 32)  /* a cubin -fun maps, at most */
 
-/* The architecture the predictions use (profile_choose_arch). */
-static const bs_arch *arch_in_use;
-
-const bs_arch *profile_arch(void)
-{
-	return arch_in_use ? arch_in_use : bs_arch_default();
-}
-
 /* ---- disassembly ----------------------------------------------------------- */
 
 static int executable(const char *path)
@@ -601,10 +593,12 @@ int profile_choose_arch(profile *p, const options *o, bs_error *err)
 		snprintf(p->cc, sizeof p->cc, "%.15s", line);
 		snprintf(p->gpu, sizeof p->gpu, "%.255s", tab + 1);
 	}
-	arch_in_use = o->arch;
-	if (arch_in_use || !p->cc[0])
+	p->arch = o->arch ? o->arch : bs_arch_default();
+	if (o->arch || !p->cc[0])
 		return 0;
-	if (!(arch_in_use = bs_arch_for_cc(p->cc))) {
+	if (bs_arch_for_cc(p->cc))
+		p->arch = bs_arch_for_cc(p->cc);
+	else {
 		p->no_model = (o->explain || o->patterns) != 0;
 		if (p->no_model)
 			usage_error("no architecture describes %s "

@@ -172,10 +172,11 @@ static int profile_replay(const options *o)
 	struct stat st;
 	profile p;
 	bs_error err;
-	join *j = NULL;
+	bs_join *j = NULL;
 	int none;
 
 	memset(&p, 0, sizeof p);
+	p.arch = bs_arch_default();
 	p.dir = o->replay;
 	p.jobs = o->jobs;
 	if (stat(o->replay, &st) < 0)
@@ -185,7 +186,7 @@ static int profile_replay(const options *o)
 		return usage_error("%s: not a directory", o->replay);
 	if ((o->dataset && dataset_target(o->dataset)) )
 		return EXIT_BADINPUT;
-	if ((o->patterns && !(j = join_open(o->patterns, &err))) ||
+	if ((o->patterns && !(j = bs_join_open(o->patterns, &err))) ||
 	    profile_load(&p, 0, &err) < 0 ||
 	    profile_choose_arch(&p, o, &err) < 0 ||
 	    (o->explain && p.state != ST_NONE && !p.no_model &&
@@ -195,11 +196,11 @@ static int profile_replay(const options *o)
 		bs_sassprof_free(p.sp);
 		bs_explain_free(p.ex);
 		free(p.shown);
-		join_free(j);
+		bs_join_free(j);
 		return EXIT_BADINPUT;
 	}
 	if (p.no_model) {
-		join_free(j);
+		bs_join_free(j);
 		j = NULL;
 	}
 	if (o->skip || o->count) {
@@ -222,7 +223,7 @@ static int profile_replay(const options *o)
 		bs_sassprof_free(p.sp);
 		bs_explain_free(p.ex);
 		free(p.shown);
-		join_free(j);
+		bs_join_free(j);
 		return EXIT_BADINPUT;
 	}
 	p.join = j;
@@ -230,8 +231,9 @@ static int profile_replay(const options *o)
 	if (p.state != ST_NONE)
 		profile_show(&p, o, NULL);
 	if (o->dataset && p.state != ST_NONE && j) {
-		if (join_write_dataset(j, p.sp, p.n, o->dataset, o->replay,
-				       final, sizeof final, &err) < 0) {
+		if (bs_join_write_dataset(j, p.arch, p.sp, p.n, o->dataset,
+					  o->replay, final, sizeof final,
+					  &err) < 0) {
 			report_error(&err);
 			none = EXIT_BADINPUT;
 		} else {
@@ -242,7 +244,7 @@ static int profile_replay(const options *o)
 	bs_sassprof_free(p.sp);
 	bs_explain_free(p.ex);
 	free(p.shown);
-	join_free(j);
+	bs_join_free(j);
 	return none == EXIT_BADINPUT ? EXIT_BADINPUT : none ? 1 : 0;
 }
 

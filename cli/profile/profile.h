@@ -8,14 +8,16 @@
  *              for, the explain run, --keep and the temporary directory
  *   load.c     reading a records directory: status.txt, the tables, the
  *              cubins' disassembly (nvdisasm, cuobjdump), explain.tsv, and
- *              the architecture profile of the predictions
+ *              the architecture of the predictions
  *   show.c     the report: the instructions shown, the text, CSV and JSON
  *              tables, and the messages about the records
- *   remote.c   --explain for an instruction whose samples went to
- *              another CTA's shared memory (the REMOTE verdict)
+ *   explain.c  --explain's text for one instruction
+ *   remote.c   --explain's text, CSV and JSON for an instruction whose
+ *              samples went to another CTA's shared memory (REMOTE)
  *
- * Here: the options, the profile a records directory becomes, and what
- * those files call across.
+ * The analysis is the library's (analyzer/sass/: the join, the verdict);
+ * these files run, read and print.  Here: the options, the profile a
+ * records directory becomes, and what those files call across.
  */
 #ifndef BANKSCOPE_CLI_PROFILE_H
 #define BANKSCOPE_CLI_PROFILE_H
@@ -61,7 +63,8 @@ typedef struct {
 	size_t *shown;               /* those the report shows, in order */
 	size_t nshown, ncounted;     /* shown; of them, counted by CUPTI */
 	size_t more;                 /* counted ones --top left out */
-	join *join;                  /* --patterns, or NULL */
+	bs_join *join;               /* --patterns, or NULL */
+	const bs_arch *arch;         /* of the predictions (profile_choose_arch) */
 	bs_explain *ex;              /* --explain, or NULL */
 	bs_sassprof_totals tot;
 	unsigned long no_disasm;     /* cubins not disassembled */
@@ -92,7 +95,8 @@ int profile_load_tables(profile *p, bs_error *err);
 /* load.c: explain.tsv and its status, when --explain: 0, -1 bad input
  * (err). */
 int profile_load_explain(profile *p, bs_error *err);
-/* load.c: the architecture profile of the predictions (profile_arch()). */
+/* load.c: the architecture of the predictions, p->arch: --arch, the
+ * recorded GPU's, or sm_90. */
 int profile_choose_arch(profile *p, const options *o, bs_error *err);
 
 /* show.c: the instructions the report shows; 0, or -1 (err). */
@@ -102,5 +106,21 @@ int profile_select_shown(profile *p, const options *o, bs_error *err);
 int profile_tell(const profile *p, const char *who, const char *inject);
 /* show.c: the report in o->fmt on stdout. */
 void profile_show(const profile *p, const options *o, const char *program);
+
+/* explain.c: one instruction's --explain text, from bs_explain_judge's
+ * result and worst sample. */
+void explain_text(FILE *out, const bs_ex_result *r, const bs_ex_worst *w);
+/* explain.c: the verdict's line ("AGREES: 2 wavefronts per ..."). */
+void explain_verdict_text(const bs_ex_result *r, char *buf, size_t size);
+/* explain.c: "1 in 12, 2 in 40, 4 in 12": a distribution, how often. */
+void ex_hist_text(const bs_ex_hist *h, char *buf, size_t size);
+/* remote.c: a REMOTE instruction's text, verdict line, self line, CSV
+ * sector columns (empty ones for another verdict) and JSON keys. */
+void explain_remote_text(FILE *out, const bs_ex_result *r,
+			 const bs_ex_worst *w);
+void explain_remote_verdict(const bs_ex_result *r, char *buf, size_t size);
+void explain_self_text(const bs_ex_result *r, char *buf, size_t size);
+void explain_remote_csv(FILE *out, const bs_ex_result *r);
+void explain_remote_json(FILE *out, const bs_ex_result *r);
 
 #endif

@@ -1,124 +1,18 @@
 /*
- * remote.c - profile --explain for an instruction whose sampled lanes
- * addressed another CTA's shared memory (explain.tsv kind "remote": a
- * generic LD.E, ST.E, ATOM.E.ADD or RED.E.ADD of a cluster kernel).
- *
- * Such an access crosses the SM-to-SM network: it pays 32-byte sectors,
- * not banks (docs/model.md, "Distributed shared memory"), and CUPTI counts
- * only its instructions (smsp__sass_inst_executed_op_dshared: records.tsv's
- * dshared), no sector or dshared wavefront per instruction
- * (research/dsmem/sass_metrics.c).  So the verdict is REMOTE: the model's
- * sectors, lines, dshared wavefronts and latency per sampled execution
- * (their distribution when the samples differ), beside the executions and
- * remote executions counted; the rest of the executions (self) are the
- * same instruction aimed at its own CTA, which the bank model prices like
- * an LDS (self_price): the instruction's shared-memory wavefronts are all
- * theirs, so their sampled prediction is judged against the counters'
- * wavefronts per self execution as AGREES or DISAGREES.  The text adds the worst sample's drawing (which says why
- * padding or a swizzle cannot help) and the fix search's answer for it.
+ * remote.c - profile --explain's text, CSV columns and JSON keys for an
+ * instruction whose samples went to another CTA's shared memory (the
+ * REMOTE verdict, bs_sass.h): the executions and remote executions CUPTI
+ * counts, the model's sectors, lines, dshared wavefronts and latency per
+ * sampled remote execution (their distribution when the samples
+ * differ), the own-CTA (self) samples under the bank model against the
+ * counters' wavefronts per self execution, and the worst sample's
+ * drawing (which says why padding or a swizzle cannot help) with the fix
+ * search's answer.  It prints bs_explain_judge()'s result.
  */
 #include <math.h>
 #include <string.h>
 
-#include "../cli.h"
-
-/* One priced remote sample: 0, -1 when it is not (r counts why). */
-static int price(const bs_explain_sample *s, ex_result *r, bs_access *a,
-		 bs_summary *sum)
-{
-	bs_error err;
-
-	if (explain_access(s, r->sass, a) < 0)
-		return -1;
-	r->kind = bs_kind_name(a->kind);
-	r->width = a->width;
-	if (bs_access_check(a, &err) < 0) {
-		if (!r->invalid++)
-			bs_error_format(&err, r->invalid_why,
-					sizeof r->invalid_why);
-		return -1;
-	}
-	return bs_predict(profile_arch(), a, sum, NULL);
-}
-
-static void note(ex_result *r, const bs_summary *s, size_t i)
-{
-	if (!r->remote || s->sectors > r->max_sectors)
-		r->worst = i;
-	if (!r->remote) {
-		r->min_sectors = r->max_sectors = s->sectors;
-		r->min_lines = r->max_lines = s->lines;
-		r->min_dwf = r->max_dwf = s->wavefronts;
-		r->min_lat = r->max_lat = s->latency_cycles;
-	}
-#define LOHI(lo, hi, v) do { if ((v) < r->lo) r->lo = (v); \
-			     if ((v) > r->hi) r->hi = (v); } while (0)
-	LOHI(min_sectors, max_sectors, s->sectors);
-	LOHI(min_lines, max_lines, s->lines);
-	LOHI(min_dwf, max_dwf, s->wavefronts);
-	if (!isnan(s->latency_cycles))
-		LOHI(min_lat, max_lat, s->latency_cycles);
-#undef LOHI
-	r->remote++;
-	r->sum_sectors += s->sectors;
-}
-
-/*
- * A self sample (the shared-memory callback's ld, st or atom of a generic
- * instruction aimed at its own CTA) priced by the bank model under the
- * instruction's kind on a CTA's own memory (explain_access: dsmem.ld is
- * ld, ...).  0, or -1 unpriced.
- */
-static int self_price(const bs_explain_sample *s, const char *sass,
-		      bs_summary *sum)
-{
-	bs_access a;
-
-	if (explain_access(s, sass, &a) < 0 || bs_access_check(&a, NULL) < 0)
-		return -1;
-	return bs_predict(profile_arch(), &a, sum, NULL);
-}
-
-static void note_self(ex_result *r, const bs_summary *s)
-{
-	if (!r->self_priced || s->wavefronts < r->self_min_wf)
-		r->self_min_wf = s->wavefronts;
-	if (!r->self_priced || s->wavefronts > r->self_max_wf)
-		r->self_max_wf = s->wavefronts;
-	r->self_priced++;
-}
-
-int explain_remote(bs_explain *e, ex_result *r)
-{
-	size_t remote = 0;
-
-	for (size_t i = 0; i < r->x->n; i++) {
-		const bs_explain_sample *s =
-			bs_explain_sample_at(e, r->x->first + i);
-		bs_access a;
-		bs_summary sum;
-
-		if (strcmp(s->kind, "remote")) {
-			r->self++;
-			if (self_price(s, r->sass, &sum) == 0)
-				note_self(r, &sum);
-			continue;
-		}
-		if (!remote++) {
-			r->kind = "remote";
-			r->width = s->width;
-		}
-		if (price(s, r, &a, &sum) < 0)
-			continue;
-		note(r, &sum, r->x->first + i);
-	}
-	if (!remote)
-		return 0;
-	r->predicted = r->remote;
-	r->verdict = r->remote ? EX_REMOTE : r->invalid ? EX_BAD_SAMPLES
-			       : EX_NOT_MODELED;
-	return 1;
-}
+#include "profile.h"
 
 static const char *s_(unsigned long n)
 {
@@ -126,7 +20,7 @@ static const char *s_(unsigned long n)
 }
 
 /* "16 sectors" or "8 to 64 sectors (mean 36)": the samples'. */
-static void sectors_text(const ex_result *r, char *buf, size_t size)
+static void sectors_text(const bs_ex_result *r, char *buf, size_t size)
 {
 	char mean[32];
 
@@ -135,12 +29,12 @@ static void sectors_text(const ex_result *r, char *buf, size_t size)
 			 s_(r->min_sectors));
 		return;
 	}
-	verdict_num(mean, sizeof mean, (double)r->sum_sectors / r->remote);
+	verdict_num(mean, sizeof mean, r->mean_sectors);
 	snprintf(buf, size, "%u to %u sectors (mean %s)", r->min_sectors,
 		 r->max_sectors, mean);
 }
 
-void explain_remote_verdict(const ex_result *r, char *buf, size_t size)
+void explain_remote_verdict(const bs_ex_result *r, char *buf, size_t size)
 {
 	const bs_sass_insn *in = r->in;
 	char sec[64];
@@ -166,27 +60,6 @@ void explain_remote_verdict(const ex_result *r, char *buf, size_t size)
 		 "wavefront per instruction, so nothing is compared", sec);
 }
 
-/* "8 in 1, 64 in 1": the remote samples' sectors, how often. */
-static void distribution(bs_explain *e, const ex_result *r, char *buf,
-			 size_t size)
-{
-	ex_result scratch = *r;
-	ex_hist h;
-
-	memset(&h, 0, sizeof h);
-	for (size_t i = 0; i < r->x->n; i++) {
-		const bs_explain_sample *s =
-			bs_explain_sample_at(e, r->x->first + i);
-		bs_access a;
-		bs_summary sum;
-
-		if (!strcmp(s->kind, "remote") &&
-		    price(s, &scratch, &a, &sum) == 0)
-			ex_hist_add(&h, sum.sectors);
-	}
-	ex_hist_text(&h, buf, size);
-}
-
 /* "4" or "1 to 4". */
 static void range(char *buf, size_t size, unsigned lo, unsigned hi)
 {
@@ -196,7 +69,7 @@ static void range(char *buf, size_t size, unsigned lo, unsigned hi)
 		snprintf(buf, size, "%u to %u", lo, hi);
 }
 
-static void latency_text(const ex_result *r, char *buf, size_t size)
+static void latency_text(const bs_ex_result *r, char *buf, size_t size)
 {
 	if (isnan(r->min_lat))
 		snprintf(buf, size, "latency not modeled");
@@ -207,7 +80,7 @@ static void latency_text(const ex_result *r, char *buf, size_t size)
 			 r->max_lat);
 }
 
-static void counters_text(FILE *out, const ex_result *r)
+static void counters_text(FILE *out, const bs_ex_result *r)
 {
 	const bs_sass_insn *in = r->in;
 
@@ -227,59 +100,35 @@ static void counters_text(FILE *out, const ex_result *r)
 
 /* The fix search's answer for the worst sample, as bankscope fix gives
  * it for a remote kind. */
-static void fix_text(FILE *out, const bs_access *a)
+static void fix_text(FILE *out, const bs_fix *f)
 {
-	bs_fix_input in;
-	bs_fix f;
-	const bs_fix_change *c = &f.best;
+	const bs_fix_change *c = &f->best;
 
-	memset(&in, 0, sizeof in);
-	in.source = BS_FIX_FROM_ACCESS;
-	in.access = *a;
-	in.max_pad = -1;
-	if (bs_fix_search(profile_arch(), &in, &f, NULL) < 0)
-		return;
-	if (f.already_ideal) {
+	if (f->already_ideal) {
 		fprintf(out, "  fix: none needed: %u sector%s, the fewest that "
-			"hold its bytes\n", f.sum_before.sectors,
-			s_(f.sum_before.sectors));
+			"hold its bytes\n", f->sum_before.sectors,
+			s_(f->sum_before.sectors));
 		return;
 	}
 	if (c->kind != BS_FIX_NONE) {
 		fprintf(out, "  fix%s: %s: %u -> %u sectors moved (fewest %u), "
 			"%+lld bytes of shared memory\n    %s\n",
-			f.reaches_ideal ? "" : " (best found)", c->label,
-			f.sum_before.sectors, c->sum.sectors, f.min_sectors,
+			f->reaches_ideal ? "" : " (best found)", c->label,
+			f->sum_before.sectors, c->sum.sectors, f->min_sectors,
 			(long long)c->extra_bytes, c->declaration);
 		if (*c->index_change)
 			fprintf(out, "    %s\n", c->index_change);
 	}
-	if (!f.reaches_ideal)
+	if (!f->reaches_ideal)
 		fprintf(out, "  fix: none reaches the fewest sectors: no "
 			"padding within 0..%u, swizzle or widening brings "
-			"%u down to %u; %s\n", f.max_pad, f.sum_before.sectors,
-			f.min_sectors, f.explanation);
+			"%u down to %u; %s\n", f->max_pad, f->sum_before.sectors,
+			f->min_sectors, f->explanation);
 }
 
-/*
- * The self samples' line: how many, the bank model's wavefronts for them,
- * and against the counters' wavefronts per self execution, AGREES or
- * DISAGREES when every priced sample predicts the same.
- */
-/* The counters' wavefronts per self execution, NaN when unknown. */
-static double self_measured(const ex_result *r)
+void explain_self_text(const bs_ex_result *r, char *buf, size_t size)
 {
-	const bs_sass_insn *in = r->in;
-
-	if (in && in->dshared_known && in->executions > in->dshared)
-		return (double)in->wavefronts /
-		       (double)(in->executions - in->dshared);
-	return NAN;
-}
-
-void explain_self_text(const ex_result *r, char *buf, size_t size)
-{
-	double measured = self_measured(r);
+	double measured = r->self_measured;
 	char m[32], lo[32], hi[32];
 	int n;
 
@@ -308,17 +157,14 @@ void explain_self_text(const ex_result *r, char *buf, size_t size)
 	snprintf(buf + n, size - (size_t)n, ": %s, %s wavefront%s per "
 		 "execution on its own CTA by the bank model, %s by the "
 		 "counters (wavefronts / (executions - dshared))",
-		 fabs(measured - r->self_min_wf) < 0.005 ? "AGREES"
-							 : "DISAGREES",
+		 r->self_agrees ? "AGREES" : "DISAGREES",
 		 lo, s_(r->self_min_wf), m);
 }
 
-void explain_remote_text(FILE *out, bs_explain *e, const ex_result *r)
+void explain_remote_text(FILE *out, const bs_ex_result *r,
+			 const bs_ex_worst *w)
 {
-	static bs_detail d;
-	const bs_explain_sample *w = bs_explain_sample_at(e, r->worst);
 	char buf[512], lines[32], dwf[32], lat[64], mean[32];
-	bs_access a;
 
 	counters_text(out, r);
 	range(lines, sizeof lines, r->min_lines, r->max_lines);
@@ -332,9 +178,8 @@ void explain_remote_text(FILE *out, bs_explain *e, const ex_result *r)
 			s_(r->max_dwf), lat, r->remote, s_(r->remote),
 			r->width, r->kind);
 	else {
-		distribution(e, r, buf, sizeof buf);
-		verdict_num(mean, sizeof mean,
-			    (double)r->sum_sectors / r->remote);
+		ex_hist_text(&r->dist, buf, sizeof buf);
+		verdict_num(mean, sizeof mean, r->mean_sectors);
 		fprintf(out, "  model:    sectors %s of %zu sampled remote "
 			"executions (mean %s); %s line%s, %s dshared "
 			"wavefront%s, %s (%u-byte %s)\n", buf, r->remote,
@@ -352,27 +197,28 @@ void explain_remote_text(FILE *out, bs_explain *e, const ex_result *r)
 			"not %s (first: %s)\n", r->invalid, s_(r->invalid),
 			r->invalid == 1 ? "a valid access" : "valid accesses",
 			r->invalid_why);
-	if (explain_access(w, r->sass, &a) < 0 ||
-	    bs_predict_detail(profile_arch(), &a, &d, NULL) < 0) {
+	if (!w->ok) {
 		fputc('\n', out);
 		return;
 	}
 	fprintf(out, "  worst sampled execution: launch %lu, block %u, warp "
-		"%u, execution %u\n", w->launch, w->block, w->warp, w->exec);
-	print_text(out, profile_arch(), &a, &d);
-	fix_text(out, &a);
+		"%u, execution %u\n", w->sample->launch, w->sample->block,
+		w->sample->warp, w->sample->exec);
+	print_text(out, r->arch, &w->access, &w->detail);
+	if (w->fixed)
+		fix_text(out, &w->fix);
 	fputc('\n', out);
 }
 
-void explain_remote_csv(FILE *out, const ex_result *r)
+void explain_remote_csv(FILE *out, const bs_ex_result *r)
 {
 	char mean[32];
 
-	if (r->verdict != EX_REMOTE) {
+	if (r->verdict != BS_EX_REMOTE) {
 		fputs(",,,", out);
 		return;
 	}
-	verdict_num(mean, sizeof mean, (double)r->sum_sectors / r->remote);
+	verdict_num(mean, sizeof mean, r->mean_sectors);
 	fprintf(out, ",%u,%u,%s", r->min_sectors, r->max_sectors, mean);
 }
 
@@ -397,13 +243,13 @@ static void json_count(FILE *out, const char *key, double v)
 	fprintf(out, ", \"%s\": %s", key, b);
 }
 
-void explain_remote_json(FILE *out, const ex_result *r)
+void explain_remote_json(FILE *out, const bs_ex_result *r)
 {
 	char mean[32];
 
-	if (r->verdict != EX_REMOTE)
+	if (r->verdict != BS_EX_REMOTE)
 		return;
-	verdict_num(mean, sizeof mean, (double)r->sum_sectors / r->remote);
+	verdict_num(mean, sizeof mean, r->mean_sectors);
 	fprintf(out, ", \"remote_samples\": %zu, \"self_samples\": %zu, "
 		"\"model_sectors_min\": %u, \"model_sectors_max\": %u, "
 		"\"model_sectors_mean\": %s, \"model_lines_min\": %u, "
@@ -420,5 +266,5 @@ void explain_remote_json(FILE *out, const ex_result *r)
 		   r->self_priced ? r->self_min_wf : NAN);
 	json_count(out, "self_model_wavefronts_max",
 		   r->self_priced ? r->self_max_wf : NAN);
-	json_count(out, "self_counter_wavefronts", self_measured(r));
+	json_count(out, "self_counter_wavefronts", r->self_measured);
 }

@@ -648,6 +648,7 @@ int profile_run(const options *o)
 	memset(&first, 0, sizeof first);
 	memset(&x, 0, sizeof x);
 	memset(&p, 0, sizeof p);
+	p.arch = bs_arch_default();
 	p.jobs = o->jobs;
 	if ((rc = find_libraries(o, inject, lib, patch)) ||
 	    (rc = records_dir(o, tmpl, &p.dir)))

@@ -82,8 +82,8 @@ static void predicted(char *buf, size_t size, const profile *p, size_t i)
 	bs_access a;
 	bs_summary s;
 
-	if (p->join && join_find(p->join, p->sp, p->n, i, &a) &&
-	    bs_predict(profile_arch(), &a, &s, NULL) == 0)
+	if (p->join && bs_join_predict(p->join, p->arch, p->sp, p->n, i, &a,
+				       &s))
 		snprintf(buf, size, "%u", s.wavefronts);
 	else
 		snprintf(buf, size, "-");
@@ -274,36 +274,30 @@ static void print_text_table(const profile *p, const options *o,
 	}
 }
 
-/* The ATOMS.CAST.SPIN of the retry loop in is part of, or NULL. */
-static const bs_sass_insn *loop_of(const profile *p, const bs_sass_insn *in)
+/* The verdict on in (and, when w is not NULL, its worst sample). */
+static void judge(const profile *p, const bs_sass_insn *in, bs_ex_result *r,
+		  bs_ex_worst *w)
 {
-	if (!in->sass || (strncmp(in->sass, "LDS", 3) &&
-			  strncmp(in->sass, "ATOMS.CAST.SPIN", 15)))
-		return NULL;
-	for (size_t i = 0; i < p->n; i++) {
-		const bs_sass_insn *c = bs_sassprof_get(p->sp, i);
-
-		if (explain_loop_of(in, c))
-			return c;
-	}
-	return NULL;
+	bs_explain_judge(p->arch, p->ex, in,
+			 bs_explain_loop_find(p->sp, p->n, in), r, w);
 }
 
 /* The explain report: one block per shown instruction with samples. */
 static void print_text_explain(const profile *p, const options *o)
 {
+	static bs_ex_worst w;
 	size_t with = 0;
 
 	printf("\nexplain: the %s model on the lanes' recorded addresses of "
 	       "sampled warp executions (explain.tsv)\n\n",
-	       profile_arch()->name);
+	       p->arch->name);
 	for (size_t r = 0; r < p->ncounted; r++) {
 		const bs_sass_insn *in = bs_sassprof_get(p->sp, p->shown[r]);
-		ex_result x;
+		bs_ex_result x;
 		char pc[16], src[512];
 
-		explain_instruction(p->ex, in, loop_of(p, in), &x);
-		with += x.verdict != EX_NONE;
+		judge(p, in, &x, &w);
+		with += x.verdict != BS_EX_NONE;
 		pc_text(pc, sizeof pc, in->pc);
 		source(src, sizeof src, in, 0);
 		printf("%.*s%s  %s  %s  %s\n", o->full_names ?
@@ -311,7 +305,7 @@ static void print_text_explain(const profile *p, const options *o)
 		       !o->full_names && strlen(in->kernel) > KERNEL_TEXT_MAX
 		       ? "..." : "", pc, in->sass ? in->sass : "-",
 		       src[0] ? src : "-");
-		explain_text(stdout, p->ex, &x);
+		explain_text(stdout, &x, &w);
 	}
 	if (!with)
 		printf("no instruction of the table ran in a sampled warp\n");
@@ -319,18 +313,18 @@ static void print_text_explain(const profile *p, const options *o)
 
 static void explain_csv(const profile *p, const bs_sass_insn *in)
 {
-	ex_result x;
+	bs_ex_result x;
 	char mean[32];
 
-	explain_instruction(p->ex, in, loop_of(p, in), &x);
-	if (x.verdict == EX_NONE || x.verdict == EX_NOT_MODELED ||
-	    x.verdict == EX_BAD_SAMPLES || x.verdict == EX_REMOTE) {
+	judge(p, in, &x, NULL);
+	if (x.verdict == BS_EX_NONE || x.verdict == BS_EX_NOT_MODELED ||
+	    x.verdict == BS_EX_BAD_SAMPLES || x.verdict == BS_EX_REMOTE) {
 		printf(",%zu,,,,%s", x.samples,
-		       explain_verdict_name(x.verdict));
+		       bs_ex_verdict_name(x.verdict));
 	} else {
 		verdict_num(mean, sizeof mean, x.mean_wf);
 		printf(",%zu,%u,%u,%s,%s", x.predicted, x.min_wf, x.max_wf,
-		       mean, explain_verdict_name(x.verdict));
+		       mean, bs_ex_verdict_name(x.verdict));
 	}
 	if (p->tot.remote)
 		explain_remote_csv(stdout, &x);
@@ -392,7 +386,7 @@ static void print_csv_table(const profile *p, const char *program)
 			bs_access a;
 
 			putchar(',');
-			if (join_find(p->join, p->sp, p->n, p->shown[r], &a))
+			if (bs_join_find(p->join, p->sp, p->n, p->shown[r], &a))
 				csv_field(stdout, a.name);
 			predicted(buf, sizeof buf, p, p->shown[r]);
 			printf(",%s", strcmp(buf, "-") ? buf : "");
@@ -418,20 +412,20 @@ static void json_or_null(const char *s)
 
 static void explain_json(const profile *p, const bs_sass_insn *in)
 {
-	ex_result x;
+	bs_ex_result x;
 	char mean[32], m[32], text[512];
 
-	explain_instruction(p->ex, in, loop_of(p, in), &x);
+	judge(p, in, &x, NULL);
 	explain_verdict_text(&x, text, sizeof text);
 	printf(", \"explain\": {\"samples\": %zu, \"verdict\": ", x.samples);
-	json_string(stdout, explain_verdict_name(x.verdict));
+	json_string(stdout, bs_ex_verdict_name(x.verdict));
 	fputs(", \"text\": ", stdout);
 	json_string(stdout, text);
 	if (x.invalid)
 		printf(", \"invalid_samples\": %zu", x.invalid);
 	explain_remote_json(stdout, &x);
-	if (x.verdict != EX_NONE && x.verdict != EX_NOT_MODELED &&
-	    x.verdict != EX_BAD_SAMPLES && x.verdict != EX_REMOTE) {
+	if (x.verdict != BS_EX_NONE && x.verdict != BS_EX_NOT_MODELED &&
+	    x.verdict != BS_EX_BAD_SAMPLES && x.verdict != BS_EX_REMOTE) {
 		verdict_num(mean, sizeof mean, x.mean_wf);
 		if (isnan(x.measured_wf))
 			snprintf(m, sizeof m, "null");

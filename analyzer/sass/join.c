@@ -1,5 +1,6 @@
 /*
- * join.c - give profiled instructions the analyzer's prediction.
+ * join.c - give profiled instructions the analyzer's prediction
+ * (profile --patterns, --dataset).
  *
  * A pattern file names accesses KERNEL:OP:RANK (the demangled kernel name
  * without blanks, its parameter list dropped; ld or st; the rank of the
@@ -26,9 +27,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "../cli.h"
+#include "bs_sass.h"
 
-struct join {
+struct bs_join {
 	bs_access *v;
 	size_t n;
 	size_t *by_name;          /* indexes of v sorted by name, file order */
@@ -38,7 +39,7 @@ struct join {
 	unsigned *width;          /* per instruction: its access width */
 };
 
-void join_free(join *j)
+void bs_join_free(bs_join *j)
 {
 	if (j) {
 		free(j->v);
@@ -49,10 +50,10 @@ void join_free(join *j)
 	}
 }
 
-join *join_open(const char *path, bs_error *err)
+bs_join *bs_join_open(const char *path, bs_error *err)
 {
 	FILE *f = fopen(path, "r");
-	join *j = calloc(1, sizeof *j);
+	bs_join *j = calloc(1, sizeof *j);
 	bs_reader *r = NULL;
 	size_t cap = 0;
 	bs_access a;
@@ -83,7 +84,7 @@ out:
 	if (f)
 		fclose(f);
 	if (rc < 0) {
-		join_free(j);
+		bs_join_free(j);
 		return NULL;
 	}
 	return j;
@@ -140,7 +141,7 @@ static int by_key_op_line(const void *a, const void *b)
 	return (x->line > y->line) - (x->line < y->line);
 }
 
-static const join *sort_join;
+static const bs_join *sort_join;
 
 static int by_pattern_name(const void *a, const void *b)
 {
@@ -151,7 +152,7 @@ static int by_pattern_name(const void *a, const void *b)
 }
 
 /* The first pattern named `name`, or -1. */
-static long pattern(const join *j, const char *name)
+static long pattern(const bs_join *j, const char *name)
 {
 	size_t lo = 0, hi = j->n;
 
@@ -168,7 +169,7 @@ static long pattern(const join *j, const char *name)
 }
 
 /* Every instruction's pattern, for profile sp; -1 out of memory. */
-static int prepare(join *j, const bs_sassprof *sp, size_t n)
+static int prepare(bs_join *j, const bs_sassprof *sp, size_t n)
 {
 	joinable *x = malloc((n ? n : 1) * sizeof *x);
 	size_t m = 0;
@@ -220,7 +221,7 @@ static int prepare(join *j, const bs_sassprof *sp, size_t n)
 	return 0;
 }
 
-int join_find(join *j, const bs_sassprof *sp, size_t n, size_t i,
+int bs_join_find(bs_join *j, const bs_sassprof *sp, size_t n, size_t i,
 	      bs_access *out)
 {
 	if (!j || i >= n || ((j->sp != sp || j->nins != n) &&
@@ -230,6 +231,13 @@ int join_find(join *j, const bs_sassprof *sp, size_t n, size_t i,
 	*out = j->v[j->pat[i]];
 	out->width = j->width[i];
 	return bs_access_check(out, NULL) == 0;
+}
+
+int bs_join_predict(bs_join *j, const bs_arch *arch, const bs_sassprof *sp,
+		    size_t n, size_t i, bs_access *a, bs_summary *s)
+{
+	return bs_join_find(j, sp, n, i, a) &&
+	       bs_predict(arch, a, s, NULL) == 0;
 }
 
 /* A metadata value with control characters (a newline in a path) shown
@@ -264,9 +272,10 @@ static int write_failed(bs_dataset_out *o, const char *path, bs_error *err)
 	return bs_error_set(err, path, 0, 0, "cannot write: %.200s", why);
 }
 
-int join_write_dataset(join *j, const bs_sassprof *sp, size_t n,
-		       const char *path, const char *source, char *final,
-		       size_t size, bs_error *err)
+int bs_join_write_dataset(bs_join *j, const bs_arch *arch,
+			  const bs_sassprof *sp, size_t n, const char *path,
+			  const char *source, char *final, size_t size,
+			  bs_error *err)
 {
 	bs_meta meta[6];
 	char dir[4096], *slash, file[256], date[32];
@@ -290,7 +299,7 @@ int join_write_dataset(join *j, const bs_sassprof *sp, size_t n,
 		   source);
 	meta_value(&meta[nm++], "counters", "%s", "CUPTI SASS metrics, per "
 		   "instruction, summed over the measured launches");
-	meta_value(&meta[nm++], "arch", "%s", profile_arch()->name);
+	meta_value(&meta[nm++], "arch", "%s", arch->name);
 	meta_value(&meta[nm++], "date", "%s", date);
 	meta_value(&meta[nm++], "rows", "%s", "one per profiled shared-memory "
 		   "instruction joined to a pattern; measured values are per "
@@ -306,7 +315,7 @@ int join_write_dataset(join *j, const bs_sassprof *sp, size_t n,
 		bs_row row;
 
 		bs_row_init(&row);
-		if (!in->executions || !join_find(j, sp, n, i, &row.access))
+		if (!in->executions || !bs_join_find(j, sp, n, i, &row.access))
 			continue;
 		snprintf(row.probe, sizeof row.probe, "profile");
 		snprintf(name, sizeof name, "%.48s@%04x", row.access.name,
@@ -319,9 +328,9 @@ int join_write_dataset(join *j, const bs_sassprof *sp, size_t n,
 		row.bank_conflicts_measured = in->excess > 0
 			? (double)in->excess / in->executions : 0;
 		/* predicted where the architecture has a rule for the access */
-		if (bs_arch_rule(profile_arch(), row.access.kind,
+		if (bs_arch_rule(arch, row.access.kind,
 				    row.access.width) &&
-		    bs_row_predict(profile_arch(), &row, err) < 0) {
+		    bs_row_predict(arch, &row, err) < 0) {
 			bs_dataset_abort(o);
 			return -1;
 		}
