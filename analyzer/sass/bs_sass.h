@@ -232,6 +232,98 @@ const bs_explain_insn *bs_explain_find(bs_explain *e, const char *function,
 				       uint32_t pc);
 const bs_explain_sample *bs_explain_sample_at(bs_explain *e, size_t i);
 
+/* ---- a records directory read (records.c) ---------------------------------
+ * Every file of a records directory is opened without blocking (a FIFO
+ * planted there must not hang a replay) and refused unless it is a
+ * regular file (a device such as /dev/zero never ends).  Errors name the
+ * file (and line and column where there is one).
+ */
+/* path for reading: an fd, or -1 with errno ENOENT and err untouched when
+ * it is not there, -1 with err set when it cannot be read. */
+int bs_records_open_fd(const char *path, bs_error *err);
+/* The same as a FILE (NULL where that gives -1). */
+FILE *bs_records_open(const char *path, bs_error *err);
+
+#define BS_RECORDS_LATER_MAX 4      /* later runs' failures kept */
+typedef enum {
+	BS_RECORDS_NONE,            /* no status.txt: no kernel launched */
+	BS_RECORDS_OK,
+	BS_RECORDS_FAILED,          /* counters could not be collected */
+} bs_records_state;
+
+typedef struct {
+	bs_records_state state;
+	char reason[1024];          /* status.txt's first line ("ok") */
+	char later[BS_RECORDS_LATER_MAX][512];   /* later runs' failures */
+	int nlater;
+} bs_records_status;
+
+/* dir/status.txt (at most 64 KiB, one line of text, then later runs'
+ * lines): 0, or -1 (err). */
+int bs_records_read_status(const char *dir, bs_records_status *st,
+			   bs_error *err);
+/* dir/records.tsv (required: its absence is an error) and launches.tsv
+ * (when there) into sp: 0, or -1 (err). */
+int bs_records_read_tables(const char *dir, bs_sassprof *sp,
+			   int records_required, bs_error *err);
+
+/*
+ * The disassembler hook: asked for the n cubins recorded in sp that have
+ * no cubin-CRC.sass in dir yet, it makes their disassembly.  For each
+ * request, fd is the cubin, opened for reading (-1: no cubin saved; skip
+ * it, and do not close fd); the hook sets out to the disassembly, open
+ * for reading at its start (a temporary file, fresh 1), or saved 1 when it
+ * wrote dir/cubin-CRC.sass instead, or leaves both 0 when it made none.
+ */
+typedef struct {
+	uint32_t crc;
+	int fd;
+	FILE *out;
+	int fresh, saved;
+} bs_disasm_request;
+
+typedef void (*bs_disasm_hook)(void *ctx, const char *dir,
+			       const bs_sassprof *sp, bs_disasm_request *q,
+			       size_t n);
+
+/* A disassembly that lacks instructions recorded in its cubin (an empty
+ * or cut one blanks their SASS, source and joined predictions). */
+typedef struct {
+	uint32_t crc;
+	size_t missing, recorded;
+	int fresh;                  /* made now into a temporary file, not
+				       one of the directory's */
+} bs_records_gap;
+
+typedef struct {
+	unsigned long no_disasm;    /* cubins not disassembled */
+	unsigned long no_cubin;     /* of those, cubins not saved */
+	bs_records_gap *gap;        /* allocated: the caller frees it */
+	size_t ngap;
+} bs_records_disasm;
+
+/*
+ * Every cubin's disassembly read into sp (before bs_sassprof_finish):
+ * dir/cubin-CRC.sass where it is there, else what hook (NULL: none)
+ * makes; d says which were not and which lack instructions.  0, or -1
+ * (err).
+ */
+int bs_records_read_disasm(const char *dir, bs_sassprof *sp,
+			   bs_disasm_hook hook, void *ctx,
+			   bs_records_disasm *d, bs_error *err);
+/* dir/device.txt, "CC<tab>NAME": 1 and the compute capability and GPU
+ * name, 0 when it is not there, -1 (err) when it is unreadable or not
+ * such a line. */
+int bs_records_read_device(const char *dir, char *cc, size_t ccsize,
+			   char *gpu, size_t gpusize, bs_error *err);
+/*
+ * dir/explain.tsv into a new *out (also when it is not there: then
+ * empty), and explain-status.txt's line in status when it is not "ok"
+ * (else "").  1 read, 0 no explain.tsv, -1 (err).
+ */
+int bs_records_read_explain(const char *dir, bs_explain **out,
+			    char *status, size_t size, bs_error *err);
+
 /* ---- the join: profiled instructions to KERNEL:OP:RANK patterns (join.c) ---
  * A pattern file names accesses as `bankscope-tutorial --patterns`
  * prints them; join.c's head says how an instruction finds its own.

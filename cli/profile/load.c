@@ -1,9 +1,9 @@
 /*
- * load.c - bankscope profile's reading of a records directory: each file
- * opened without blocking and only when regular (open_kept), status.txt,
- * the tables (bs_sassprof), the disassembly of each cubin the records
- * name (nvdisasm -c -g, else cuobjdump -sass, --jobs at a time, into
- * cubin-CRC.sass or a temporary file), explain.tsv for --explain, and the
+ * load.c - bankscope profile's reading of a records directory through
+ * the library's reader (analyzer/sass/records.c: status.txt, the tables,
+ * device.txt, explain.tsv), with the disassembler it hooks in: nvdisasm
+ * -c -g, else cuobjdump -sass, --jobs at a time, into cubin-CRC.sass or a
+ * temporary file; then the messages about what was read, and the
  * architecture of the predictions (device.txt, or --arch).
  */
 #define _GNU_SOURCE
@@ -19,7 +19,6 @@
 
 #include "profile.h"
 
-#define STATUS_MAX 65536       /* status.txt's bytes, at most */
 #define CUBIN_MAP_MAX ((off_t)1 << 32)  /* a cubin -fun maps, at most */
 
 /* ---- disassembly ----------------------------------------------------------- */
@@ -206,183 +205,18 @@ static void disassemble(const char *dir, disasm_job *j, size_t n, int save,
 	}
 }
 
-/*
- * A file of a records directory, for reading: opened without blocking
- * (a FIFO planted there must not hang a replay) and refused unless it is
- * a regular file (a device such as /dev/zero never ends).  NULL with
- * errno ENOENT and err untouched when it is not there; NULL with err
- * set when it cannot be read.
- */
-static int open_kept_fd(const char *path, bs_error *err)
-{
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	struct stat st;
-
-	if (fd < 0) {
-		if (errno != ENOENT)
-			bs_error_set(err, path, 0, 0, "cannot open: %s",
-				     strerror(errno));
-		return -1;
-	}
-	if (fstat(fd, &st) < 0 || fcntl(fd, F_SETFL, 0) < 0) {
-		bs_error_set(err, path, 0, 0, "cannot read: %s",
-			     strerror(errno));
-		close(fd);
-		errno = EIO;
-		return -1;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		bs_error_set(err, path, 0, 0, "not a regular file (a %s): a "
-			     "records directory holds only files",
-			     S_ISFIFO(st.st_mode) ? "FIFO"
-			     : S_ISCHR(st.st_mode) ? "character device"
-			     : S_ISDIR(st.st_mode) ? "directory"
-			     : "special file");
-		close(fd);
-		errno = EINVAL;
-		return -1;
-	}
-	return fd;
-}
-
-static FILE *open_kept(const char *path, bs_error *err)
-{
-	int fd = open_kept_fd(path, err);
-	FILE *f;
-
-	if (fd < 0)
-		return NULL;
-	if (!(f = fdopen(fd, "r"))) {
-		bs_error_set(err, path, 0, 0, "out of memory");
-		close(fd);
-		errno = ENOMEM;
-	}
-	return f;
-}
-
-/* status.txt: absent, "ok", or the reason counters were not collected;
- * at most STATUS_MAX bytes, read at once. */
-static int read_status(profile *p, bs_error *err)
-{
-	char path[4096], *buf, *line, *nl, *z;
-	FILE *f;
-	size_t n, len;
-	int bad;
-
-	path_join(path, sizeof path, p->dir, "status.txt");
-	if (!(f = open_kept(path, err))) {
-		if (errno == ENOENT) {
-			p->state = ST_NONE;
-			return 0;
-		}
-		return -1;
-	}
-	if (!(buf = malloc(STATUS_MAX + 1))) {
-		fclose(f);
-		return bs_error_set(err, path, 0, 0, "out of memory");
-	}
-	len = fread(buf, 1, STATUS_MAX + 1, f);
-	bad = ferror(f);
-	fclose(f);
-	if (bad || len > STATUS_MAX) {
-		free(buf);
-		return bad ? bs_error_set(err, path, 0, 0, "read error")
-			   : bs_error_set(err, path, 0, 0, "longer than %d "
-					  "bytes: not a status file",
-					  STATUS_MAX);
-	}
-	buf[len] = '\0';
-	n = strcspn(buf, "\r\n");
-	for (size_t i = 0; i < n || (i < len && !buf[i]); i++)
-		if ((unsigned char)buf[i] < 0x20 && buf[i] != '\t') {
-			unsigned char c = (unsigned char)buf[i];
-
-			free(buf);
-			return bs_error_set(err, path, 1, (long)i + 1,
-					    "not a status line: control "
-					    "character 0x%02x", c);
-		}
-	if (n >= sizeof p->reason) {
-		free(buf);
-		return bs_error_set(err, path, 1, 0, "not a status line: "
-				    "longer than %zu bytes",
-				    sizeof p->reason - 1);
-	}
-	if ((z = memchr(buf, '\0', len))) {
-		long ln = 1;
-
-		for (char *c = buf; c < z; c++)
-			ln += *c == '\n';
-		free(buf);
-		return bs_error_set(err, path, ln, 0, "not a status file: a "
-				    "NUL byte");
-	}
-	memcpy(p->reason, buf, n);
-	p->reason[n] = '\0';
-	p->nlater = 0;
-	for (line = buf + n + (buf[n] != '\0');
-	     p->nlater < LATER_MAX && line < buf + len; line = nl + 1) {
-		char *l = p->later[p->nlater];
-		size_t k;
-
-		if (!(nl = strchr(line, '\n')))
-			nl = buf + len;
-		k = strcspn(line, "\r\n");
-		snprintf(l, sizeof p->later[0], "%.*s", (int)k, line);
-		p->nlater += l[0] != '\0';
-	}
-	free(buf);
-	if (!strcmp(p->reason, "ok")) {
-		p->state = ST_OK;
-	} else {
-		p->state = ST_FAILED;
-		if (!p->reason[0])
-			snprintf(p->reason, sizeof p->reason,
-				 "status.txt is empty");
-	}
-	return 0;
-}
-
-typedef int (*table_reader)(bs_sassprof *, FILE *, const char *,
-			    bs_error *);
-
-static int read_table(profile *p, const char *name, table_reader rd,
-		      int required, bs_error *err)
-{
-	char path[4096];
-	FILE *f;
-	int rc;
-
-	path_join(path, sizeof path, p->dir, name);
-	if (!(f = open_kept(path, err))) {
-		if (errno != ENOENT)
-			return -1;
-		if (!required)
-			return 0;
-		return bs_error_set(err, path, 0, 0, "cannot open: %s",
-				    strerror(ENOENT));
-	}
-	rc = rd(p->sp, f, path, err);
-	fclose(f);
-	return rc;
-}
-
 /* status.txt, records.tsv and launches.tsv of p->dir into a new p->sp. */
 int profile_load_tables(profile *p, bs_error *err)
 {
 	bs_sassprof_free(p->sp);
 	if (!(p->sp = bs_sassprof_new()))
 		return bs_error_set(err, p->dir, 0, 0, "out of memory");
-	if (read_status(p, err) < 0)
+	if (bs_records_read_status(p->dir, &p->status, err) < 0)
 		return -1;
-	if (p->state == ST_NONE)
+	if (p->status.state == BS_RECORDS_NONE)
 		return 0;
-	if (read_table(p, "records.tsv", bs_sassprof_read_records,
-		       p->state == ST_OK, err) < 0 ||
-	    read_table(p, "launches.tsv", bs_sassprof_read_launches, 0,
-		       err) < 0)
-		return -1;
-	return 0;
+	return bs_records_read_tables(p->dir, p->sp,
+				      p->status.state == BS_RECORDS_OK, err);
 }
 
 static int ulong_cmp(const void *a, const void *b)
@@ -402,9 +236,9 @@ static int ulong_cmp(const void *a, const void *b)
  * its ELF header, section headers and symbol and string tables are
  * touched, whatever its size.
  */
-static char *fun_list(const profile *p, uint32_t crc, int fd)
+static char *fun_list(const bs_sassprof *sp, uint32_t crc, int fd)
 {
-	size_t n = bs_sassprof_functions(p->sp, crc, NULL, 0), len = 0;
+	size_t n = bs_sassprof_functions(sp, crc, NULL, 0), len = 0;
 	const char **name = NULL;
 	unsigned long *idx = NULL;
 	void *map = MAP_FAILED;
@@ -418,7 +252,7 @@ static char *fun_list(const profile *p, uint32_t crc, int fd)
 			0)) == MAP_FAILED)
 		goto out;
 	len = (size_t)st.st_size;
-	bs_sassprof_functions(p->sp, crc, name, n);
+	bs_sassprof_functions(sp, crc, name, n);
 	if (bs_cubin_function_indexes(map, len, name, n, idx, NULL) !=
 	    (int)n || !(list = malloc(n * 21)))
 		goto out;
@@ -435,127 +269,97 @@ out:
 	return list;
 }
 
-/*
- * After cubin crc's disassembly (name, found in the directory; fresh: made
- * by this command) was read: a warning when recorded instructions of it
- * are not there (an empty or cut disassembly blanks their SASS, source
- * and joined predictions).
- */
-static void sass_gaps(const profile *p, uint32_t crc, const char *name,
-		     int fresh)
-{
-	size_t all, missing = bs_sassprof_undisassembled(p->sp, crc, &all);
+/* The hook's context: whether to save, how many at a time. */
+typedef struct {
+	int save;
+	unsigned long jobs;
+} disasm_ctx;
 
-	if (!missing)
+/*
+ * The disassembler bs_records_read_disasm hooks in: every requested
+ * cubin at once, --jobs tools at a time; a temporary output is handed
+ * back open and already unlinked.
+ */
+static void disasm_hook(void *ctx, const char *dir, const bs_sassprof *sp,
+			bs_disasm_request *q, size_t n)
+{
+	const disasm_ctx *c = ctx;
+	disasm_job *j = calloc(n, sizeof *j);
+	char tool[4096];
+	int nvdisasm = find_tool(tools[0][0], tool, sizeof tool) == 0;
+
+	if (!j)
 		return;
-	if (fresh)
-		usage_error("the disassembly of cubin-%u.cubin lacks %zu of "
-			    "the %zu instruction%s recorded in it: no SASS "
-			    "text or source line for %s", crc, missing, all,
-			    all == 1 ? "" : "s", missing == 1 ? "it" : "them");
-	else
-		usage_error("%s: %zu of the %zu instruction%s recorded in "
-			    "cubin %u %s not in it (an empty or cut "
-			    "disassembly; remove it to disassemble again): no "
-			    "SASS text or source line for %s", name, missing,
-			    all, all == 1 ? "" : "s", crc, missing == 1 ? "is"
-			    : "are", missing == 1 ? "it" : "them");
+	for (size_t i = 0; i < n; i++) {
+		j[i].crc = q[i].crc;
+		j[i].fd = -1;
+		j[i].state = q[i].fd < 0 ? 3 : 0;
+		if (nvdisasm && q[i].fd >= 0)
+			j[i].fun = fun_list(sp, q[i].crc, q[i].fd);
+	}
+	disassemble(dir, j, n, c->save, c->jobs);
+	for (size_t i = 0; i < n; i++) {
+		free(j[i].fun);
+		if (j[i].state != 2)
+			continue;
+		if (c->save) {
+			q[i].saved = 1;
+			continue;
+		}
+		if (lseek(j[i].fd, 0, SEEK_SET) == 0)
+			q[i].out = fdopen(j[i].fd, "r");
+		if (!q[i].out)
+			close(j[i].fd);
+		q[i].fresh = q[i].out != NULL;
+		unlink(j[i].tmp);
+	}
+	free(j);
+}
+
+/*
+ * A warning for each disassembly that lacks recorded instructions (fresh:
+ * made by this command, not found in the directory).
+ */
+static void sass_gaps(const profile *p, const bs_records_disasm *d)
+{
+	for (size_t i = 0; i < d->ngap; i++) {
+		const bs_records_gap *g = &d->gap[i];
+		size_t missing = g->missing, all = g->recorded;
+
+		if (g->fresh)
+			usage_error("the disassembly of cubin-%u.cubin lacks "
+				    "%zu of the %zu instruction%s recorded in "
+				    "it: no SASS text or source line for %s",
+				    g->crc, missing, all, all == 1 ? "" : "s",
+				    missing == 1 ? "it" : "them");
+		else
+			usage_error("%s/cubin-%u.sass: %zu of the %zu "
+				    "instruction%s recorded in cubin %u %s not "
+				    "in it (an empty or cut disassembly; remove "
+				    "it to disassemble again): no SASS text or "
+				    "source line for %s", p->dir, g->crc,
+				    missing, all, all == 1 ? "" : "s", g->crc,
+				    missing == 1 ? "is" : "are", missing == 1 ?
+				    "it" : "them");
+	}
 }
 
 /* Everything in p->dir, disassembled where possible, finished. */
 int profile_load(profile *p, int save, bs_error *err)
 {
-	char tool[4096];
-	uint32_t *crc;
-	disasm_job *j;
-	size_t ncrc;
-	int rc = 0, nvdisasm;
+	disasm_ctx c = { save, p->jobs };
+	bs_records_disasm d;
+	int rc;
 
 	if (profile_load_tables(p, err) < 0)
 		return -1;
-	if (p->state == ST_NONE)
+	if (p->status.state == BS_RECORDS_NONE)
 		return 0;
-	ncrc = bs_sassprof_cubins(p->sp, NULL, 0);
-	crc = malloc((ncrc ? ncrc : 1) * sizeof *crc);
-	j = calloc(ncrc ? ncrc : 1, sizeof *j);
-	if (!crc || !j) {
-		free(crc);
-		free(j);
-		return bs_error_set(err, p->dir, 0, 0, "out of memory");
-	}
-	bs_sassprof_cubins(p->sp, crc, ncrc);
-	nvdisasm = find_tool(tools[0][0], tool, sizeof tool) == 0;
-	for (size_t i = 0; i < ncrc && rc == 0; i++) {
-		char path[4096];
-		int fd;
-
-		j[i].crc = crc[i];
-		j[i].fd = -1;
-		snprintf(path, sizeof path, "%s/cubin-%u.sass", p->dir, crc[i]);
-		if (!access(path, R_OK)) {
-			j[i].state = 2;
-			continue;
-		}
-		/* the disassembler opens it: a regular file only, and read
-		 * here (its symbol table) only for nvdisasm -fun */
-		snprintf(path, sizeof path, "%s/cubin-%u.cubin", p->dir, crc[i]);
-		if ((fd = open_kept_fd(path, err)) < 0) {
-			if (errno != ENOENT) {
-				rc = -1;
-				break;
-			}
-			j[i].state = 3;
-			p->no_cubin++;
-			continue;
-		}
-		if (nvdisasm)
-			j[i].fun = fun_list(p, crc[i], fd);
-		close(fd);
-	}
-	if (rc < 0) {
-		for (size_t i = 0; i < ncrc; i++)
-			free(j[i].fun);
-		free(crc);
-		free(j);
-		return -1;
-	}
-	disassemble(p->dir, j, ncrc, save, p->jobs);
-	for (size_t i = 0; i < ncrc && rc == 0; i++) {
-		char name[4096];
-		FILE *f = NULL;
-		int fresh = j[i].fd >= 0;
-
-		snprintf(name, sizeof name, "%s/cubin-%u.sass", p->dir, crc[i]);
-		if (j[i].state == 2 && j[i].fd >= 0 && !save) {
-			if (lseek(j[i].fd, 0, SEEK_SET) == 0)
-				f = fdopen(j[i].fd, "r");
-			if (!f)
-				close(j[i].fd);
-			unlink(j[i].tmp);
-		} else if (j[i].state == 2) {
-			if (j[i].fd >= 0)
-				close(j[i].fd);
-			if (!(f = open_kept(name, err)) && errno != ENOENT) {
-				rc = -1;
-				break;
-			}
-		}
-		if (!f) {
-			p->no_disasm++;
-			continue;
-		}
-		rc = bs_sassprof_read_disasm(p->sp, crc[i], f, name, err);
-		fclose(f);
-		if (rc == 0)
-			sass_gaps(p, crc[i], name, fresh);
-	}
-	for (size_t i = 0; i < ncrc && rc < 0; i++)
-		if (j[i].state == 2 && j[i].fd >= 0 && !save)
-			unlink(j[i].tmp);
-	for (size_t i = 0; i < ncrc; i++)
-		free(j[i].fun);
-	free(crc);
-	free(j);
+	rc = bs_records_read_disasm(p->dir, p->sp, disasm_hook, &c, &d, err);
+	sass_gaps(p, &d);
+	free(d.gap);
+	p->no_disasm = d.no_disasm;
+	p->no_cubin = d.no_cubin;
 	if (rc < 0)
 		return -1;
 	p->n = bs_sassprof_finish(p->sp);
@@ -569,30 +373,14 @@ int profile_load(profile *p, int save, bs_error *err)
  * library), else, for a directory without device.txt (recorded before
  * bankscope wrote one, on an H100), sm_90.  A GPU no architecture describes
  * leaves the predictions out (p->no_model) and says how to make one.
- * device.txt is opened as every file of the directory is (open_kept): 0,
+ * device.txt is opened as every file of the directory is (bs_records_open): 0,
  * or -1 (err) when it is there and not a regular file or unreadable.
  */
 int profile_choose_arch(profile *p, const options *o, bs_error *err)
 {
-	char path[4096], line[320], *tab;
-	FILE *f;
-
-	path_join(path, sizeof path, p->dir, "device.txt");
-	if (!(f = open_kept(path, err)) && errno != ENOENT)
+	if (bs_records_read_device(p->dir, p->cc, sizeof p->cc, p->gpu,
+				   sizeof p->gpu, err) < 0)
 		return -1;
-	if (f) {
-		tab = fgets(line, sizeof line, f) ? strchr(line, '\t') : NULL;
-		fclose(f);
-		if (!tab || tab == line)
-			return bs_error_set(err, path, 1, 0, "not a compute "
-					    "capability, a tab and the GPU's "
-					    "name (as the injection library "
-					    "writes it)");
-		*tab = '\0';
-		tab[strcspn(tab + 1, "\r\n") + 1] = '\0';
-		snprintf(p->cc, sizeof p->cc, "%.15s", line);
-		snprintf(p->gpu, sizeof p->gpu, "%.255s", tab + 1);
-	}
 	p->arch = o->arch ? o->arch : bs_arch_default();
 	if (o->arch || !p->cc[0])
 		return 0;
@@ -615,32 +403,14 @@ int profile_choose_arch(profile *p, const options *o, bs_error *err)
 /* explain.tsv and its status, when --explain: 0, -1 bad input (err). */
 int profile_load_explain(profile *p, bs_error *err)
 {
-	char path[4096], line[1024];
-	FILE *f;
-	int rc;
+	char status[1024];
+	int rc = bs_records_read_explain(p->dir, &p->ex, status, sizeof status,
+					 err);
 
-	path_join(path, sizeof path, p->dir, "explain-status.txt");
-	if (!(f = open_kept(path, err)) && errno != ENOENT)
-		return -1;
-	if (f) {
-		if (fgets(line, sizeof line, f) &&
-		    strcmp(line, "ok\n") && strcmp(line, "ok"))
-			usage_error("explain: %.*s", (int)strcspn(line, "\n"),
-				    line);
-		fclose(f);
-	}
-	path_join(path, sizeof path, p->dir, "explain.tsv");
-	if (!(p->ex = bs_explain_new()))
-		return bs_error_set(err, path, 0, 0, "out of memory");
-	if (!(f = open_kept(path, err))) {
-		if (errno == ENOENT) {
-			usage_error("explain: no explain.tsv in %s: nothing "
-				    "sampled", p->dir);
-			return 0;
-		}
-		return -1;
-	}
-	rc = bs_explain_read(p->ex, f, path, err);
-	fclose(f);
-	return rc;
+	if (status[0])
+		usage_error("explain: %s", status);
+	if (rc == 0)
+		usage_error("explain: no explain.tsv in %s: nothing sampled",
+			    p->dir);
+	return rc < 0 ? -1 : 0;
 }

@@ -42,7 +42,7 @@
  * `profile --replay DIR` reports an existing directory; a disassembly
  * missing there goes to a temporary file, DIR is never written.  Every
  * file read from the directory is opened without blocking and must be a
- * regular file (open_kept); status.txt is read in one bounded read; a
+ * regular file (bs_records_open); status.txt is read in one bounded read; a
  * cubin is opened only to be disassembled, and mapped, never read whole,
  * for nvdisasm -fun's symbol indexes.  --kernel selects kernels of a
  * replay; --launch-skip and --launch-count are refused, since a run's
@@ -189,7 +189,7 @@ static int profile_replay(const options *o)
 	if ((o->patterns && !(j = bs_join_open(o->patterns, &err))) ||
 	    profile_load(&p, 0, &err) < 0 ||
 	    profile_choose_arch(&p, o, &err) < 0 ||
-	    (o->explain && p.state != ST_NONE && !p.no_model &&
+	    (o->explain && p.status.state != BS_RECORDS_NONE && !p.no_model &&
 	     profile_load_explain(&p, &err) < 0) ||
 	    profile_select_shown(&p, o, &err) < 0) {
 		report_error(&err);
@@ -228,9 +228,9 @@ static int profile_replay(const options *o)
 	}
 	p.join = j;
 	none = profile_tell(&p, o->replay, NULL);
-	if (p.state != ST_NONE)
+	if (p.status.state != BS_RECORDS_NONE)
 		profile_show(&p, o, NULL);
-	if (o->dataset && p.state != ST_NONE && j) {
+	if (o->dataset && p.status.state != BS_RECORDS_NONE && j) {
 		if (bs_join_write_dataset(j, p.arch, p.sp, p.n, o->dataset,
 					  o->replay, final, sizeof final,
 					  &err) < 0) {

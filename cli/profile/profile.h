@@ -31,7 +31,6 @@ extern char **environ;
 
 #define INJECT_NAME "libbankscope_inject.so"
 #define KERNEL_TEXT_MAX 48     /* kernel column width in the text table */
-#define LATER_MAX 4            /* later runs' failures kept */
 
 typedef enum { FMT_TEXT, FMT_CSV, FMT_JSON } format;
 
@@ -50,14 +49,9 @@ typedef struct {
 	int nprog;
 } options;
 
-typedef enum { ST_NONE, ST_OK, ST_FAILED } collection;
-
 typedef struct {
 	const char *dir;
-	collection state;
-	char reason[1024];
-	char later[LATER_MAX][512];   /* later runs' failures */
-	int nlater;
+	bs_records_status status;    /* status.txt */
 	bs_sassprof *sp;
 	size_t n;                    /* instructions kept */
 	size_t *shown;               /* those the report shows, in order */
@@ -90,7 +84,7 @@ int profile_run(const options *o);
  * when save, else into temporary files), finished; 0, or -1 (err). */
 int profile_load(profile *p, int save, bs_error *err);
 /* load.c: status.txt, records.tsv and launches.tsv of p->dir into a new
- * p->sp; 0, or -1 (err). */
+ * p->sp (bs_records_read_status, _tables); 0, or -1 (err). */
 int profile_load_tables(profile *p, bs_error *err);
 /* load.c: explain.tsv and its status, when --explain: 0, -1 bad input
  * (err). */

@@ -453,7 +453,7 @@ static int more_runs(const options *o, const char *inject, profile *p,
 
 	if (profile_load_tables(p, err) < 0)
 		return -1;
-	if (p->state != ST_OK)
+	if (p->status.state != BS_RECORDS_OK)
 		return 0;
 	bs_sassprof_finish(p->sp);
 	if (!(t = targets(p->sp, o, &nt, &windows)))
@@ -619,7 +619,7 @@ static int set_specs(const options *o, run_spec *first, run_spec *x,
 static void tell_ending(const options *o, const profile *p,
 			const run_spec *first, const run_spec *x, int code)
 {
-	int empty = p->state == ST_NONE || !p->tot.records;
+	int empty = p->status.state == BS_RECORDS_NONE || !p->tot.records;
 
 	if (WIFSIGNALED(first->status))
 		usage_error("%s was killed by signal %d (%s)%s", o->prog[0],
@@ -703,7 +703,7 @@ int profile_run(const options *o)
 	if (profile_tell(&p, o->prog[0], inject) && !code)
 		code = 1;
 	program = joined(o->prog, o->nprog);
-	if (p.state != ST_NONE)
+	if (p.status.state != BS_RECORDS_NONE)
 		profile_show(&p, o, program);
 	free(program);
 	phase(o, &t, "the report");

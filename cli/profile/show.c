@@ -450,7 +450,7 @@ static void print_json_table(const profile *p, const char *program)
 	fputs("{\"program\": ", stdout);
 	json_or_null(program);
 	fputs(", \"status\": ", stdout);
-	json_or_null(p->state == ST_NONE ? NULL : p->reason);
+	json_or_null(p->status.state == BS_RECORDS_NONE ? NULL : p->status.reason);
 	printf(", \"runs\": %lu, \"launches\": %lu, \"measured_launches\": "
 	       "%lu, \"kernels\": %lu, \"instructions\": %lu,\n "
 	       "\"shared_instructions\": [", p->runs, p->tot.launches,
@@ -500,7 +500,7 @@ int profile_tell(const profile *p, const char *who, const char *inject)
 {
 	const bs_sassprof_totals *t = &p->tot;
 
-	if (p->state == ST_NONE) {
+	if (p->status.state == BS_RECORDS_NONE) {
 		if (inject)
 			usage_error("%s launched no CUDA kernel (CUDA was not "
 				    "initialized, or %s did not load)", who,
@@ -510,12 +510,12 @@ int profile_tell(const profile *p, const char *who, const char *inject)
 				    "no CUDA kernel", who);
 		return 1;
 	}
-	if (p->state == ST_FAILED)
-		usage_error("counters could not be collected: %s", p->reason);
-	for (int i = 0; i < p->nlater; i++)
-		usage_error("a later run: %s", p->later[i]);
+	if (p->status.state == BS_RECORDS_FAILED)
+		usage_error("counters could not be collected: %s", p->status.reason);
+	for (int i = 0; i < p->status.nlater; i++)
+		usage_error("a later run: %s", p->status.later[i]);
 	if (!t->launches && !t->records) {
-		if (p->state == ST_OK)
+		if (p->status.state == BS_RECORDS_OK)
 			usage_error("%s launched no CUDA kernel", who);
 		return 1;
 	}
@@ -556,7 +556,7 @@ int profile_tell(const profile *p, const char *who, const char *inject)
 			    "cuobjdump that could): no SASS text or source "
 			    "lines", p->no_disasm - p->no_cubin,
 			    p->no_disasm - p->no_cubin == 1 ? "" : "s");
-	return !t->records || p->state == ST_FAILED;
+	return !t->records || p->status.state == BS_RECORDS_FAILED;
 }
 
 void profile_show(const profile *p, const options *o, const char *program)
