@@ -379,30 +379,30 @@ void bs_join_free(bs_join *j);
  *                   wavefronts per self execution (executions - dshared).
  * A sample that is not a valid access is left out of the figures and
  * counted apart (invalid), whatever the verdict.  Two figures agree when
- * they differ by less than BS_EX_AGREE_TOL wavefronts.  The result holds
+ * they differ by less than BS_VERDICT_TOL wavefronts.  The result holds
  * every number a report of it shows; the printers compute nothing.
  */
-#define BS_EX_AGREE_TOL 0.005
+#define BS_VERDICT_TOL 0.005
 
 typedef enum {
-	BS_EX_NONE = 0,          /* no sampled execution */
-	BS_EX_AGREES,
-	BS_EX_DISAGREES,
-	BS_EX_DATA_DEPENDENT,
-	BS_EX_NOT_MODELED,
-	BS_EX_BAD_SAMPLES,
-	BS_EX_REMOTE,
-} bs_ex_verdict;
+	BS_VERDICT_NONE = 0,          /* no sampled execution */
+	BS_VERDICT_AGREES,
+	BS_VERDICT_DISAGREES,
+	BS_VERDICT_DATA_DEPENDENT,
+	BS_VERDICT_NOT_MODELED,
+	BS_VERDICT_BAD_SAMPLES,
+	BS_VERDICT_REMOTE,
+} bs_verdict;
 
 /* How often each value comes, the values ascending, at most
- * BS_EX_HIST_MAX of them (more: the samples of other values). */
-#define BS_EX_HIST_MAX 8
+ * BS_VERDICT_HIST_MAX of them (more: the samples of other values). */
+#define BS_VERDICT_HIST_MAX 8
 typedef struct {
-	unsigned val[BS_EX_HIST_MAX];
-	size_t cnt[BS_EX_HIST_MAX], nv, more;
-} bs_ex_hist;
+	unsigned val[BS_VERDICT_HIST_MAX];
+	size_t cnt[BS_VERDICT_HIST_MAX], nv, more;
+} bs_verdict_hist;
 
-void bs_ex_hist_add(bs_ex_hist *h, unsigned v);
+void bs_verdict_hist_add(bs_verdict_hist *h, unsigned v);
 
 typedef struct {
 	const bs_arch *arch;         /* the architecture it was judged under */
@@ -427,7 +427,7 @@ typedef struct {
 	 * The samples' distribution: wavefronts, or for REMOTE the remote
 	 * samples' sectors (every predicted sample, as the figures above).
 	 */
-	bs_ex_hist dist;
+	bs_verdict_hist dist;
 	int inside;                  /* the counters' mean lies within the
 					sampled range (to the tolerance) */
 	int ideal_differs;           /* constant sampled ideal, no predicate
@@ -437,7 +437,7 @@ typedef struct {
 					(REMOTE: sectors) */
 	double active;               /* agreeing only over the executions
 					with a lane on: their share; else 0 */
-	bs_ex_verdict verdict;
+	bs_verdict verdict;
 	const bs_sass_insn *loop;    /* the ATOMS.CAST.SPIN of the retry loop
 					this instruction is part of (the
 					caller links it: bs_explain_loop_find),
@@ -480,14 +480,14 @@ typedef struct {
 	unsigned self_min_wf, self_max_wf;
 	double self_measured;
 	int self_agrees;
-} bs_ex_result;
+} bs_verdict_result;
 
 /*
  * The worst sampled execution in detail, for a report that draws it: the
- * sample, its access and the model's detail (ok: both there), the loop rule its kind
- * has (a compare-and-store of a retry loop: then no map, no fix), and
- * the fix search's answer for it (fixed: searched; an access with no bank
- * conflict is not, a remote one always).
+ * sample, its access and the model's detail (ok: both there), the loop
+ * rule its kind has (a compare-and-store of a retry loop: then no map, no
+ * fix), and the fix search's answer for it (fixed: searched; an access
+ * with no bank conflict is not, a remote one always).
  */
 typedef struct {
 	int ok;
@@ -497,7 +497,7 @@ typedef struct {
 	const bs_rule *loop_rule;
 	int fixed;
 	bs_fix fix;
-} bs_ex_worst;
+} bs_verdict_worst;
 
 /*
  * The one place a sampled execution becomes the model's access: its kind
@@ -529,13 +529,13 @@ const bs_sass_insn *bs_explain_loop_find(const bs_sassprof *sp, size_t n,
  * The verdict on instruction in (its retry loop's ATOMS.CAST.SPIN, or
  * NULL) from the samples of e under arch: r filled; w, when not NULL,
  * the worst sample in detail (for AGREES, DISAGREES, DATA-DEPENDENT and
- * REMOTE).  1 when it has samples, 0 when none (r->verdict BS_EX_NONE).
+ * REMOTE).  1 when it has samples, 0 when none (r->verdict BS_VERDICT_NONE).
  */
 int bs_explain_judge(const bs_arch *arch, bs_explain *e,
 		     const bs_sass_insn *in, const bs_sass_insn *loop,
-		     bs_ex_result *r, bs_ex_worst *w);
+		     bs_verdict_result *r, bs_verdict_worst *w);
 /* "AGREES", "DATA-DEPENDENT", ..., "NO SAMPLE". */
-const char *bs_ex_verdict_name(bs_ex_verdict v);
+const char *bs_verdict_name(bs_verdict v);
 
 /* 1 when the instruction's opcode (after an @P predicate) is one of the
  * kinds table's (bs_sass_kind: LDS, STS, LDSM, STSM, ATOMS, LDGSTS), with

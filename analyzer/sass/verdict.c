@@ -14,9 +14,9 @@
 
 #include "bs_sass.h"
 
-#define AGREE_TOL BS_EX_AGREE_TOL
+#define AGREE_TOL BS_VERDICT_TOL
 
-/* ---- samples to accesses ------------------------------------------------- */
+/* ---- samples to accesses ------------------------------------------------ */
 
 /*
  * The kind a generic LD.E, ST.E, ATOM.E.ADD or RED.E.ADD has on a CTA's
@@ -109,13 +109,13 @@ static int predict_sample(const bs_arch *arch, const bs_access *a,
 	return 0;
 }
 
-void bs_ex_hist_add(bs_ex_hist *h, unsigned v)
+void bs_verdict_hist_add(bs_verdict_hist *h, unsigned v)
 {
 	size_t k;
 
 	for (k = 0; k < h->nv && h->val[k] != v; k++)
 		;
-	if (k == h->nv && h->nv == BS_EX_HIST_MAX) {
+	if (k == h->nv && h->nv == BS_VERDICT_HIST_MAX) {
 		h->more++;
 		return;
 	}
@@ -130,7 +130,7 @@ void bs_ex_hist_add(bs_ex_hist *h, unsigned v)
 	h->cnt[k]++;
 }
 
-/* ---- retry loops ----------------------------------------------------------- */
+/* ---- retry loops -------------------------------------------------------- */
 
 /* The text between the first '[' and ']' of an instruction, or "". */
 static void operand(const char *sass, char *buf, size_t size)
@@ -187,7 +187,7 @@ const bs_sass_insn *bs_explain_loop_find(const bs_sassprof *sp, size_t n,
  * addresses.  An execution one past the loop's last pass starts the
  * next loop (the next call of the atomic).  Fills r's loop_ fields.
  */
-static void loop_check(bs_explain *e, bs_ex_result *r, bs_kind k)
+static void loop_check(bs_explain *e, bs_verdict_result *r, bs_kind k)
 {
 	static bs_detail d;
 	const bs_explain_sample *g = NULL;  /* the loop's first execution */
@@ -250,7 +250,7 @@ static void loop_check(bs_explain *e, bs_ex_result *r, bs_kind k)
 
 /* The loop of an instruction linked to one: r's loop_ fields, and the
  * verdict AGREES when the loop model accounts for the counters. */
-static void loop_eval(bs_explain *e, bs_ex_result *r)
+static void loop_eval(bs_explain *e, bs_verdict_result *r)
 {
 	unsigned w = 0;
 	int is_cas = r->loop->pc == r->x->pc;
@@ -274,14 +274,14 @@ static void loop_eval(bs_explain *e, bs_ex_result *r)
 	if (r->predicted && r->loop_equal &&
 	    r->loop_matched == r->loop_checked) {
 		r->loop_agrees = 1;
-		r->verdict = BS_EX_AGREES;
+		r->verdict = BS_VERDICT_AGREES;
 	}
 }
 
-/* ---- remote samples -------------------------------------------------------- */
+/* ---- remote samples ----------------------------------------------------- */
 
 /* One priced remote sample: 0, -1 when it is not (r counts why). */
-static int price(const bs_explain_sample *s, bs_ex_result *r, bs_access *a,
+static int price(const bs_explain_sample *s, bs_verdict_result *r, bs_access *a,
 		 bs_summary *sum)
 {
 	bs_error err;
@@ -299,7 +299,7 @@ static int price(const bs_explain_sample *s, bs_ex_result *r, bs_access *a,
 	return bs_predict(r->arch, a, sum, NULL);
 }
 
-static void note(bs_ex_result *r, const bs_summary *s, size_t i)
+static void note(bs_verdict_result *r, const bs_summary *s, size_t i)
 {
 	if (!r->remote || s->sectors > r->max_sectors)
 		r->worst = i;
@@ -319,7 +319,7 @@ static void note(bs_ex_result *r, const bs_summary *s, size_t i)
 #undef LOHI
 	r->remote++;
 	r->sum_sectors += s->sectors;
-	bs_ex_hist_add(&r->dist, s->sectors);
+	bs_verdict_hist_add(&r->dist, s->sectors);
 }
 
 /*
@@ -339,7 +339,7 @@ static int self_price(const bs_arch *arch, const bs_explain_sample *s,
 	return bs_predict(arch, &a, sum, NULL);
 }
 
-static void note_self(bs_ex_result *r, const bs_summary *s)
+static void note_self(bs_verdict_result *r, const bs_summary *s)
 {
 	if (!r->self_priced || s->wavefronts < r->self_min_wf)
 		r->self_min_wf = s->wavefronts;
@@ -362,7 +362,7 @@ static double self_measured(const bs_sass_insn *in)
  * remote and self fields and its verdict; 0 when none of its samples is
  * remote.
  */
-static int judge_remote(bs_explain *e, bs_ex_result *r)
+static int judge_remote(bs_explain *e, bs_verdict_result *r)
 {
 	size_t remote = 0;
 
@@ -389,8 +389,9 @@ static int judge_remote(bs_explain *e, bs_ex_result *r)
 	if (!remote)
 		return 0;
 	r->predicted = r->remote;
-	r->verdict = r->remote ? BS_EX_REMOTE : r->invalid ? BS_EX_BAD_SAMPLES
-			       : BS_EX_NOT_MODELED;
+	r->verdict = r->remote ? BS_VERDICT_REMOTE
+		     : r->invalid ? BS_VERDICT_BAD_SAMPLES
+		     : BS_VERDICT_NOT_MODELED;
 	if (r->remote)
 		r->mean_sectors = (double)r->sum_sectors / (double)r->remote;
 	r->self_measured = self_measured(r->in);
@@ -400,7 +401,7 @@ static int judge_remote(bs_explain *e, bs_ex_result *r)
 	return 1;
 }
 
-/* ---- the model against the counters --------------------------------------- */
+/* ---- the model against the counters ------------------------------------- */
 
 static double per_exec(uint64_t v, uint64_t execs)
 {
@@ -416,7 +417,7 @@ static double per_exec(uint64_t v, uint64_t execs)
  * on; the wavefronts per such execution agree or not.  1 when they agree
  * (r->active: that share).
  */
-static int predicated_off(const bs_sass_insn *in, bs_ex_result *r)
+static int predicated_off(const bs_sass_insn *in, bs_verdict_result *r)
 {
 	double share, per_active;
 
@@ -433,7 +434,7 @@ static int predicated_off(const bs_sass_insn *in, bs_ex_result *r)
 }
 
 /* One sample's prediction into r's figures and distribution. */
-static void add_sample(bs_explain *e, bs_ex_result *r, size_t i)
+static void add_sample(bs_explain *e, bs_verdict_result *r, size_t i)
 {
 	const bs_explain_sample *s = bs_explain_sample_at(e, r->x->first + i);
 	bs_access a;
@@ -448,12 +449,12 @@ static void add_sample(bs_explain *e, bs_ex_result *r, size_t i)
 					sizeof r->invalid_why);
 		/* the distribution takes what the model prices all the same */
 		if (predict_sample(r->arch, &a, &sum) == 0)
-			bs_ex_hist_add(&r->dist, sum.wavefronts);
+			bs_verdict_hist_add(&r->dist, sum.wavefronts);
 		return;
 	}
 	if (predict_sample(r->arch, &a, &sum) < 0)
 		return;
-	bs_ex_hist_add(&r->dist, sum.wavefronts);
+	bs_verdict_hist_add(&r->dist, sum.wavefronts);
 	if (!r->predicted || sum.wavefronts > r->max_wf)
 		r->worst = r->x->first + i;
 	r->predicted++;
@@ -470,7 +471,7 @@ static void add_sample(bs_explain *e, bs_ex_result *r, size_t i)
 
 /* The instruction's kind and width from its first sample: the kinds
  * table's name (atom.add.u64) when it maps to one, else the recorder's. */
-static void first_kind(bs_explain *e, bs_ex_result *r)
+static void first_kind(bs_explain *e, bs_verdict_result *r)
 {
 	const bs_explain_sample *s = bs_explain_sample_at(e, r->x->first);
 	bs_access a0;
@@ -484,24 +485,25 @@ static void first_kind(bs_explain *e, bs_ex_result *r)
 }
 
 /* The local verdict from r's figures (samples predicted). */
-static void judge_local(const bs_sass_insn *in, bs_ex_result *r)
+static void judge_local(const bs_sass_insn *in, bs_verdict_result *r)
 {
 	r->mean_wf = (double)r->sum_wf / (double)r->predicted;
 	r->inside = r->measured_wf >= r->min_wf - AGREE_TOL &&
 		    r->measured_wf <= r->max_wf + AGREE_TOL;
 	if (r->min_wf != r->max_wf)
-		r->verdict = BS_EX_DATA_DEPENDENT;
+		r->verdict = BS_VERDICT_DATA_DEPENDENT;
 	else if (!isnan(r->measured_wf) &&
 		 fabs(r->measured_wf - r->min_wf) < AGREE_TOL)
-		r->verdict = BS_EX_AGREES;
+		r->verdict = BS_VERDICT_AGREES;
 	else if (predicated_off(in, r))
-		r->verdict = BS_EX_AGREES;
+		r->verdict = BS_VERDICT_AGREES;
 	else
-		r->verdict = BS_EX_DISAGREES;
+		r->verdict = BS_VERDICT_DISAGREES;
 }
 
 /* The worst sample's access, detail, loop rule and fix. */
-static void worst(bs_explain *e, const bs_ex_result *r, bs_ex_worst *w)
+static void worst(bs_explain *e, const bs_verdict_result *r,
+		  bs_verdict_worst *w)
 {
 	const bs_explain_sample *s = bs_explain_sample_at(e, r->worst);
 	bs_fix_input fi;
@@ -512,7 +514,7 @@ static void worst(bs_explain *e, const bs_ex_result *r, bs_ex_worst *w)
 	    bs_predict_detail(r->arch, &w->access, &w->detail, NULL) < 0)
 		return;
 	w->ok = 1;
-	if (r->verdict != BS_EX_REMOTE &&
+	if (r->verdict != BS_VERDICT_REMOTE &&
 	    ((w->loop_rule = loop_rule(r->arch, &w->access)) ||
 	     !w->detail.sum.bank_conflicts))
 		return;
@@ -525,13 +527,13 @@ static void worst(bs_explain *e, const bs_ex_result *r, bs_ex_worst *w)
 
 int bs_explain_judge(const bs_arch *arch, bs_explain *e,
 		     const bs_sass_insn *in, const bs_sass_insn *loop,
-		     bs_ex_result *r, bs_ex_worst *w)
+		     bs_verdict_result *r, bs_verdict_worst *w)
 {
 	const bs_explain_insn *x = bs_explain_find(e, in->function, in->pc);
 
 	memset(r, 0, sizeof *r);
 	r->arch = arch;
-	r->verdict = BS_EX_NONE;
+	r->verdict = BS_VERDICT_NONE;
 	r->measured_wf = per_exec(in->wavefronts, in->executions);
 	r->measured_ideal = per_exec(in->ideal, in->executions);
 	r->self_measured = NAN;
@@ -548,11 +550,11 @@ int bs_explain_judge(const bs_arch *arch, bs_explain *e,
 			add_sample(e, r, i);
 		r->loop = loop;
 		if (!r->predicted)
-			r->verdict = r->invalid ? BS_EX_BAD_SAMPLES
-						: BS_EX_NOT_MODELED;
+			r->verdict = r->invalid ? BS_VERDICT_BAD_SAMPLES
+						: BS_VERDICT_NOT_MODELED;
 		else
 			judge_local(in, r);
-		if (loop && r->verdict != BS_EX_BAD_SAMPLES)
+		if (loop && r->verdict != BS_VERDICT_BAD_SAMPLES)
 			loop_eval(e, r);
 		r->ideal_differs = r->predicted &&
 			!isnan(r->measured_ideal) &&
@@ -560,29 +562,30 @@ int bs_explain_judge(const bs_arch *arch, bs_explain *e,
 			r->loop_state != 2 &&
 			fabs(r->measured_ideal - r->min_ideal) >= AGREE_TOL;
 	}
-	if (w && (r->verdict == BS_EX_AGREES || r->verdict == BS_EX_DISAGREES ||
-		  r->verdict == BS_EX_DATA_DEPENDENT ||
-		  r->verdict == BS_EX_REMOTE))
+	if (w && (r->verdict == BS_VERDICT_AGREES ||
+		  r->verdict == BS_VERDICT_DISAGREES ||
+		  r->verdict == BS_VERDICT_DATA_DEPENDENT ||
+		  r->verdict == BS_VERDICT_REMOTE))
 		worst(e, r, w);
 	else if (w)
 		memset(w, 0, sizeof *w);
 	return 1;
 }
 
-const char *bs_ex_verdict_name(bs_ex_verdict v)
+const char *bs_verdict_name(bs_verdict v)
 {
 	switch (v) {
-	case BS_EX_AGREES:
+	case BS_VERDICT_AGREES:
 		return "AGREES";
-	case BS_EX_DISAGREES:
+	case BS_VERDICT_DISAGREES:
 		return "DISAGREES";
-	case BS_EX_DATA_DEPENDENT:
+	case BS_VERDICT_DATA_DEPENDENT:
 		return "DATA-DEPENDENT";
-	case BS_EX_NOT_MODELED:
+	case BS_VERDICT_NOT_MODELED:
 		return "NOT MODELED";
-	case BS_EX_BAD_SAMPLES:
+	case BS_VERDICT_BAD_SAMPLES:
 		return "BAD SAMPLES";
-	case BS_EX_REMOTE:
+	case BS_VERDICT_REMOTE:
 		return "REMOTE";
 	default:
 		return "NO SAMPLE";

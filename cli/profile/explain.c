@@ -15,7 +15,7 @@ static void num(char *buf, size_t size, double v);
 static const char *s_(unsigned long n);
 
 /* The loop lines of an instruction linked to a retry loop. */
-static void loop_text(FILE *out, const bs_ex_result *r)
+static void loop_text(FILE *out, const bs_verdict_result *r)
 {
 	int is_cas = r->loop->pc == r->x->pc;
 	char mean[32], m[32];
@@ -64,7 +64,7 @@ static void num(char *buf, size_t size, double v)
 		verdict_num(buf, size, v);
 }
 
-void ex_hist_text(const bs_ex_hist *h, char *buf, size_t size)
+void verdict_hist_text(const bs_verdict_hist *h, char *buf, size_t size)
 {
 	size_t n = 0;
 
@@ -77,13 +77,13 @@ void ex_hist_text(const bs_ex_hist *h, char *buf, size_t size)
 			 h->more);
 }
 
-void explain_verdict_text(const bs_ex_result *r, char *buf, size_t size)
+void explain_verdict_text(const bs_verdict_result *r, char *buf, size_t size)
 {
 	char m[32], p[32], lo[32], hi[32];
 
 	num(m, sizeof m, r->measured_wf);
 	switch (r->verdict) {
-	case BS_EX_AGREES:
+	case BS_VERDICT_AGREES:
 		if (r->loop_agrees) {
 			num(p, sizeof p, r->loop_mean);
 			snprintf(buf, size, "AGREES: %s wavefront%s per "
@@ -113,12 +113,12 @@ void explain_verdict_text(const bs_ex_result *r, char *buf, size_t size)
 			 "model and counters", r->min_wf, r->min_wf == 1 ? ""
 							      : "s");
 		break;
-	case BS_EX_DISAGREES:
+	case BS_VERDICT_DISAGREES:
 		snprintf(buf, size, "DISAGREES: the model says %u wavefront%s "
 			 "per execution in every sample, the counters %s%s",
 			 r->min_wf, r->min_wf == 1 ? "" : "s", m, "");
 		break;
-	case BS_EX_DATA_DEPENDENT:
+	case BS_VERDICT_DATA_DEPENDENT:
 		num(p, sizeof p, r->mean_wf);
 		snprintf(lo, sizeof lo, "%u", r->min_wf);
 		snprintf(hi, sizeof hi, "%u", r->max_wf);
@@ -128,15 +128,15 @@ void explain_verdict_text(const bs_ex_result *r, char *buf, size_t size)
 			 "depend on the data, no equality is claimed", lo, hi,
 			 p, m, r->inside ? "inside" : "outside");
 		break;
-	case BS_EX_NOT_MODELED:
+	case BS_VERDICT_NOT_MODELED:
 		snprintf(buf, size, "NOT MODELED: the model has no rule for %s "
 			 "accesses yet; the counters say %s wavefronts per "
 			 "execution", r->kind, m);
 		break;
-	case BS_EX_REMOTE:
+	case BS_VERDICT_REMOTE:
 		explain_remote_verdict(r, buf, size);
 		break;
-	case BS_EX_BAD_SAMPLES:
+	case BS_VERDICT_BAD_SAMPLES:
 		snprintf(lo, sizeof lo, "%zu", r->samples);
 		snprintf(buf, size, "BAD SAMPLES: %s%s sampled execution%s %s "
 			 "a valid %u-byte %s access (%s): the recording is "
@@ -179,11 +179,12 @@ static const char *s_(unsigned long n)
 	return n == 1 ? "" : "s";
 }
 
-void explain_text(FILE *out, const bs_ex_result *r, const bs_ex_worst *w)
+void explain_text(FILE *out, const bs_verdict_result *r,
+		  const bs_verdict_worst *w)
 {
 	char buf[512], m[32], i[32], mean[32];
 
-	if (r->verdict == BS_EX_REMOTE) {
+	if (r->verdict == BS_VERDICT_REMOTE) {
 		explain_remote_text(out, r, w);
 		return;
 	}
@@ -191,17 +192,17 @@ void explain_text(FILE *out, const bs_ex_result *r, const bs_ex_worst *w)
 	num(i, sizeof i, r->measured_ideal);
 	fprintf(out, "  counters: wavefronts per execution %s, ideal %s\n", m,
 		i);
-	if (r->verdict == BS_EX_NONE) {
+	if (r->verdict == BS_VERDICT_NONE) {
 		fprintf(out, "  model:    no sampled execution (the sampled "
 			"warps did not run it)\n\n");
 		return;
 	}
-	if (r->verdict == BS_EX_BAD_SAMPLES) {
+	if (r->verdict == BS_VERDICT_BAD_SAMPLES) {
 		explain_verdict_text(r, buf, sizeof buf);
 		fprintf(out, "  verdict:  %s\n\n", buf);
 		return;
 	}
-	if (r->verdict == BS_EX_NOT_MODELED) {
+	if (r->verdict == BS_VERDICT_NOT_MODELED) {
 		explain_verdict_text(r, buf, sizeof buf);
 		fprintf(out, "  model:    %zu sampled execution%s of %u-byte %s "
 			"accesses\n  verdict:  %s\n", r->samples,
@@ -222,7 +223,7 @@ void explain_text(FILE *out, const bs_ex_result *r, const bs_ex_worst *w)
 			s_(r->predicted), r->sum_wf, r->sum_ideal,
 			r->sum_conflicts);
 	else {
-		ex_hist_text(&r->dist, buf, sizeof buf);
+		verdict_hist_text(&r->dist, buf, sizeof buf);
 		fprintf(out, "  model:    wavefronts %s of %zu sampled "
 			"executions (mean %s; summed: %lu wavefronts, %lu "
 			"ideal, %lu conflicts)\n", buf, r->predicted, mean,

@@ -58,7 +58,8 @@ typedef struct {
 	size_t nshown, ncounted;     /* shown; of them, counted by CUPTI */
 	size_t more;                 /* counted ones --top left out */
 	bs_join *join;               /* --patterns, or NULL */
-	const bs_arch *arch;         /* of the predictions (profile_choose_arch) */
+	const bs_arch *arch;         /* of the predictions
+					(profile_choose_arch) */
 	bs_explain *ex;              /* --explain, or NULL */
 	bs_sassprof_totals tot;
 	unsigned long no_disasm;     /* cubins not disassembled */
@@ -103,18 +104,19 @@ void profile_show(const profile *p, const options *o, const char *program);
 
 /* explain.c: one instruction's --explain text, from bs_explain_judge's
  * result and worst sample. */
-void explain_text(FILE *out, const bs_ex_result *r, const bs_ex_worst *w);
+void explain_text(FILE *out, const bs_verdict_result *r,
+		  const bs_verdict_worst *w);
 /* explain.c: the verdict's line ("AGREES: 2 wavefronts per ..."). */
-void explain_verdict_text(const bs_ex_result *r, char *buf, size_t size);
+void explain_verdict_text(const bs_verdict_result *r, char *buf, size_t size);
 /* explain.c: "1 in 12, 2 in 40, 4 in 12": a distribution, how often. */
-void ex_hist_text(const bs_ex_hist *h, char *buf, size_t size);
+void verdict_hist_text(const bs_verdict_hist *h, char *buf, size_t size);
 /* remote.c: a REMOTE instruction's text, verdict line, self line, CSV
  * sector columns (empty ones for another verdict) and JSON keys. */
-void explain_remote_text(FILE *out, const bs_ex_result *r,
-			 const bs_ex_worst *w);
-void explain_remote_verdict(const bs_ex_result *r, char *buf, size_t size);
-void explain_self_text(const bs_ex_result *r, char *buf, size_t size);
-void explain_remote_csv(FILE *out, const bs_ex_result *r);
-void explain_remote_json(FILE *out, const bs_ex_result *r);
+void explain_remote_text(FILE *out, const bs_verdict_result *r,
+			 const bs_verdict_worst *w);
+void explain_remote_verdict(const bs_verdict_result *r, char *buf, size_t size);
+void explain_self_text(const bs_verdict_result *r, char *buf, size_t size);
+void explain_remote_csv(FILE *out, const bs_verdict_result *r);
+void explain_remote_json(FILE *out, const bs_verdict_result *r);
 
 #endif

@@ -20,7 +20,7 @@ static const char *s_(unsigned long n)
 }
 
 /* "16 sectors" or "8 to 64 sectors (mean 36)": the samples'. */
-static void sectors_text(const bs_ex_result *r, char *buf, size_t size)
+static void sectors_text(const bs_verdict_result *r, char *buf, size_t size)
 {
 	char mean[32];
 
@@ -34,7 +34,7 @@ static void sectors_text(const bs_ex_result *r, char *buf, size_t size)
 		 r->max_sectors, mean);
 }
 
-void explain_remote_verdict(const bs_ex_result *r, char *buf, size_t size)
+void explain_remote_verdict(const bs_verdict_result *r, char *buf, size_t size)
 {
 	const bs_sass_insn *in = r->in;
 	char sec[64];
@@ -69,7 +69,7 @@ static void range(char *buf, size_t size, unsigned lo, unsigned hi)
 		snprintf(buf, size, "%u to %u", lo, hi);
 }
 
-static void latency_text(const bs_ex_result *r, char *buf, size_t size)
+static void latency_text(const bs_verdict_result *r, char *buf, size_t size)
 {
 	if (isnan(r->min_lat))
 		snprintf(buf, size, "latency not modeled");
@@ -80,7 +80,7 @@ static void latency_text(const bs_ex_result *r, char *buf, size_t size)
 			 r->max_lat);
 }
 
-static void counters_text(FILE *out, const bs_ex_result *r)
+static void counters_text(FILE *out, const bs_verdict_result *r)
 {
 	const bs_sass_insn *in = r->in;
 
@@ -126,7 +126,7 @@ static void fix_text(FILE *out, const bs_fix *f)
 			f->min_sectors, f->explanation);
 }
 
-void explain_self_text(const bs_ex_result *r, char *buf, size_t size)
+void explain_self_text(const bs_verdict_result *r, char *buf, size_t size)
 {
 	double measured = r->self_measured;
 	char m[32], lo[32], hi[32];
@@ -161,8 +161,8 @@ void explain_self_text(const bs_ex_result *r, char *buf, size_t size)
 		 lo, s_(r->self_min_wf), m);
 }
 
-void explain_remote_text(FILE *out, const bs_ex_result *r,
-			 const bs_ex_worst *w)
+void explain_remote_text(FILE *out, const bs_verdict_result *r,
+			 const bs_verdict_worst *w)
 {
 	char buf[512], lines[32], dwf[32], lat[64], mean[32];
 
@@ -178,7 +178,7 @@ void explain_remote_text(FILE *out, const bs_ex_result *r,
 			s_(r->max_dwf), lat, r->remote, s_(r->remote),
 			r->width, r->kind);
 	else {
-		ex_hist_text(&r->dist, buf, sizeof buf);
+		verdict_hist_text(&r->dist, buf, sizeof buf);
 		verdict_num(mean, sizeof mean, r->mean_sectors);
 		fprintf(out, "  model:    sectors %s of %zu sampled remote "
 			"executions (mean %s); %s line%s, %s dshared "
@@ -210,11 +210,11 @@ void explain_remote_text(FILE *out, const bs_ex_result *r,
 	fputc('\n', out);
 }
 
-void explain_remote_csv(FILE *out, const bs_ex_result *r)
+void explain_remote_csv(FILE *out, const bs_verdict_result *r)
 {
 	char mean[32];
 
-	if (r->verdict != BS_EX_REMOTE) {
+	if (r->verdict != BS_VERDICT_REMOTE) {
 		fputs(",,,", out);
 		return;
 	}
@@ -243,11 +243,11 @@ static void json_count(FILE *out, const char *key, double v)
 	fprintf(out, ", \"%s\": %s", key, b);
 }
 
-void explain_remote_json(FILE *out, const bs_ex_result *r)
+void explain_remote_json(FILE *out, const bs_verdict_result *r)
 {
 	char mean[32];
 
-	if (r->verdict != BS_EX_REMOTE)
+	if (r->verdict != BS_VERDICT_REMOTE)
 		return;
 	verdict_num(mean, sizeof mean, r->mean_sectors);
 	fprintf(out, ", \"remote_samples\": %zu, \"self_samples\": %zu, "

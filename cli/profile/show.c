@@ -275,17 +275,26 @@ static void print_text_table(const profile *p, const options *o,
 }
 
 /* The verdict on in (and, when w is not NULL, its worst sample). */
-static void judge(const profile *p, const bs_sass_insn *in, bs_ex_result *r,
-		  bs_ex_worst *w)
+static void judge(const profile *p, const bs_sass_insn *in,
+		  bs_verdict_result *r, bs_verdict_worst *w)
 {
 	bs_explain_judge(p->arch, p->ex, in,
 			 bs_explain_loop_find(p->sp, p->n, in), r, w);
 }
 
+/* 1 when the verdict comes with the samples' wavefront figures (AGREES,
+ * DISAGREES, DATA-DEPENDENT). */
+static int wavefront_figures(const bs_verdict_result *x)
+{
+	return x->verdict == BS_VERDICT_AGREES ||
+	       x->verdict == BS_VERDICT_DISAGREES ||
+	       x->verdict == BS_VERDICT_DATA_DEPENDENT;
+}
+
 /* The explain report: one block per shown instruction with samples. */
 static void print_text_explain(const profile *p, const options *o)
 {
-	static bs_ex_worst w;
+	static bs_verdict_worst w;
 	size_t with = 0;
 
 	printf("\nexplain: the %s model on the lanes' recorded addresses of "
@@ -293,11 +302,11 @@ static void print_text_explain(const profile *p, const options *o)
 	       p->arch->name);
 	for (size_t r = 0; r < p->ncounted; r++) {
 		const bs_sass_insn *in = bs_sassprof_get(p->sp, p->shown[r]);
-		bs_ex_result x;
+		bs_verdict_result x;
 		char pc[16], src[512];
 
 		judge(p, in, &x, &w);
-		with += x.verdict != BS_EX_NONE;
+		with += x.verdict != BS_VERDICT_NONE;
 		pc_text(pc, sizeof pc, in->pc);
 		source(src, sizeof src, in, 0);
 		printf("%.*s%s  %s  %s  %s\n", o->full_names ?
@@ -313,18 +322,17 @@ static void print_text_explain(const profile *p, const options *o)
 
 static void explain_csv(const profile *p, const bs_sass_insn *in)
 {
-	bs_ex_result x;
+	bs_verdict_result x;
 	char mean[32];
 
 	judge(p, in, &x, NULL);
-	if (x.verdict == BS_EX_NONE || x.verdict == BS_EX_NOT_MODELED ||
-	    x.verdict == BS_EX_BAD_SAMPLES || x.verdict == BS_EX_REMOTE) {
+	if (!wavefront_figures(&x)) {
 		printf(",%zu,,,,%s", x.samples,
-		       bs_ex_verdict_name(x.verdict));
+		       bs_verdict_name(x.verdict));
 	} else {
 		verdict_num(mean, sizeof mean, x.mean_wf);
 		printf(",%zu,%u,%u,%s,%s", x.predicted, x.min_wf, x.max_wf,
-		       mean, bs_ex_verdict_name(x.verdict));
+		       mean, bs_verdict_name(x.verdict));
 	}
 	if (p->tot.remote)
 		explain_remote_csv(stdout, &x);
@@ -412,20 +420,19 @@ static void json_or_null(const char *s)
 
 static void explain_json(const profile *p, const bs_sass_insn *in)
 {
-	bs_ex_result x;
+	bs_verdict_result x;
 	char mean[32], m[32], text[512];
 
 	judge(p, in, &x, NULL);
 	explain_verdict_text(&x, text, sizeof text);
 	printf(", \"explain\": {\"samples\": %zu, \"verdict\": ", x.samples);
-	json_string(stdout, bs_ex_verdict_name(x.verdict));
+	json_string(stdout, bs_verdict_name(x.verdict));
 	fputs(", \"text\": ", stdout);
 	json_string(stdout, text);
 	if (x.invalid)
 		printf(", \"invalid_samples\": %zu", x.invalid);
 	explain_remote_json(stdout, &x);
-	if (x.verdict != BS_EX_NONE && x.verdict != BS_EX_NOT_MODELED &&
-	    x.verdict != BS_EX_BAD_SAMPLES && x.verdict != BS_EX_REMOTE) {
+	if (wavefront_figures(&x)) {
 		verdict_num(mean, sizeof mean, x.mean_wf);
 		if (isnan(x.measured_wf))
 			snprintf(m, sizeof m, "null");
@@ -450,7 +457,8 @@ static void print_json_table(const profile *p, const char *program)
 	fputs("{\"program\": ", stdout);
 	json_or_null(program);
 	fputs(", \"status\": ", stdout);
-	json_or_null(p->status.state == BS_RECORDS_NONE ? NULL : p->status.reason);
+	json_or_null(p->status.state == BS_RECORDS_NONE ? NULL
+						       : p->status.reason);
 	printf(", \"runs\": %lu, \"launches\": %lu, \"measured_launches\": "
 	       "%lu, \"kernels\": %lu, \"instructions\": %lu,\n "
 	       "\"shared_instructions\": [", p->runs, p->tot.launches,
@@ -511,7 +519,8 @@ int profile_tell(const profile *p, const char *who, const char *inject)
 		return 1;
 	}
 	if (p->status.state == BS_RECORDS_FAILED)
-		usage_error("counters could not be collected: %s", p->status.reason);
+		usage_error("counters could not be collected: %s",
+			    p->status.reason);
 	for (int i = 0; i < p->status.nlater; i++)
 		usage_error("a later run: %s", p->status.later[i]);
 	if (!t->launches && !t->records) {
