@@ -172,7 +172,7 @@ endif
 # $(call gencode,TARGETS): sm_XY is machine code, compute_XY PTX.
 gencode = $(foreach t,$(1),$(if $(filter sm_%,$(t)),-gencode=arch=compute_$(t:sm_%=%)$(comma)code=$(t),$(if $(filter compute_%,$(t)),-gencode=arch=$(t)$(comma)code=$(t),$(error NVCC_ARCH: '$(t)' is neither sm_XY nor compute_XY))))
 NVCC_GENCODE = $(call gencode,$(NVCC_TARGETS))
-NVCC_STD := -std=c++17 -O3 -Ianalyzer -Iprobes -Xcompiler -Wall,-Wextra
+NVCC_STD := -std=c++17 -O3 -Ianalyzer -Iprobes -Icudabase -Xcompiler -Wall,-Wextra
 NVCC_FLAGS = $(NVCC_STD) $(NVCC_GENCODE)
 # make check also compiles the probe kernels for this target, so that an
 # instruction the older architecture lacks fails in CI (probes/target.h).
@@ -182,7 +182,7 @@ CHECK_ARCH_OBJ := build/arch/$(CHECK_NVCC_ARCH)/probes/kernels.o
 ARCHS ?= sm_80 sm_89 sm_90 sm_100
 
 PROBE_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(OPT) -g \
-		-Iprobes/cinclude -I$(CUDA_HOME)/include
+		-Icudabase -Iprobes/cinclude -I$(CUDA_HOME)/include
 PROFILE_SAMPLE := build/tests/transpose
 CUDA_CHECK_BUILDS := $(if $(HAVE_NVCC),$(TUTORIAL) $(PROFILE_SAMPLE) \
 	$(CHECK_ARCH_OBJ) $(if $(HAVE_CUPTI),$(PROBE) $(DSMEM))) \
@@ -373,7 +373,7 @@ build/stamp/cuda-cc: FORCE
 
 PROBE_SRC := $(wildcard probes/*.cu)
 PROBE_OBJ := $(PROBE_SRC:%.cu=build/obj/%.o) build/obj/probes/counters.o \
-	     build/obj/probes/cupti_reason.o
+	     build/obj/cudabase/cupti_reason.o
 CUPTI_LIBS := -L$(CUDA_HOME)/lib64 \
 	      -Xlinker --disable-new-dtags -Xlinker -rpath=$(CUDA_HOME)/lib64 \
 	      -lcupti
@@ -388,9 +388,14 @@ build/obj/tests/cuda/atomics.o: \
 	NVCC_EXTRA := -lineinfo
 
 # cupti_profiler_host.h includes <string>: probes/cinclude holds an empty one.
-build/obj/probes/counters.o build/obj/probes/cupti_reason.o \
+# cudabase/ holds the CUDA helpers the probes, the profiler, the examples
+# and tests/cuda share: check.h's macros and cupti_reason.
+build/obj/probes/counters.o \
 build/obj/probes/counters_smoke.o: build/obj/probes/%.o: probes/%.c \
 		build/stamp/cuda-cc
+	@mkdir -p $(@D)
+	$(CC) $(PROBE_CFLAGS) -MMD -MP -c $< -o $@
+build/obj/cudabase/cupti_reason.o: cudabase/cupti_reason.c build/stamp/cuda-cc
 	@mkdir -p $(@D)
 	$(CC) $(PROBE_CFLAGS) -MMD -MP -c $< -o $@
 
@@ -410,7 +415,7 @@ build/obj/probes/dsmem/dsmem.o: probes/dsmem/dsmem.cu build/stamp/nvcc
 	$(NVCC) $(NVCC_STD) $(DSMEM_GENCODE) -MMD -MP -MF $(@:.o=.d) -c $< -o $@
 
 $(DSMEM): build/obj/probes/dsmem/dsmem.o build/obj/probes/counters.o \
-		build/obj/probes/cupti_reason.o build/libbankscope.a
+		build/obj/cudabase/cupti_reason.o build/libbankscope.a
 	@mkdir -p $(@D)
 	$(NVCC) $(DSMEM_GENCODE) -o $@ $^ $(CUPTI_LIBS) -lm
 
@@ -429,7 +434,7 @@ $(TUTORIAL): build/obj/examples/tutorial/tutorial.o
 
 # The counters alone (probes/counters_smoke.c), on a GPU: build/counters-smoke --run
 $(SMOKE): build/obj/probes/counters_smoke.o build/obj/probes/counters.o \
-		build/obj/probes/cupti_reason.o
+		build/obj/cudabase/cupti_reason.o
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ -L$(CUDA_HOME)/lib64 \
 		-Wl,--disable-new-dtags,-rpath,$(CUDA_HOME)/lib64 \
@@ -484,12 +489,12 @@ sass:
 # build/tests/transpose is the sample the profile was checked with.
 INJECT_SRC := $(wildcard profiler/inject/*.c)
 $(INJECT): $(INJECT_SRC) profiler/inject/inject.h profiler/select.h \
-		profiler/common.h probes/cupti_reason.c probes/cupti_reason.h \
-		probes/check.h $(LIB_H) build/stamp/cuda-cc
+		profiler/common.h cudabase/cupti_reason.c cudabase/cupti_reason.h \
+		cudabase/check.h probes/metrics.h $(LIB_H) build/stamp/cuda-cc
 	@mkdir -p $(@D)
 	$(CC) $(PROBE_CFLAGS) -fPIC -shared -fvisibility=hidden \
-		-Iprofiler -Iprobes -Ianalyzer \
-		-o $@ $(INJECT_SRC) probes/cupti_reason.c \
+		-Iprofiler -Iprobes -Icudabase -Ianalyzer \
+		-o $@ $(INJECT_SRC) cudabase/cupti_reason.c \
 		-L$(CUDA_HOME)/lib64 \
 		-Wl,--disable-new-dtags,-rpath,$(CUDA_HOME)/lib64 \
 		-lcupti -ldl -lpthread
@@ -518,10 +523,10 @@ deps-sanitizer:
 
 build/libbankscope_explain.so: profiler/explain/explain.c \
 		profiler/explain/explain.h profiler/select.h profiler/common.h \
-		probes/check.h $(LIB_H)
+		cudabase/check.h $(LIB_H)
 	@mkdir -p $(@D)
 	$(CC) -std=c11 $(WARN) $(OPT) -g -fPIC -shared -fvisibility=hidden \
-		-Iprofiler/explain -Iprofiler -Iprobes -Ianalyzer \
+		-Iprofiler/explain -Iprofiler -Icudabase -Iprobes -Ianalyzer \
 		-I$(SANITIZER_DIR)/include \
 		-I$(CUDA_HOME)/include -o $@ profiler/explain/explain.c \
 		-L$(SANITIZER_LIBDIR) -Wl,-rpath,$(abspath $(SANITIZER_LIBDIR)) \

@@ -2,7 +2,7 @@
  * counters_smoke.c - standalone check of probes/counters.c, on a GPU.
  *
  * make check builds it (build/counters-smoke, with gcc: probes/counters.c,
- * probes/cupti_reason.c, -lcupti -lcudart, and the CUDA lib folder as a
+ * cudabase/cupti_reason.c, -lcupti -lcudart, and the CUDA lib folder as a
  * DT_RPATH: --disable-new-dtags, which libcupti's dlopen of
  * libnvperf_host.so honours; see counters.h), so it keeps compiling.  No
  * libcuda link: the program starts, and says "no CUDA device", on a

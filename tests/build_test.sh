@@ -10,7 +10,7 @@
 #     NVCC_ARCH every CUDA object, new CFLAGS every C object, a new
 #     version analyzer/base/version.c alone; afterwards make -q finds the tree
 #     up to date;
-#   - probes/check.h (tests/cuda/check_macros.c): each macro's line
+#   - cudabase/check.h (tests/cuda/check_macros.c): each macro's line
 #     names what failed, then file, line, call and the error's name; the
 #     no-driver case reads "no NVIDIA driver", not an upgrade; a program
 #     with BS_CHECK_PROGRAM prints it and exits 1;
@@ -259,14 +259,14 @@ else
 	skip "probes/target.h's guard (no nvcc)"
 fi
 
-# ---- probes/check.h ----------------------------------------------------------
+# ---- cudabase/check.h ------------------------------------------------------
 if [ -n "$HAVE_CUPTI" ]; then
 	cm=tests/cuda/check_macros.c
 	cuda=${CUDA_HOME:-/usr/local/cuda}
-	flags="-std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -Iprobes -Iprobes/cinclude -I$cuda/include"
+	flags="-std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -Icudabase -Iprobes/cinclude -I$cuda/include"
 	libs="-L$cuda/lib64 -Wl,-rpath,$cuda/lib64 -lcupti -lcudart -ldl"
-	if ! ${CC:-cc} $flags -o "$T/cm" $cm probes/cupti_reason.c $libs >"$T/cm.log" 2>&1 ||
-		! ${CC:-cc} -DEXIT_MODE $flags -o "$T/cm-exit" $cm probes/cupti_reason.c $libs >>"$T/cm.log" 2>&1; then
+	if ! ${CC:-cc} $flags -o "$T/cm" $cm cudabase/cupti_reason.c $libs >"$T/cm.log" 2>&1 ||
+		! ${CC:-cc} -DEXIT_MODE $flags -o "$T/cm-exit" $cm cudabase/cupti_reason.c $libs >>"$T/cm.log" 2>&1; then
 		fail "tests/cuda/check_macros.c does not build: $(head -5 "$T/cm.log")"
 	else
 		got=$("$T/cm")
@@ -290,7 +290,7 @@ if [ -n "$HAVE_CUPTI" ]; then
 		fi
 	fi
 else
-	skip "probes/check.h's macros (no CUPTI headers)"
+	skip "cudabase/check.h's macros (no CUPTI headers)"
 fi
 
 # ---- messages when something is missing -----------------------------------

@@ -44,7 +44,7 @@
 
 #include <cuda_runtime.h>
 
-/* CHECK_CUDA(call), from probes/check.h: a failed CUDA call prints
+/* CHECK_CUDA(call), from cudabase/check.h: a failed CUDA call prints
  * "bankscope-tutorial: TEXT [FILE:LINE: CALL: NAME]" on stderr and exits
  * 1.  This block is as long as the macro that stood here, so that the
  * source lines named by the committed profiles (data/h100-sxm/

@@ -1,5 +1,5 @@
 /*
- * check_macros.c - probes/check.h's macros, without a GPU (tests/build_test.sh).
+ * check_macros.c - cudabase/check.h's macros, without a GPU (tests/build_test.sh).
  *
  * The calls are stand-ins that return a given error, so every failure
  * path runs here: each line printed is what the macro wrote into `why`.

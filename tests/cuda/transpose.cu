@@ -23,7 +23,7 @@
 #define TILE 32
 #define LAUNCHES 2
 
-/* CHECK_CUDA(call), from probes/check.h: a failed CUDA call prints
+/* CHECK_CUDA(call), from cudabase/check.h: a failed CUDA call prints
  * "transpose: TEXT [FILE:LINE: CALL: NAME]" on stderr and exits 1.
  * This block is as long as the macro that stood here, so that the
  * source lines named by the committed profile fixture (tests/cases/
