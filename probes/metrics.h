@@ -35,7 +35,17 @@
  * needed).
  *
  * Per SASS instruction, through CUPTI's SASS metrics (the injection
- * library behind `bankscope profile`): BS_SASS_METRIC_*.
+ * library behind `bankscope profile`, profiler/inject/metrics.c):
+ * BS_SASS_METRIC_*.
+ *
+ * Per kernel, distributed shared memory (bankscope-dsmem,
+ * probes/dsmem/dsmem.cu, in its own groups): BS_DSMEM_METRIC_* and the
+ * shared-memory names above.
+ *
+ * No other source file of the probes, the profiler, the examples or
+ * tests/cuda spells a metric name: the `metrics` suite
+ * (tests/check_metrics.c) fails on one that does, and on a name defined
+ * twice here.
  *
  * The scripts read the names from this file rather than keeping copies:
  * every `#define BS_METRIC_<NAME> "<metric>"` line (one a line, in this
@@ -43,7 +53,8 @@
  * BS_ATOM_METRIC_<NAME>` or `BS_SASSK_METRIC_<NAME>` line one of the other
  * kinds, every `#define BS_SASS_METRIC_<NAME> "<metric>"` line a SASS one;
  * `scripts/metrics.sh kernel|atom|sassk|sass` prints them comma-separated,
- * in file order.
+ * in file order (the dsmem names, BS_DSMEM_METRIC_*, are bankscope-dsmem's
+ * alone).
  */
 #ifndef BANKSCOPE_METRICS_H
 #define BANKSCOPE_METRICS_H
@@ -146,9 +157,44 @@ enum {
 };
 
 /* warp instructions executed, shared-memory wavefronts, and the
- * wavefronts the same instruction would need without bank conflicts */
+ * wavefronts the same instruction would need without bank conflicts;
+ * then, optional (a chip before sm_90 lacks it), the warp instructions
+ * that accessed another CTA's shared memory */
 #define BS_SASS_METRIC_INSTRUCTIONS "smsp__sass_inst_executed"
 #define BS_SASS_METRIC_WAVEFRONTS "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared"
 #define BS_SASS_METRIC_WAVEFRONTS_IDEAL "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared_ideal"
+#define BS_SASS_METRIC_DSHARED "smsp__sass_inst_executed_op_dshared"
+
+/*
+ * ---- distributed shared memory: bankscope-dsmem's counters -------------
+ * Another CTA's shared memory, per pipe (op_ld, op_st, op_atom, op_redas:
+ * red.async): the dshared wavefronts (t_output), the sectors crossing the
+ * SM-to-SM network each way (xbar2l1tex reads, l1tex2xbar writes), all
+ * dshared sectors and requests, the generic instructions (a cluster
+ * address is generic), and the SASS count of dshared instructions.
+ * dsmem.cu groups them, with the shared-memory names above, into its
+ * passes.
+ */
+#define BS_DSMEM_METRIC_WAVEFRONTS_LD "l1tex__t_output_wavefronts_pipe_lsu_mem_dshared_op_ld.sum"
+#define BS_DSMEM_METRIC_WAVEFRONTS_ST "l1tex__t_output_wavefronts_pipe_lsu_mem_dshared_op_st.sum"
+#define BS_DSMEM_METRIC_WAVEFRONTS_ATOM "l1tex__t_output_wavefronts_pipe_lsu_mem_dshared_op_atom.sum"
+#define BS_DSMEM_METRIC_WAVEFRONTS_REDAS "l1tex__t_output_wavefronts_pipe_lsu_mem_dshared_op_redas.sum"
+#define BS_DSMEM_METRIC_READ_SECTORS_LD "l1tex__m_xbar2l1tex_read_sectors_mem_dshared_op_ld.sum"
+#define BS_DSMEM_METRIC_READ_SECTORS_ST "l1tex__m_xbar2l1tex_read_sectors_mem_dshared_op_st.sum"
+#define BS_DSMEM_METRIC_READ_SECTORS_ATOM "l1tex__m_xbar2l1tex_read_sectors_mem_dshared_op_atom.sum"
+#define BS_DSMEM_METRIC_READ_SECTORS_REDAS "l1tex__m_xbar2l1tex_read_sectors_mem_dshared_op_redas.sum"
+#define BS_DSMEM_METRIC_WRITE_SECTORS_LD "l1tex__m_l1tex2xbar_write_sectors_mem_dshared_op_ld.sum"
+#define BS_DSMEM_METRIC_WRITE_SECTORS_ST "l1tex__m_l1tex2xbar_write_sectors_mem_dshared_op_st.sum"
+#define BS_DSMEM_METRIC_WRITE_SECTORS_ATOM "l1tex__m_l1tex2xbar_write_sectors_mem_dshared_op_atom.sum"
+#define BS_DSMEM_METRIC_WRITE_SECTORS_REDAS "l1tex__m_l1tex2xbar_write_sectors_mem_dshared_op_redas.sum"
+#define BS_DSMEM_METRIC_SECTORS "l1tex__t_sectors_pipe_lsu_mem_dshared.sum"
+#define BS_DSMEM_METRIC_REQUESTS "l1tex__t_requests_pipe_lsu_mem_dshared.sum"
+#define BS_DSMEM_METRIC_GENERIC_LD "smsp__inst_executed_op_generic_ld.sum"
+#define BS_DSMEM_METRIC_GENERIC_ST "smsp__inst_executed_op_generic_st.sum"
+#define BS_DSMEM_METRIC_GENERIC_ATOM "smsp__inst_executed_op_generic_atom.sum"
+#define BS_DSMEM_METRIC_SASS_LD "sm__sass_inst_executed_op_dshared_ld.sum"
+#define BS_DSMEM_METRIC_SASS_ST "sm__sass_inst_executed_op_dshared_st.sum"
+#define BS_DSMEM_METRIC_SASS_ATOM "sm__sass_inst_executed_op_dshared_atom.sum"
+#define BS_DSMEM_METRIC_SASS_REDAS "sm__sass_inst_executed_op_dshared_redas.sum"
 
 #endif

@@ -72,6 +72,7 @@
 #include "bankscope.h"
 #include "check.h"
 #include "counters.h"
+#include "metrics.h"
 
 #define DSMEM_SMEM (120 * 1024)
 #define DSMEM_WINDOW (48 * 1024)
@@ -498,37 +499,24 @@ static int read_points(const char *path)
 /* ---- counters ------------------------------------------------------------- */
 
 static const char *const groups[][12] = {
-	{ "l1tex__t_output_wavefronts_pipe_lsu_mem_dshared_op_ld.sum",
-	  "l1tex__t_output_wavefronts_pipe_lsu_mem_dshared_op_st.sum",
-	  "l1tex__t_output_wavefronts_pipe_lsu_mem_dshared_op_atom.sum",
-	  "l1tex__t_output_wavefronts_pipe_lsu_mem_dshared_op_redas.sum",
-	  "l1tex__m_xbar2l1tex_read_sectors_mem_dshared_op_redas.sum",
-	  "l1tex__m_l1tex2xbar_write_sectors_mem_dshared_op_redas.sum",
-	  "l1tex__t_sectors_pipe_lsu_mem_dshared.sum",
-	  "smsp__inst_executed_op_shared_ld.sum",
-	  "smsp__inst_executed_op_shared_st.sum",
-	  "smsp__inst_executed_op_shared_atom.sum", NULL },
-	{ "l1tex__m_xbar2l1tex_read_sectors_mem_dshared_op_ld.sum",
-	  "l1tex__m_xbar2l1tex_read_sectors_mem_dshared_op_atom.sum",
-	  "l1tex__m_l1tex2xbar_write_sectors_mem_dshared_op_ld.sum",
-	  "l1tex__m_l1tex2xbar_write_sectors_mem_dshared_op_atom.sum",
-	  "smsp__inst_executed_op_generic_ld.sum",
-	  "smsp__inst_executed_op_generic_st.sum",
-	  "smsp__inst_executed_op_generic_atom.sum", NULL },
-	{ "l1tex__m_xbar2l1tex_read_sectors_mem_dshared_op_st.sum",
-	  "l1tex__m_l1tex2xbar_write_sectors_mem_dshared_op_st.sum", NULL },
-	{ "l1tex__t_requests_pipe_lsu_mem_dshared.sum", NULL },
-	{ "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
-	  "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
-	  "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
-	  "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", NULL },
-	{ "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum",
-	  "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom.sum",
+	{ BS_DSMEM_METRIC_WAVEFRONTS_LD, BS_DSMEM_METRIC_WAVEFRONTS_ST,
+	  BS_DSMEM_METRIC_WAVEFRONTS_ATOM, BS_DSMEM_METRIC_WAVEFRONTS_REDAS,
+	  BS_DSMEM_METRIC_READ_SECTORS_REDAS,
+	  BS_DSMEM_METRIC_WRITE_SECTORS_REDAS, BS_DSMEM_METRIC_SECTORS,
+	  BS_METRIC_INSTRUCTIONS_LD, BS_METRIC_INSTRUCTIONS_ST,
+	  BS_ATOM_METRIC_INSTRUCTIONS, NULL },
+	{ BS_DSMEM_METRIC_READ_SECTORS_LD, BS_DSMEM_METRIC_READ_SECTORS_ATOM,
+	  BS_DSMEM_METRIC_WRITE_SECTORS_LD, BS_DSMEM_METRIC_WRITE_SECTORS_ATOM,
+	  BS_DSMEM_METRIC_GENERIC_LD, BS_DSMEM_METRIC_GENERIC_ST,
+	  BS_DSMEM_METRIC_GENERIC_ATOM, NULL },
+	{ BS_DSMEM_METRIC_READ_SECTORS_ST, BS_DSMEM_METRIC_WRITE_SECTORS_ST,
 	  NULL },
-	{ "sm__sass_inst_executed_op_dshared_ld.sum",
-	  "sm__sass_inst_executed_op_dshared_st.sum",
-	  "sm__sass_inst_executed_op_dshared_atom.sum",
-	  "sm__sass_inst_executed_op_dshared_redas.sum", NULL },
+	{ BS_DSMEM_METRIC_REQUESTS, NULL },
+	{ BS_METRIC_WAVEFRONTS_LD, BS_METRIC_WAVEFRONTS_ST,
+	  BS_METRIC_CONFLICTS_LD, BS_METRIC_CONFLICTS_ST, NULL },
+	{ BS_ATOM_METRIC_WAVEFRONTS, BS_ATOM_METRIC_CONFLICTS, NULL },
+	{ BS_DSMEM_METRIC_SASS_LD, BS_DSMEM_METRIC_SASS_ST,
+	  BS_DSMEM_METRIC_SASS_ATOM, BS_DSMEM_METRIC_SASS_REDAS, NULL },
 };
 #define NGROUPS ((int)(sizeof groups / sizeof *groups))
 

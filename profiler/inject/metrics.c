@@ -4,7 +4,8 @@
  * context, flush its records into records.tsv summed per (cubin,
  * function, pc), disable.
  *
- * Per instruction (GPU-wide sums, names without .sum):
+ * Per instruction (GPU-wide sums, names without .sum; probes/metrics.h's
+ * BS_SASS_METRIC_*):
  *   smsp__sass_inst_executed                               warp instructions
  *   smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared        wavefronts
  *   smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared_ideal  ideal wavefronts
@@ -15,6 +16,7 @@
  * The last is optional: a chip without it (before sm_90) writes "-".
  */
 #include "inject.h"
+#include "metrics.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -27,10 +29,10 @@
 #define NO_METRIC UINT64_MAX
 
 static const char *const metric_name[NMETRICS] = {
-	"smsp__sass_inst_executed",
-	"smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared",
-	"smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared_ideal",
-	"smsp__sass_inst_executed_op_dshared",
+	BS_SASS_METRIC_INSTRUCTIONS,
+	BS_SASS_METRIC_WAVEFRONTS,
+	BS_SASS_METRIC_WAVEFRONTS_IDEAL,
+	BS_SASS_METRIC_DSHARED,
 };
 
 typedef struct {
