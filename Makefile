@@ -120,7 +120,7 @@ endif
 SANITIZED := $(SANITIZE)$(MSAN)
 
 # The library: the analyzer, the probe families' point lists, and the
-# built-in profiles (analyzer/archs/*.arch compiled in as text).
+# built-in architectures (analyzer/archs/*.arch compiled in as text).
 ARCH_FILES := $(sort $(wildcard analyzer/archs/*.arch))
 LIB_SRC := $(wildcard analyzer/*/*.c)
 LIB_H := $(wildcard analyzer/*.h analyzer/*/*.h)
@@ -333,7 +333,7 @@ build/fuzz/%: fuzz/%.c $(LIB_SRC) $(B)/gen/archs.c $(LIB_H) \
 		| deps-fuzz
 	@mkdir -p $(@D) build/fuzz/corpus-$*
 	$(CLANG) $(FUZZ_FLAGS) -o $@ $< $(LIB_SRC) $(B)/gen/archs.c -lm
-# fuzz_arch drives the CLI's printers of a profile too (archs, the
+# fuzz_arch drives the CLI's printers of an architecture too (archs, the
 # report's rule text): the CLI without its main().
 FUZZ_CLI_SRC := $(filter-out cli/main.c,$(CLI_SRC))
 build/fuzz/fuzz_arch: fuzz/fuzz_arch.c $(LIB_SRC) $(FUZZ_CLI_SRC) \

@@ -2,7 +2,7 @@
  * fuzz_arch.c - libFuzzer target for arch files (--arch
  * FILE) and the predictions made under them.
  *
- * The input is a profile's text.  One that does not parse must say where
+ * The input is an arch file's text.  One that does not parse must say where
  * (its source is the name given, its line and column within the input);
  * one that parses must write back text that parses to the same text
  * again.  Then every rule predicts a few accesses of its kind and width
@@ -11,7 +11,7 @@
  * and bs_predict_detail must agree, and a retry loop (loop=cas) must add
  * up: its passes at most 32, each taking only pending lanes, every active
  * lane done exactly once, loads and compare-and-stores summing to the
- * wavefronts.  The CLI's printers then write the profile as `bankscope
+ * wavefronts.  The CLI's printers then write the architecture as `bankscope
  * archs` does and each rule as the report does: every packed rule's
  * lane partners must appear whole in both, the report's text must fit
  * its buffer, and no byte below 0x20 but the newline may reach the

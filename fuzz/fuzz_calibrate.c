@@ -4,10 +4,10 @@
  * bs_calib and calibrated.
  *
  * The input is the file (fmemopen).  A dataset that reads is calibrated;
- * the profile it gives must be one --arch reads: written and parsed back
+ * the architecture it gives must be one --arch reads: written and parsed back
  * (bs_arch_write, bs_arch_parse).  Crashes, leaks, sanitizer
  * reports, an error without text, and broken invariants (abort) are
- * findings: a profile that does not read back, more distinct accesses or
+ * findings: an architecture that does not read back, more distinct accesses or
  * named or remote rows than rows, a latency tolerance (bank or remote)
  * under BS_CALIB_CYCLES_TOL.
  */

@@ -4,7 +4,7 @@
  * The input is read as a pattern file through bs_reader (fmemopen), to
  * its end: a bad line is an error naming its line and column, and reading
  * goes on with the next line.  Every access read is predicted in detail
- * under each profile, and must also predict with the fast path, agree
+ * under each architecture, and must also predict with the fast path, agree
  * with it and with its own phases and cells, and survive a round trip
  * through bs_format_pattern and bs_parse_line.  Crashes, leaks, sanitizer
  * reports, errors without a line and column, and broken invariants

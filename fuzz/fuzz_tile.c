@@ -10,7 +10,7 @@
  * and be an involution (applied twice, every address comes back).  A tile
  * that builds must pass bs_access_check and use only the kind's address
  * lanes; one that does not must name its option.  The warning must fit
- * any buffer.  Tiles of up to 64 rows are then fixed under a profile of
+ * any buffer.  Tiles of up to 64 rows are then fixed under an arch of
  * 16-byte rows in phases of 8: a change said to reach the ideal must have
  * no bank conflict when predicted again.  Crashes, sanitizer reports and
  * broken invariants (abort) are findings.

@@ -1,7 +1,7 @@
 /*
- * check_archfile.c - access kinds and architecture profiles as data: the
- * kinds table and SASS opcodes, profile files read and written, the
- * built-in profiles, and rules beyond sm_90's (serial words, ideal by
+ * check_archfile.c - access kinds and architectures as data: the kinds
+ * table and SASS opcodes, arch files read and written, the built-in
+ * architectures, and rules beyond sm_90's (serial words, ideal by
  * lanes, kinds with fewer address lanes), each worked by hand.
  */
 #include <check.h>
@@ -125,7 +125,7 @@ START_TEST(test_sass_kind)
 }
 END_TEST
 
-/* ---- built-in profiles ------------------------------------------------- */
+/* ---- built-in architectures -------------------------------------------- */
 
 START_TEST(test_builtins)
 {
@@ -188,7 +188,7 @@ START_TEST(test_builtins)
 }
 END_TEST
 
-/* Written and read back, every built-in is the same profile. */
+/* Written and read back, every built-in is the same architecture. */
 START_TEST(test_round_trip)
 {
 	const bs_arch *p = bs_archs()[_i];
@@ -215,7 +215,7 @@ START_TEST(test_round_trip)
 }
 END_TEST
 
-/* ---- malformed profile files --------------------------------------------- */
+/* ---- malformed arch files (the old spelling 'profile NAME') ----------- */
 
 #define HEAD "profile p\nbanks 32\nbank_bytes 4\nsource s a test\n"
 
@@ -379,7 +379,7 @@ START_TEST(test_bad_profile)
 }
 END_TEST
 
-/* The numbers datasets take, profiles take: any decimal strtod reads
+/* The numbers datasets take, arch files take: any decimal strtod reads
  * that is finite, subnormals and long decimals too, and written back so
  * that they read the same. */
 START_TEST(test_numbers)

@@ -1,11 +1,11 @@
 /*
- * check_calibrate.c - bankscope calibrate: the profile derived from
+ * check_calibrate.c - bankscope calibrate: the architecture derived from
  * measured rows.
  *
  * The committed H100 and H200 runs must give back sm_90: the same rules
  * and the same prediction for every committed pattern.  Datasets
- * synthesized from a profile (every probe family point, "measured" as the
- * profile predicts it) must give back that profile, whether it is the
+ * synthesized from an architecture (every probe family point, "measured"
+ * as it predicts it) must give back that architecture, whether it is the
  * textbook one, one with 8-byte loads in one phase and stores that pack,
  * or one of 64 banks: the search finds rules, it does not look them up.
  * A dataset of one family leaves rules open and names the family that
@@ -238,7 +238,7 @@ static bs_calib *synthesize(const bs_arch *p, const char *family)
 		bs_row_init(&row);
 		row.access = pts.v[i];
 		snprintf(row.probe, sizeof row.probe, "%s", pts.family_of[i]);
-		/* a profile of ld and st says nothing of ldmatrix */
+		/* an architecture of ld and st says nothing of ldmatrix */
 		if (!bs_arch_rule(p, row.access.kind, row.access.width))
 			continue;
 		ck_assert_int_eq(bs_predict(p, &row.access, &s, NULL), 0);
@@ -297,7 +297,7 @@ static const char altered_text[] =
 	"rule st 16 phase=8 packed=32 partners=1,2 source=s\n";
 
 /*
- * A dataset synthesized from the profile text, every family's points
+ * A dataset synthesized from the architecture's text, every family's points
  * "measured" as it predicts them, calibrates back to its rules: none
  * missed, none left open.
  */
@@ -871,8 +871,8 @@ static void falling(bs_row *r, size_t i)
 }
 
 /*
- * A line no profile holds (a negative slope) is not written: the rule is
- * open, and the profile reads back as --arch reads it.
+ * A line no architecture holds (a negative slope) is not written: the
+ * rule is open, and the architecture reads back as --arch reads it.
  */
 START_TEST(test_negative_slope)
 {
@@ -907,7 +907,7 @@ START_TEST(test_negative_slope)
 }
 END_TEST
 
-/* Throughputs past what a profile holds. */
+/* Throughputs past what an architecture holds. */
 static void huge_tp(bs_row *r, size_t i)
 {
 	(void)i;
@@ -916,7 +916,7 @@ static void huge_tp(bs_row *r, size_t i)
 		r->tp_bytes_per_clk_per_sm = 1e12;
 }
 
-/* A throughput no profile holds is not written; the rest is. */
+/* A throughput no architecture holds is not written; the rest is. */
 START_TEST(test_huge_tp)
 {
 	calibrate_noisy(huge_tp);

@@ -1,5 +1,6 @@
 /*
- * check_calibration.c - the sm_90 profile against the H100's own answers.
+ * check_calibration.c - the sm_90 architecture against the H100's own
+ * answers.
  *
  * tests/calibration/ holds 38 accesses measured on an H100 (a copy of the
  * team's shared calibration set): h100.patterns in the pattern-file format,
@@ -13,7 +14,7 @@
  * divide one 64-access chain by 64 without waiting for the last load: 7
  * cycles short) and 4 below them for 16-byte loads (the readings' chain does
  * more ALU work per load).  The hardware as our probes measure it wins: the
- * profile must give every measured load within 0.05 cycles, and the shared
+ * architecture must give every measured load within 0.05 cycles, and the shared
  * readings' latencies are checked to differ from ours by just those offsets.
  */
 #include <check.h>
@@ -107,7 +108,7 @@ START_TEST(test_every_row)
 }
 END_TEST
 
-/* The profile against our own H100 run of the same 38 patterns. */
+/* The architecture against our own H100 run of the same 38 patterns. */
 START_TEST(test_measured_latency)
 {
 	FILE *f = fopen(MEASURED, "r");

@@ -3,7 +3,7 @@
  *
  * Each row is an access (a tile, a struct, an index expression or a
  * pattern line), the padding searched, and what bs_fix_search() must
- * answer under the row's profile: the wavefronts before, the outcome, the
+ * answer under the row's architecture: the wavefronts before, the outcome, the
  * change (kind, padding, swizzle, width), the wavefronts after, the extra
  * shared memory, and the alternative.  The comment on each row is the
  * bank arithmetic with sm_90's rules (../shared/h100-measured.md): 32

@@ -3,7 +3,7 @@
  *
  * Each row is an access built from a formula,
  *   address(l) = ((l >> shift) * mul + (l & mask) * mul2) * width + off,
- * over the lanes in `active`, and the counts the profile must give.  The
+ * over the lanes in `active`, and the counts the architecture must give.  The
  * comment on each row is the hand calculation.
  */
 #include <check.h>
@@ -100,7 +100,7 @@ static const row rows[] = {
 	  STRIDE(0), 4, 4, 0, 1, 0, NAN },
 	{ "16B lanes 0 and 8 alone: trivially uniform, packed", "sm_90", 16,
 	  BS_KIND_LD, 0x101, 3, 1, 0, 0, 0, 1, 1, 0, 1, 1, 34.0 },
-	/* the textbook profile: one phase of 32 lanes for every width */
+	/* the textbook architecture: one phase of 32 lanes for every width */
 	{ "textbook 8B stride 1: 64 words, 2 per bank", "textbook", 8,
 	  BS_KIND_LD, ALL, STRIDE(1), 2, 2, 0, 2, 0, NAN },
 	{ "textbook 16B stride 1: 128 words", "textbook", 16, BS_KIND_LD, ALL,
@@ -497,7 +497,7 @@ END_TEST
 /*
  * bs_predict's counts-only path against the general path that
  * bs_predict_detail takes, on random accesses of every width and op, both
- * profiles: random lanes, few distinct addresses (multicast), pairwise
+ * architectures: random lanes, few distinct addresses (multicast), pairwise
  * uniform requests and random active masks.
  */
 START_TEST(test_fast_path_agrees)

@@ -151,7 +151,7 @@ static const dataset_case datasets[] = {
 	{ H200, "NVIDIA H200" },
 };
 
-/* Every row of the committed datasets agrees with the sm_90 profile. */
+/* Every row of the committed datasets agrees with the sm_90 architecture. */
 START_TEST(test_committed_verdict)
 {
 	const dataset_case *c = &datasets[_i];

@@ -451,10 +451,10 @@ static void kinds_teardown(void)
 }
 
 /*
- * The exploration's figures, as bankscope check and the profile give
+ * The exploration's figures, as bankscope check and the architecture give
  * them: every measured row of a kind sm_90 models agrees; ldmatrix costs
  * 31 + 2 x wavefronts cycles, the atomics 34 (CAS 36) + 2 x wavefronts;
- * the last column of the throughput tables is the profile's median, which
+ * the last column of the throughput tables is the architecture's median, which
  * bankscope calibrate took from the nine-family run, not from this dataset
  * (atom.add.u32 127.25 there against 127.13 here, CAS 63.89 against
  * 63.86: two wavefronts a slot);
@@ -591,9 +591,9 @@ END_TEST
 
 /*
  * --plot-data: the rows the kind charts read, no report.  The rows are
- * the dataset's, each with its kind's group, its series and the profile's
- * prediction, empty where sm_90 has no rule; a name with a comma is
- * quoted and last.
+ * the dataset's, each with its kind's group, its series and the
+ * architecture's prediction, empty where sm_90 has no rule; a name with a
+ * comma is quoted and last.
  */
 START_TEST(test_plot_data)
 {
@@ -834,7 +834,7 @@ START_TEST(test_many_disagree)
 END_TEST
 
 /* A kind's rule is written whole: every lane partner of the 31 a
- * profile file may give, not the first 16 (issue 20). */
+ * arch file may give, not the first 16 (issue 20). */
 START_TEST(test_rule_partners)
 {
 	char dir[256], out[300], data[300], prof[300];

@@ -140,7 +140,7 @@ START_TEST(test_parse_u64)
 }
 END_TEST
 
-/* The one number grammar of profile files and datasets: decimal only,
+/* The one number grammar of arch files and datasets: decimal only,
  * any length, finite; the sign left to the caller. */
 static const struct {
 	const char *s;

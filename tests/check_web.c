@@ -152,7 +152,7 @@ START_TEST(test_profile_file)
 	ck_assert_int_eq(web_profile(), -1);
 	ck_assert_str_eq(web_str(WS_ERROR), "p.profile:2:7: banks: 33 is not "
 			 "a power of two from 2 to 64");
-	/* a profile that failed is not used: arch 2 is sm_90 */
+	/* an arch file that failed is not used: arch 2 is sm_90 */
 	ck_assert_int_eq(build("expr=lane"), 0);
 	ck_assert_int_eq(web_predict(0, 2), 0);
 	ck_assert_str_eq(web_str(WS_PROFILE), "sm_90");

@@ -3,7 +3,7 @@
  * library's reader (so a bad file names its first bad line as bankscope
  * check does), each row judged as check judges it (counters within 1e-6
  * of the prediction; a note skips the row, no counters make it timing
- * only, a kind the profile lacks is not modeled), and the rows kept for
+ * only, a kind the architecture lacks is not modeled), and the rows kept for
  * the page's charts and its side-by-side of two GPUs.  Two slots, 0 and
  * 1.  The results go through lab.c's arrays (web_res, web_num, web_str).
  */

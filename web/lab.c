@@ -534,8 +534,8 @@ EXPORT(web_predict) int web_predict(int slot, int arch)
 static bs_fix fix;
 
 /*
- * fix's answer for the access web_build() made, under profile arch: the
- * change's texts in WS_FIX_*, the access after it predicted into slot.
+ * fix's answer for the access web_build() made, under architecture arch:
+ * the change's texts in WS_FIX_*, the access after it predicted into slot.
  * Returns 1 with a change, 0 without one (WS_FIX_SUMMARY says why), -1
  * on error.
  */

@@ -6,9 +6,10 @@
  *   run.c      running the program: the runs' environments, spawning and
  *              waiting, the later runs of kernels CUPTI gave no records
  *              for, the explain run, --keep and the temporary directory
- *   load.c     reading a records directory: status.txt, the tables, the
- *              cubins' disassembly (nvdisasm, cuobjdump), explain.tsv, and
- *              the architecture of the predictions
+ *   load.c     a records directory through the library's reader
+ *              (analyzer/sass/records.c), with the disassembler it hooks
+ *              in (nvdisasm, cuobjdump), the messages about what it read,
+ *              and the architecture of the predictions
  *   show.c     the report: the instructions shown, the text, CSV and JSON
  *              tables, and the messages about the records
  *   explain.c  --explain's text for one instruction
@@ -68,7 +69,7 @@ typedef struct {
 	unsigned long jobs;
 	char gpu[256];               /* device.txt: its name, or "" */
 	char cc[16];                 /* its compute capability, or "" */
-	int no_model;                /* no architecture profile for it */
+	int no_model;                /* no architecture for it */
 } profile;
 
 static inline void path_join(char *buf, size_t size, const char *dir,
