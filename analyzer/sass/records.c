@@ -7,7 +7,6 @@
  * program or prints: what a report should say about the files comes
  * back in the structs.
  */
-#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
