@@ -173,10 +173,12 @@ deps_case() {
 lib_c=$( (ls analyzer/*/*.c cli/*.c cli/*/*.c; echo build/gen/archs.c) | sort | tr '\n' ' ')
 deps_case "new CFLAGS" build/bankscope "$lib_c" CFLAGS='-O1 -g'
 deps_case "a new version" build/bankscope "analyzer/base/version.c " GIT_DESCRIBE=build-test-version
-# A wing's header rebuilds its own files, the wing above it (sass: the
-# verdict fixes the worst access) and the CLI (which includes bankscope.h),
-# and no file of another library wing.
-includers=$(ls analyzer/fix/*.c analyzer/sass/*.c cli/*.c cli/*/*.c | sort | tr '\n' ' ')
+# A wing's header rebuilds its own files and the CLI (which includes
+# bankscope.h), and no file of another library wing.  (A wing above it,
+# as sass is above fix, reaches it as ../fix/bs_fix.h: make -W names the
+# one spelling, so those files are not in the list, though a real change
+# rebuilds them.)
+includers=$(ls analyzer/fix/*.c cli/*.c cli/*/*.c | sort | tr '\n' ' ')
 deps_case "analyzer/fix/bs_fix.h changed" build/bankscope "$includers" -W analyzer/fix/bs_fix.h
 
 # A sanitizer build instruments the library too (its files have flags of
