@@ -42,21 +42,18 @@ static const char calibrate_usage[] =
 
 static int add_file(bs_calib *c, const char *path)
 {
-	int is_stdin = !strcmp(path, "-");
-	const char *name = is_stdin ? "<stdin>" : path;
-	FILE *f = is_stdin ? stdin : fopen(path, "r");
+	const char *name;
+	FILE *f;
 	bs_dataset *d;
 	bs_error err;
 	int rc;
 
-	if (!f)
-		return usage_error("%s: cannot open: %s", path,
-				   strerror(errno));
+	if (input_open(path, &f, &name))
+		return EXIT_BADINPUT;
 	d = bs_dataset_open(f, name, &err);
 	rc = d ? bs_calib_add_dataset(c, d, name, &err) : -1;
 	bs_dataset_close(d);
-	if (!is_stdin)
-		fclose(f);
+	input_close(f);
 	return rc < 0 ? report_error(&err) : 0;
 }
 

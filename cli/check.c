@@ -455,22 +455,19 @@ static int check_row(check *c, const char *name, long line,
 
 static int check_file(check *c, const char *path)
 {
-	int is_stdin = !strcmp(path, "-");
-	const char *name = is_stdin ? "<stdin>" : path;
-	FILE *f = is_stdin ? stdin : fopen(path, "r");
+	const char *name;
+	FILE *f;
 	const bs_arch *p, *fp;
 	bs_dataset *d;
 	bs_row r;
 	bs_error err;
 	int rc;
 
-	if (!f)
-		return usage_error("%s: cannot open: %s", path,
-				   strerror(errno));
+	if (input_open(path, &f, &name))
+		return EXIT_BADINPUT;
 	d = bs_dataset_open(f, name, &err);
 	if (!d) {
-		if (!is_stdin)
-			fclose(f);
+		input_close(f);
 		return report_error(&err);
 	}
 	rc = file_archs(c, d, name, &p, &fp);
@@ -485,8 +482,7 @@ static int check_file(check *c, const char *path)
 			no_arch(c, d, name);
 		}
 		bs_dataset_close(d);
-		if (!is_stdin)
-			fclose(f);
+		input_close(f);
 		return rc;
 	}
 	if (!rc)
@@ -510,8 +506,7 @@ static int check_file(check *c, const char *path)
 			rc = EXIT_BADINPUT;
 	}
 	bs_dataset_close(d);
-	if (!is_stdin)
-		fclose(f);
+	input_close(f);
 	return rc;
 }
 

@@ -51,6 +51,15 @@ int opt_value(int argc, char **argv, int *i, const char *name,
 int opt_u64(const char *name, const char *value, uint64_t max, uint64_t *out);
 
 /*
+ * An input operand, for reading: "-" is standard input, named "<stdin>",
+ * anything else the file of that path, named by it.  0 with *f and *name,
+ * or EXIT_BADINPUT after "PATH: cannot open: REASON".  input_close()
+ * closes what input_open() opened (never standard input).
+ */
+int input_open(const char *path, FILE **f, const char **name);
+void input_close(FILE *f);
+
+/*
  * The argument loop every command shares: argv[1..] are its own options
  * (a value "--name V" / "--name=V", or a flag), the access options when
  * shape is not NULL, "--help", "--" (what follows is not an option), and

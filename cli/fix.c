@@ -245,20 +245,18 @@ static int fix_one(run *r, bs_fix_input *in, bs_error *err)
 
 static int fix_file(run *r, const char *path)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
-	const char *name = strcmp(path, "-") ? path : "<stdin>";
+	const char *name;
+	FILE *f;
 	static bs_fix_input in;
 	bs_reader *rd;
 	bs_error err;
 	int rc;
 
-	if (!f)
-		return usage_error("%s: cannot open: %s", path,
-				   strerror(errno));
+	if (input_open(path, &f, &name))
+		return EXIT_BADINPUT;
 	rd = bs_reader_new(f, name);
 	if (!rd) {
-		if (f != stdin)
-			fclose(f);
+		input_close(f);
 		return usage_error("out of memory");
 	}
 	memset(&in, 0, sizeof in);
@@ -277,8 +275,7 @@ static int fix_file(run *r, const char *path)
 		}
 	}
 	bs_reader_free(rd);
-	if (f != stdin)
-		fclose(f);
+	input_close(f);
 	return rc < 0 ? report_error(&err) : 0;
 }
 

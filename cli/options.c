@@ -195,3 +195,20 @@ int arch_option(const char *value, const bs_arch **out)
 	*out = &loaded[nloaded++];
 	return 0;
 }
+
+int input_open(const char *path, FILE **f, const char **name)
+{
+	int is_stdin = !strcmp(path, "-");
+
+	*name = is_stdin ? "<stdin>" : path;
+	if (!(*f = is_stdin ? stdin : fopen(path, "r")))
+		return usage_error("%s: cannot open: %s", path,
+				   strerror(errno));
+	return 0;
+}
+
+void input_close(FILE *f)
+{
+	if (f && f != stdin)
+		fclose(f);
+}

@@ -275,22 +275,20 @@ static int predict_stream(run *r, FILE *f, const char *name, int threads)
 
 static int predict_file(run *r, const char *path)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
-	const char *name = strcmp(path, "-") ? path : "<stdin>";
+	const char *name;
+	FILE *f;
 	bs_reader *rd;
 	bs_access a;
 	bs_error err;
 	int rc = 0;
 
-	if (!f)
-		return usage_error("%s: cannot open: %s", path,
-				   strerror(errno));
+	if (input_open(path, &f, &name))
+		return EXIT_BADINPUT;
 	if (r->format == FMT_CSV && f != stdin && (rc = stream_threads(f)))
 		return predict_stream(r, f, name, rc);
 	rd = bs_reader_new(f, name);
 	if (!rd) {
-		if (f != stdin)
-			fclose(f);
+		input_close(f);
 		return usage_error("out of memory");
 	}
 	/* stdout failing (main.c reports it) ends a long stream early */
@@ -307,8 +305,7 @@ static int predict_file(run *r, const char *path)
 	if (ferror(stdout))
 		stdout_failed();
 	bs_reader_free(rd);
-	if (f != stdin)
-		fclose(f);
+	input_close(f);
 	return rc < 0 ? report_error(&err) : 0;
 }
 

@@ -53,7 +53,7 @@ static int by_key(const void *a, const void *b)
 
 static int read_set(cset *s, const char *path, const bs_arch *arch)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	FILE *f;
 	const bs_arch *p;
 	const char *meta;
 	bs_dataset *d;
@@ -62,13 +62,10 @@ static int read_set(cset *s, const char *path, const bs_arch *arch)
 	size_t cap = 0;
 	int rc;
 
-	s->name = strcmp(path, "-") ? path : "<stdin>";
-	if (!f)
-		return usage_error("%s: cannot open: %s", path,
-				   strerror(errno));
+	if (input_open(path, &f, &s->name))
+		return EXIT_BADINPUT;
 	if (!(d = bs_dataset_open(f, s->name, &err))) {
-		if (f != stdin)
-			fclose(f);
+		input_close(f);
 		return report_error(&err);
 	}
 	meta = bs_dataset_meta(d, "gpu");
@@ -117,8 +114,7 @@ static int read_set(cset *s, const char *path, const bs_arch *arch)
 		s->n++;
 	}
 	bs_dataset_close(d);
-	if (f != stdin)
-		fclose(f);
+	input_close(f);
 	if (rc < 0)
 		return report_error(&err);
 	qsort(s->row, s->n, sizeof *s->row, by_key);

@@ -153,7 +153,7 @@ int cmd_report(int argc, char **argv)
 {
 	const char *charts_dir = NULL, *out = DEFAULT_OUT, *note = NULL;
 	const char *file = NULL, *arch_name = NULL, *plot = NULL;
-	const char *dsmem = NULL, *dsplot = NULL;
+	const char *dsmem = NULL, *dsplot = NULL, *name;
 	int out_given = 0, nmore = 0;
 	const bs_arch *arch = NULL;
 	FILE *f;
@@ -232,18 +232,12 @@ int cmd_report(int argc, char **argv)
 	if (nmore)
 		return report_several(file, nmore, argv, out_given ||
 				      charts_dir || note || plot || dsmem, arch);
-	if (!strcmp(file, "-"))
-		f = stdin;
-	else if (!(f = fopen(file, "r")))
-		return usage_error("%s: cannot open: %s", file,
-				   strerror(errno));
+	if (input_open(file, &f, &name))
+		return EXIT_BADINPUT;
 	if (plot)
-		rc = plot_data(f, f == stdin ? "<stdin>" : file, plot, arch,
-			       dsplot != NULL);
+		rc = plot_data(f, name, plot, arch, dsplot != NULL);
 	else
-		rc = report(f, f == stdin ? "<stdin>" : file, out, note,
-			    charts_dir, dsmem, arch);
-	if (f != stdin)
-		fclose(f);
+		rc = report(f, name, out, note, charts_dir, dsmem, arch);
+	input_close(f);
 	return rc;
 }
