@@ -94,6 +94,20 @@ extern "C" {
 	"launch\tkernel\tfunction\tpc_offset\tkind\twidth\tcount\tblock\t" \
 	"warp\texec\taddresses"
 #define BS_EXPLAIN_COLUMNS_SOURCES BS_EXPLAIN_COLUMNS "\tsources"
+/*
+ * Since 2026-12-02 the explain library also samples across the grid: a
+ * sample whose exec has BS_EXPLAIN_GRID set was taken from a warp outside
+ * the first blocks and warps, and exec's other bits are its index among
+ * all the launch's executions of the instruction (explain.h says which
+ * are sampled).  Beside it, explain-counts.tsv (BS_EXPLAIN_COUNT_COLUMNS):
+ * per sampled launch and instruction, the warp executions that had a lane
+ * on, counted in every warp (an execution whose lanes are all predicated
+ * off moves nothing and calls no callback: CUPTI counts it, this does
+ * not), and of those the ones that reached another CTA's shared memory.
+ */
+#define BS_EXPLAIN_GRID 0x80000000u
+#define BS_EXPLAIN_COUNT_COLUMNS \
+	"launch\tkernel\tfunction\tpc_offset\tactive\tremote"
 
 typedef struct {
 	const char *kernel;       /* as recorded */

@@ -10,9 +10,13 @@
  *   BANKSCOPE_EXPLAIN_PATCH   the patch module, bankscope_explain_patch
  *                             .fatbin (patch.cu)
  *   BANKSCOPE_EXPLAIN_SAMPLE  BLOCKSxWARPSxEXECS (default 2x8x4): the
- *                             first BLOCKS blocks, in each the first
- *                             WARPS warps, and of each instruction the
- *                             first EXECS executions by such a warp
+ *                             warps' sample, the first BLOCKS blocks, in
+ *                             each the first WARPS warps, and of each
+ *                             instruction the first EXECS executions by
+ *                             such a warp; and the grid's sample, of
+ *                             each instruction the first EXECS
+ *                             executions by any other warp, then its
+ *                             executions 2^k and 3 * 2^k (explain.h)
  *   BANKSCOPE_PROFILE_KERNEL, _SKIP, _COUNT: the selection of inject.c
  *                             (../select.h);
  *                             the first selected launch of each kernel is
@@ -32,7 +36,9 @@
  * record's pc becomes the offset CUPTI's SASS metrics use.
  *
  * explain.tsv (format in analyzer/sass/bs_sass.h, "explain records"): one
- * line per sampled warp execution.  explain-status.txt: "ok", or the
+ * line per sampled warp execution.  explain-counts.tsv: per sampled
+ * launch and instruction, the executions with a lane on, counted in every
+ * warp.  explain-status.txt: "ok", or the
  * reason collection stopped; then one line per sampled launch with its
  * record count and the records dropped for lack of room.
  *
@@ -60,7 +66,8 @@
 
 #define MAX_FUNCS 4096
 #define MAX_MODULES 4096
-#define REC_CAP 16384
+#define REC_CAP 16384           /* records of the warps' sample */
+#define GREC_CAP 16384          /* records of each pool of the grid's */
 #define MAX_PENDING 64
 
 typedef struct {
@@ -85,7 +92,7 @@ static struct {
 	int inited, active;
 	char dir[PATH_MAX - 32];
 	char patch[PATH_MAX];
-	FILE *out, *status, *log;
+	FILE *out, *counts, *status, *log;
 	Sanitizer_SubscriberHandle sub;
 	unsigned blocks, warps, execs;
 	int remote;                  /* BANKSCOPE_EXPLAIN_REMOTE */
@@ -263,6 +270,7 @@ static int arm(const Sanitizer_LaunchData *l, const char *kernel)
 {
 	pending *c;
 	size_t nslot = (size_t)g.blocks * g.warps * BS_EX_PCS;
+	size_t nrec = REC_CAP + 2 * (size_t)GREC_CAP;
 	uint64_t size = 0;
 
 	if (g.npend == MAX_PENDING) {
@@ -288,12 +296,18 @@ static int arm(const Sanitizer_LaunchData *l, const char *kernel)
 	c->host.warps = g.warps;
 	c->host.execs = g.execs;
 	c->host.cap = REC_CAP;
+	c->host.gcap = GREC_CAP;
 	CHECK_SAN(sanitizerAlloc(l->context, (void **)&c->host.slots,
 				 nslot * sizeof(bs_ex_slot)));
+	CHECK_SAN(sanitizerAlloc(l->context, (void **)&c->host.counts,
+				 BS_EX_GPCS * sizeof(bs_ex_count)));
 	CHECK_SAN(sanitizerAlloc(l->context, (void **)&c->host.rec,
-				 REC_CAP * sizeof(bs_ex_rec)));
+				 nrec * sizeof(bs_ex_rec)));
 	CHECK_SAN(sanitizerAlloc(l->context, (void **)&c->dev, sizeof c->host));
 	CHECK_SAN(sanitizerMemset(c->host.slots, 0, nslot * sizeof(bs_ex_slot),
+				  l->hStream));
+	CHECK_SAN(sanitizerMemset(c->host.counts, 0,
+				  BS_EX_GPCS * sizeof(bs_ex_count),
 				  l->hStream));
 	CHECK_SAN(sanitizerMemcpyHostToDeviceAsync(c->dev, &c->host,
 						   sizeof c->host, l->hStream));
@@ -347,55 +361,99 @@ static void lane_fields(uint32_t mask, const uint32_t *v)
 					  __LINE__, #call, bs_r_);           \
 			trace("%s: %s", where, bs_m_);                       \
 			free(rec);                                           \
+			free(cnt);                                           \
 			return -1;                                           \
 		}                                                            \
 	} while (0)
 
-/* A sampled launch's records to explain.tsv; 0 done, -1 to try later. */
+/* One record of launch c as a line of explain.tsv. */
+static void write_record(const pending *c, const bs_ex_rec *r)
+{
+	fprintf(g.out, "%lu\t%s\t%s\t0x%llx\t%s\t%u\t%u\t%u\t%u\t%u\t",
+		c->launch, c->kernel, c->function,
+		(unsigned long long)(r->pc - c->fn_pc), kind_name(r), r->size,
+		r->count, r->block, r->warp, r->exec);
+	lane_fields(r->mask, r->addr);
+	fputc('\t', g.out);
+	if (r->kind == BS_EX_MEMCPY_ASYNC)
+		lane_fields(r->mask, r->src);
+	else
+		fputc('-', g.out);
+	fputc('\n', g.out);
+}
+
+/* Launch c's counts to explain-counts.tsv, in table order. */
+static void write_counts(const pending *c, const bs_ex_count *t)
+{
+	if (!g.counts)
+		return;
+	for (size_t i = 0; i < BS_EX_GPCS; i++)
+		if (t[i].pc)
+			fprintf(g.counts, "%lu\t%s\t%s\t0x%llx\t%u\t%u\n",
+				c->launch, c->kernel, c->function,
+				(unsigned long long)(t[i].pc - c->fn_pc),
+				t[i].active, t[i].remote);
+	fflush(g.counts);
+}
+
+static uint32_t least(uint32_t a, uint32_t b)
+{
+	return a < b ? a : b;
+}
+
+/* A sampled launch's records to explain.tsv and its counts to
+ * explain-counts.tsv; 0 done, -1 to try later. */
 static int collect(pending *c, const char *where)
 {
 	bs_ex_state st;
 	bs_ex_rec *rec = NULL;
-	uint32_t n;
+	bs_ex_count *cnt = NULL;
+	uint32_t n, from[3], len[3];
 
 	TRY_SAN(sanitizerStreamSynchronize(c->stream));
 	TRY_SAN(sanitizerMemcpyDeviceToHost(&st, c->dev, sizeof st,
 					    c->stream));
-	n = st.nrec < st.cap ? st.nrec : st.cap;
-	if (n && !(rec = malloc((size_t)n * sizeof *rec))) {
+	from[0] = 0;
+	len[0] = least(st.nrec, st.cap);
+	for (int k = 0; k < 2; k++) {
+		from[k + 1] = st.cap + (uint32_t)k * st.gcap;
+		len[k + 1] = least(st.gnrec[k], st.gcap);
+	}
+	n = st.cap + 2 * st.gcap;
+	if (!(rec = malloc((size_t)n * sizeof *rec)) ||
+	    !(cnt = malloc(BS_EX_GPCS * sizeof *cnt))) {
+		free(rec);
 		stop("out of memory for %u records", n);
 		return 0;
 	}
-	if (n)
-		TRY_SAN(sanitizerMemcpyDeviceToHost(rec, st.rec,
-						    (size_t)n * sizeof *rec,
-						    c->stream));
-	for (uint32_t i = 0; i < n; i++) {
-		const bs_ex_rec *r = &rec[i];
-
-		fprintf(g.out, "%lu\t%s\t%s\t0x%llx\t%s\t%u\t%u\t%u\t%u\t%u\t",
-			c->launch, c->kernel, c->function,
-			(unsigned long long)(r->pc - c->fn_pc), kind_name(r),
-			r->size, r->count, r->block, r->warp, r->exec);
-		lane_fields(r->mask, r->addr);
-		fputc('\t', g.out);
-		if (r->kind == BS_EX_MEMCPY_ASYNC)
-			lane_fields(r->mask, r->src);
-		else
-			fputc('-', g.out);
-		fputc('\n', g.out);
-	}
+	for (int k = 0; k < 3; k++)
+		if (len[k])
+			TRY_SAN(sanitizerMemcpyDeviceToHost(
+				rec + from[k], st.rec + from[k],
+				(size_t)len[k] * sizeof *rec, c->stream));
+	TRY_SAN(sanitizerMemcpyDeviceToHost(cnt, st.counts,
+					    BS_EX_GPCS * sizeof *cnt,
+					    c->stream));
+	for (int k = 0; k < 3; k++)
+		for (uint32_t i = 0; i < len[k]; i++)
+			write_record(c, &rec[from[k] + i]);
 	fflush(g.out);
+	write_counts(c, cnt);
 	free(rec);
+	free(cnt);
 	if (g.status) {
 		fprintf(g.status, "launch %lu\t%s\t%u records\t%u dropped\t"
-			"%u pcs over the table\n", c->launch, c->kernel, n,
-			st.dropped, st.overflow);
+			"%u pcs over the table\t%u grid records\t%u grid "
+			"dropped\t%u grid pcs over the table\n", c->launch,
+			c->kernel, len[0], st.dropped, st.overflow,
+			len[1] + len[2], st.gdropped, st.goverflow);
 		fflush(g.status);
 	}
-	trace("%s: launch %lu: %u records, %u dropped, %u overflow", where,
-	      c->launch, n, st.dropped, st.overflow);
+	trace("%s: launch %lu: %u + %u + %u records, %u + %u dropped, %u + "
+	      "%u overflow", where, c->launch, len[0], len[1], len[2],
+	      st.dropped, st.gdropped, st.overflow, st.goverflow);
 	(void)sanitizerFree(c->ctx, st.rec);
+	(void)sanitizerFree(c->ctx, st.counts);
 	(void)sanitizerFree(c->ctx, st.slots);
 	(void)sanitizerFree(c->ctx, c->dev);
 	return 0;
@@ -526,7 +584,9 @@ static void init(void)
 	g.demangle = bs_find_demangler();
 	if ((g.status = open_out("explain-status.txt", "ok")) &&
 	    read_choices() == 0 &&
-	    (g.out = open_out("explain.tsv", BS_EXPLAIN_COLUMNS_SOURCES))) {
+	    (g.out = open_out("explain.tsv", BS_EXPLAIN_COLUMNS_SOURCES)) &&
+	    (g.counts = open_out("explain-counts.tsv",
+				 BS_EXPLAIN_COUNT_COLUMNS))) {
 		int rc = subscribe();
 
 		trace("pid %ld subscribed, sample %ux%ux%u", (long)getpid(),
