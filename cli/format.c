@@ -134,11 +134,13 @@ static void text_phase(FILE *out, const bs_arch *p, const bs_detail *d,
 			f->wavefronts == 1 ? "" : "s", f->words,
 			f->words == 1 ? "" : "s");
 	else
-		fprintf(out, "%u wavefront%s, %u-way, %u %s%s\n",
+		fprintf(out, "%u wavefront%s, %u-way, %u %s%s%s\n",
 			f->wavefronts, f->wavefronts == 1 ? "" : "s", f->slots,
 			f->words, d->serial ? "word" : "distinct word",
 			f->words == 1 ? "" : d->serial ? "s, one a lane, served "
-							 "one by one" : "s");
+							 "one by one" : "s",
+			f->waits ? "; lanes on one source word wait for one "
+				   "another (copy=words)" : "");
 	n = (size_t)snprintf(row, sizeof row, "    bank   ");
 	for (unsigned b = 0; b < p->banks; b++)
 		n += (size_t)snprintf(row + n, sizeof row - n, " %2u ", b);

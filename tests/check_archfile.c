@@ -715,7 +715,7 @@ START_TEST(test_copy_lines_file)
 		const char *rule, *error;
 	} wrong[] = {
 		{ "rule cp.async.cg 16 phase=8 copy=rows source=s",
-		  "t:6:34: copy is none or lines" },
+		  "t:6:34: copy is none, lines or words" },
 		{ "rule ld 16 phase=8 copy=lines source=s",
 		  "t:6:25: copy=lines is for 16-byte writes (cp.async.cg): "
 		  "ld 16 is not one" },

@@ -18,9 +18,10 @@
  * (together), same_word=share|serial, ideal=words|lanes, slot_waves=N
  * (wavefronts a bank slot costs, 1 to 4), loop=none|cas (an atomic
  * that runs as a retry loop of loads and compare-and-stores: it needs
- * the arch's ld rule of the same width), copy=none|lines (a 16-byte
- * copy from global memory counted by 128-byte lines, bs_model.h:
- * cp.async.cg), lat_base=, lat_packed=, lat_slope= (cycles), tp=BYTES
+ * the arch's ld rule of the same width), copy=none|lines|words (lines:
+ * a 16-byte copy from global memory counted by 128-byte lines,
+ * cp.async.cg; words: a copy whose lanes on one source word wait for one
+ * another, cp.async.ca; bs_model.h), lat_base=, lat_packed=, lat_slope= (cycles), tp=BYTES
  * (per clock per SM) and source=TAG (required, a declared source).  A
  * remote kind (dsmem.*) takes remote=sectors|rmw|writes instead of phase= and
  * none of the bank keys (bs_model.h, bs_remote_cost).  Every error names the file,
@@ -101,7 +102,8 @@ const char *bs_loop_name(unsigned v)
 
 const char *bs_copy_name(unsigned v)
 {
-	return v == BS_COPY_LINES ? "lines" : "none";
+	return v == BS_COPY_LINES ? "lines" : v == BS_COPY_WORDS ? "words"
+	       : "none";
 }
 
 const char *bs_remote_name(unsigned v)
@@ -318,10 +320,11 @@ static const char *const key_names[NKEYS] = {
 	"source",
 };
 
-/* The keys that take one of two words, value 0 or 1 (bs_model.h). */
-static const char *const choices[NKEYS][2] = {
+/* The keys that take one of a few words, value 0, 1, ... (bs_model.h). */
+static const char *const choices[NKEYS][3] = {
 	[K_SAME] = { "share", "serial" }, [K_IDEAL] = { "words", "lanes" },
-	[K_LOOP] = { "none", "cas" },     [K_COPY] = { "none", "lines" },
+	[K_LOOP] = { "none", "cas" },
+	[K_COPY] = { "none", "lines", "words" },
 };
 
 /* A rule as it is read: where each key was, for the checks after them. */
@@ -391,16 +394,19 @@ static int find_key(reader *rd, const char *at, size_t n)
 		    (int)(eq - at > 24 ? 24 : eq - at), at, keys);
 }
 
-/* The value of a two-word key k: 0 or 1 into *out, or -1. */
+/* The value of a key of words k: its index into *out, or -1. */
 static int parse_choice(reader *rd, int k, const char *val, size_t vn,
 			uint8_t *out)
 {
-	for (int i = 0; i < 2; i++)
+	for (int i = 0; i < 3 && choices[k][i]; i++)
 		if (strlen(choices[k][i]) == vn &&
 		    !memcmp(choices[k][i], val, vn)) {
 			*out = (uint8_t)i;
 			return 0;
 		}
+	if (choices[k][2])
+		return FAIL(val, "%s is %s, %s or %s", key_names[k],
+			    choices[k][0], choices[k][1], choices[k][2]);
 	return FAIL(val, "%s is %s or %s", key_names[k], choices[k][0],
 		    choices[k][1]);
 }
@@ -446,10 +452,17 @@ static int parse_value(reader *rd, int k, const char *val, size_t vn,
 	case K_COPY:
 		if (parse_choice(rd, k, val, vn, &r->copy) < 0)
 			return -1;
-		if (r->copy && (bs_kind_get(r->kind)->direction != BS_WRITES ||
-				r->width != 16))
+		if (r->copy == BS_COPY_LINES &&
+		    (bs_kind_get(r->kind)->direction != BS_WRITES ||
+		     r->width != 16))
 			return FAIL(val, "copy=lines is for 16-byte writes "
 				    "(cp.async.cg): %s %u is not one",
+				    bs_kind_name(r->kind), r->width);
+		if (r->copy == BS_COPY_WORDS &&
+		    (bs_kind_get(r->kind)->direction != BS_WRITES ||
+		     r->width < 4))
+			return FAIL(val, "copy=words is for copies of 4 to 16 "
+				    "bytes (cp.async.ca): %s %u is not one",
 				    bs_kind_name(r->kind), r->width);
 		return 0;
 	case K_REMOTE:
@@ -544,8 +557,9 @@ static int check_keys(reader *rd, const rule_read *t)
 	if (r->loop && r->packed_lanes)
 		return FAIL(seen[K_PACKED], "packed= does not apply with "
 			    "loop=cas: the loop's loads pack by the ld rule");
-	if (r->copy && (r->packed_lanes || r->loop || r->same_word ||
-			r->slot_waves > 1 || r->ideal))
+	if (r->copy == BS_COPY_LINES &&
+	    (r->packed_lanes || r->loop || r->same_word ||
+	     r->slot_waves > 1 || r->ideal))
 		return FAIL(seen[K_COPY], "copy=lines counts lines: "
 			    "packed=, loop=, same_word=, slot_waves= and "
 			    "ideal= do not apply with it");
@@ -693,11 +707,12 @@ static int finish(reader *rd)
 		if (p->rule[i].copy &&
 		    p->bank_bytes * p->banks != 128)
 			return bs_error_set(rd->err, rd->name, rd->rule_line[i],
-					    0, "rule %s %u has copy=lines, "
+					    0, "rule %s %u has copy=%s, "
 					    "which needs 128-byte lines (banks "
 					    "x bank_bytes), not %u",
 					    bs_kind_name(p->rule[i].kind),
 					    p->rule[i].width,
+					    bs_copy_name(p->rule[i].copy),
 					    p->bank_bytes * p->banks);
 		if (p->rule[i].width > p->bank_bytes * p->banks)
 			return bs_error_set(rd->err, rd->name, rd->rule_line[i],

@@ -355,9 +355,34 @@ static int predict(const bs_arch *p, const bs_access *a, bs_summary *s,
 	}
 	if (r->loop)
 		return predict_loop(p, a, r, s, d, err);
-	if (r->copy)
+	if (r->copy == BS_COPY_LINES)
 		return model_predict_copy(p, a, r, s, d, err);
 	return predict_slots(p, a, r, s, d, 0);
+}
+
+/*
+ * copy=words: the most active lanes of act on one 4-byte word of their
+ * sources' 128-byte windows (bs_model.h, BS_COPY_WORDS); 1 without
+ * sources.
+ */
+static unsigned source_way(const bs_access *a, uint32_t act)
+{
+	unsigned char n[32] = { 0 };
+	unsigned way = 1, wpl = a->width / 4;
+
+	if (!a->src)
+		return 1;
+	for (uint32_t m = act; m; m &= m - 1) {
+		unsigned l = (unsigned)__builtin_ctz(m);
+
+		for (unsigned w = 0; w < wpl; w++) {
+			unsigned k = (a->src[l] % 128 / 4 + w) % 32;
+
+			if (++n[k] > way)
+				way = n[k];
+		}
+	}
+	return way;
 }
 
 /* The bank-slot rules: phases, bank lists, slots; nopack: as if the
@@ -395,7 +420,7 @@ static int predict_slots(const bs_arch *p, const bs_access *a,
 		uint32_t mask = width == 32 ? UINT32_MAX
 					    : ((1u << width) - 1) << (ph * width);
 		uint32_t act = a->active & mask;
-		unsigned words = 0, way = 0;
+		unsigned words = 0, way = 0, extra = 0;
 
 		if (act) {
 			unsigned need = r->ideal == BS_IDEAL_LANES
@@ -404,10 +429,12 @@ static int predict_slots(const bs_arch *p, const bs_access *a,
 			way = walk_phase(p, a, act, wpl,
 					 r->same_word == BS_SAME_WORD_SERIAL,
 					 &b, &words);
+			if (r->copy == BS_COPY_WORDS)
+				extra = source_way(a, act) - 1;
 			if (r->ideal != BS_IDEAL_LANES)
 				need = words;
 			s->phases++;
-			s->wavefronts += way * slot;
+			s->wavefronts += (way + extra) * slot;
 			s->ideal_wavefronts += (need + p->banks - 1) / p->banks *
 					       slot;
 			if (way > s->max_way)
@@ -417,7 +444,8 @@ static int predict_slots(const bs_arch *p, const bs_access *a,
 			continue;
 		d->phase[ph] = (bs_phase){ .lanes = mask, .active = act,
 					   .slots = way,
-					   .wavefronts = way * slot,
+					   .waits = extra,
+					   .wavefronts = (way + extra) * slot,
 					   .words = words,
 					   .first_cell = d->ncells };
 		for (unsigned w = 0; w < way; w++)

@@ -118,11 +118,12 @@ void report_rule_text(char *buf, size_t size, const bs_arch *p,
 	}
 	if (n < size)
 		snprintf(buf + n, size - n, " same_word=%s slot_waves=%u "
-			 "ideal=%s%s%s source=%s",
+			 "ideal=%s%s%s%s source=%s",
 			 bs_same_word_name(r->same_word),
 			 r->slot_waves ? r->slot_waves : 1,
 			 bs_ideal_name(r->ideal), r->loop ? " loop=cas" : "",
-			 r->copy ? " copy=lines" : "",
+			 r->copy ? " copy=" : "", r->copy ? bs_copy_name(r->copy)
+						     : "",
 			 r->source < p->nsources ? p->source[r->source].tag
 						 : "?");
 }
