@@ -245,6 +245,22 @@ const bs_explain_insn *bs_explain_instruction(bs_explain *e, size_t i);
 const bs_explain_insn *bs_explain_find(bs_explain *e, const char *function,
 				       uint32_t pc);
 const bs_explain_sample *bs_explain_sample_at(bs_explain *e, size_t i);
+/* explain-counts.tsv (BS_EXPLAIN_COUNT_COLUMNS) into e: 0, or -1 (err). */
+int bs_explain_read_counts(bs_explain *e, FILE *f, const char *name,
+			   bs_error *err);
+typedef struct {
+	unsigned long launches;   /* the function's sampled launches */
+	uint64_t active;          /* the instruction's executions with a lane
+				     on, over them (0: none reached it) */
+	uint64_t remote;          /* of those, another CTA's */
+} bs_explain_counts;
+/* 1 when e holds counts (an explain-counts.tsv with a line), else 0. */
+int bs_explain_has_counts(const bs_explain *e);
+/* The explain library's counts of an instruction: 0 and *out, or -1 when
+ * e holds none of function (no counts file, or no launch of it wrote
+ * any: a launch whose pc table filled up writes none). */
+int bs_explain_count(bs_explain *e, const char *function, uint32_t pc,
+		     bs_explain_counts *out);
 
 /* ---- a records directory read (records.c) ---------------------------------
  * Every file of a records directory is opened without blocking (a FIFO
@@ -332,8 +348,9 @@ int bs_records_read_device(const char *dir, char *cc, size_t ccsize,
 			   char *gpu, size_t gpusize, bs_error *err);
 /*
  * dir/explain.tsv into a new *out (also when it is not there: then
- * empty), and explain-status.txt's line in status when it is not "ok"
- * (else "").  1 read, 0 no explain.tsv, -1 (err).
+ * empty), with explain-counts.tsv when it is there, and
+ * explain-status.txt's line in status when it is not "ok" (else "").
+ * 1 read, 0 no explain.tsv, -1 (err).
  */
 int bs_records_read_explain(const char *dir, bs_explain **out,
 			    char *status, size_t size, bs_error *err);
@@ -383,6 +400,10 @@ void bs_join_free(bs_join *j);
  *   BAD SAMPLES     no sample is a valid access of its kind and width (an
  *                   address misaligned for the width, or past the 32-bit
  *                   window: the recording is damaged); the first is named
+ *   LANES OFF       no sample, and the explain library's counts show
+ *                   that no execution had a lane on (each was predicated
+ *                   off in every lane) while the counters count no
+ *                   wavefront: nothing moved, as the model says
  *   REMOTE          samples in another CTA's shared memory (a generic
  *                   LD.E, ST.E, ATOM.E.ADD or RED.E.ADD of a cluster
  *                   kernel): their sectors, lines, dshared wavefronts and
@@ -391,12 +412,28 @@ void bs_join_free(bs_join *j);
  *                   instruction's own-CTA samples (self) are priced by the
  *                   bank model and judged against the counters'
  *                   wavefronts per self execution (executions - dshared).
+ * Where the explain library counted the sampled launch's executions with
+ * a lane on (explain-counts.tsv; one launch measured and one sampled, and
+ * no more such executions than CUPTI counted), the counters' mean is
+ * taken over those executions: an execution whose lanes are all
+ * predicated off counts for CUPTI but moves nothing.  Without counts an
+ * @P instruction is read through its ideal (bs_verdict_result.active).
+ * DATA-DEPENDENT is judged by the samples' mean and its standard error
+ * (verdict.c's spread() says which variance): when the counters' mean
+ * lies more than BS_VERDICT_Z standard errors from it, the verdict is
+ * DISAGREES.  So is an instruction whose samples all predict one figure
+ * that the counters' mean misses, but whose lanes or addresses vary from
+ * sample to sample (varies): a value the samples missed may be the
+ * difference, and within BS_VERDICT_Z it is DATA-DEPENDENT.  An instruction no Sanitizer API
+ * callback records (bs_sass_unseen: HGMMA, UTMALDG, ...) and no sample
+ * is NOT MODELED, its reason in unseen.
  * A sample that is not a valid access is left out of the figures and
  * counted apart (invalid), whatever the verdict.  Two figures agree when
  * they differ by less than BS_VERDICT_TOL wavefronts.  The result holds
  * every number a report of it shows; the printers compute nothing.
  */
 #define BS_VERDICT_TOL 0.005
+#define BS_VERDICT_Z 3.0
 
 typedef enum {
 	BS_VERDICT_NONE = 0,          /* no sampled execution */
@@ -406,6 +443,7 @@ typedef enum {
 	BS_VERDICT_NOT_MODELED,
 	BS_VERDICT_BAD_SAMPLES,
 	BS_VERDICT_REMOTE,
+	BS_VERDICT_LANES_OFF,
 } bs_verdict;
 
 /* How often each value comes, the values ascending, at most
@@ -451,6 +489,37 @@ typedef struct {
 					(REMOTE: sectors) */
 	double active;               /* agreeing only over the executions
 					with a lane on: their share; else 0 */
+	/*
+	 * The explain library's counts of the sampled launch, when they
+	 * can stand beside the counters (counted): the executions with a
+	 * lane on, those of them on another CTA's shared memory, and the
+	 * counters' wavefronts and ideal per execution with a lane on (NaN:
+	 * none had one).
+	 */
+	int counted;
+	uint64_t active_execs, remote_execs;
+	double measured_active, measured_active_ideal;
+	/* The counters' mean the samples are judged against: measured_active
+	 * when counted, else measured_wf. */
+	double judged_wf;
+	/* DATA-DEPENDENT: the predicted samples' standard deviation, their
+	 * mean's standard error, and z = |judged_wf - mean_wf| / se (NaN
+	 * when se is 0) */
+	double sd_wf, se_wf, z;
+	/* the mean z is taken from: the grid samples' weighted by the
+	 * executions each stands for when there are two or more, else
+	 * mean_wf */
+	double judged_mean;
+	double neff;                 /* the samples behind se_wf: predicted,
+					or the weighted grid's effective
+					number */
+	double sum_wf2;              /* the samples' squares, summed */
+	int varies;                  /* the predicted samples' lanes, or their
+					addresses less the first lane's,
+					differ from sample to sample */
+	size_t pattern;              /* the first predicted sample */
+	const char *unseen;          /* NOT MODELED with no sample: why no
+					callback records it */
 	bs_verdict verdict;
 	const bs_sass_insn *loop;    /* the ATOMS.CAST.SPIN of the retry loop
 					this instruction is part of (the
@@ -494,6 +563,9 @@ typedef struct {
 	unsigned self_min_wf, self_max_wf;
 	double self_measured;
 	int self_agrees;
+	uint64_t self_execs;         /* executions on its own CTA: counted,
+					active - remote; else executions -
+					dshared (dshared known) */
 } bs_verdict_result;
 
 /*
@@ -559,6 +631,9 @@ int bs_sass_is_shared(const char *sass);
  * uses shared memory (TMA UTMALDG/UTMASTG/UTMAREDG, bulk UBLKCP/UBLKRED,
  * warpgroup HGMMA/IGMMA/QGMMA/BGMMA), or NULL. */
 const char *bs_sass_not_counted(const char *sass);
+/* Why no Sanitizer API callback records an instruction's shared-memory
+ * addresses (warpgroup MMA operands, TMA and bulk copies), or NULL. */
+const char *bs_sass_unseen(const char *sass);
 
 #ifdef __cplusplus
 }

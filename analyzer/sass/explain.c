@@ -14,6 +14,11 @@
  * Storage: one array of samples, sorted by (function, pc, launch, block,
  * warp, execution) when the first lookup comes; instructions are runs of
  * it, found by binary search.
+ *
+ * explain-counts.tsv (BS_EXPLAIN_COUNT_COLUMNS): the header line exactly,
+ * then lines of 6 fields: launch, kernel, function, pc offset, active,
+ * remote (remote <= active), each instruction of a launch once.  Kept as
+ * an array sorted by (function, pc, launch) for lookups.
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -29,9 +34,20 @@ typedef struct {
 	char *kernel;
 } item;
 
+/* A line of explain-counts.tsv. */
+typedef struct {
+	char *function;
+	uint32_t pc;
+	unsigned long launch;
+	uint64_t active, remote;
+} count;
+
 struct bs_explain {
 	item *v;
 	size_t n, cap;
+	count *c;                /* explain-counts.tsv, by (function, pc) */
+	size_t nc, ccap;
+	int csorted;
 	bs_explain_insn *insn;
 	size_t ninsn;
 	int sorted;
@@ -59,6 +75,9 @@ void bs_explain_free(bs_explain *e)
 		free(e->v[i].function);
 		free(e->v[i].kernel);
 	}
+	for (size_t i = 0; i < e->nc; i++)
+		free(e->c[i].function);
+	free(e->c);
 	free(e->v);
 	free(e->insn);
 	free(e->buf);
@@ -234,47 +253,67 @@ static int add(bs_explain *e, const char *name, long line, char *text,
 	return 0;
 }
 
-int bs_explain_read(bs_explain *e, FILE *f, const char *name, bs_error *err)
+/*
+ * One of the explain library's tables, line by line: the header line
+ * (header() says whether it is the expected one: 0, or -1 with err),
+ * then each non-empty line to row().  The library writes whole lines, so
+ * one without its end was cut.  0, or -1 (err).
+ */
+static int read_table(bs_explain *e, FILE *f, const char *name,
+		      int (*header)(bs_explain *, const char *, long,
+				    bs_error *),
+		      int (*row)(bs_explain *, const char *, long, char *,
+				 bs_error *),
+		      bs_error *err)
 {
 	long line = 0;
 	size_t len;
-	int rc, header = 0, skip = 0;
+	int rc, seen = 0, skip = 0;
 
 	if (!name)
 		name = "<stdin>";
 	while ((rc = bs_read_line(f, name, &line, &skip, &e->buf, &e->bufcap,
 				  &len, err)) > 0) {
-		/* the library writes whole lines: one without its end was cut */
 		if (rc == 2)
 			return bs_error_set(err, name, line, 0, "the last line "
 					    "has no newline: the file is "
 					    "truncated");
 		if (!len)
 			continue;
-		if (!header) {
-			e->fields = !strcmp(e->buf, BS_EXPLAIN_COLUMNS) ? 11
-				: !strcmp(e->buf, BS_EXPLAIN_COLUMNS_SOURCES)
-				? 12 : 0;
-			if (!e->fields) {
-				const char *a = e->buf,
-					   *b = BS_EXPLAIN_COLUMNS_SOURCES;
-
-				while (*a && *a == *b)
-					a++, b++;
-				return bs_error_set(err, name, line,
-						    a - e->buf + 1, "not the "
-						    "expected header line");
-			}
-			header = 1;
+		if (!seen) {
+			if (header(e, name, line, err) < 0)
+				return -1;
+			seen = 1;
 			continue;
 		}
-		if (add(e, name, line, e->buf, err) < 0)
+		if (row(e, name, line, e->buf, err) < 0)
 			return -1;
 	}
-	if (rc == 0 && !header)
+	if (rc == 0 && !seen)
 		return bs_error_set(err, name, 0, 0, "empty file: expected "
 				    "the header line");
 	return rc;
+}
+
+/* explain.tsv's header, with or without sources (e->fields). */
+static int samples_header(bs_explain *e, const char *name, long line,
+			  bs_error *err)
+{
+	const char *a = e->buf, *b = BS_EXPLAIN_COLUMNS_SOURCES;
+
+	e->fields = !strcmp(e->buf, BS_EXPLAIN_COLUMNS) ? 11
+		    : !strcmp(e->buf, BS_EXPLAIN_COLUMNS_SOURCES) ? 12 : 0;
+	if (e->fields)
+		return 0;
+	while (*a && *a == *b)
+		a++, b++;
+	return bs_error_set(err, name, line, a - e->buf + 1, "not the "
+			    "expected header line");
+}
+
+int bs_explain_read(bs_explain *e, FILE *f, const char *name, bs_error *err)
+{
+	return read_table(e, f, name, samples_header, add, err);
 }
 
 static int by_instruction(const void *a, const void *b)
@@ -359,4 +398,147 @@ const bs_explain_insn *bs_explain_find(bs_explain *e, const char *function,
 const bs_explain_sample *bs_explain_sample_at(bs_explain *e, size_t i)
 {
 	return index_samples(e) < 0 || i >= e->n ? NULL : &e->v[i].s;
+}
+
+/* ---- explain-counts.tsv ---------------------------------------------------- */
+
+static int add_count(bs_explain *e, const char *name, long line, char *text,
+		     bs_error *err)
+{
+	char *f[6];
+	long col[6];
+	uint64_t v[3];
+	int n = 0;
+	count c;
+
+	for (char *p = text;; ) {
+		char *tab = strchr(p, '\t');
+
+		f[n] = p;
+		col[n++] = p - text + 1;
+		if (!tab)
+			break;
+		if (n == 6)
+			return bs_error_set(err, name, line, tab - text + 2,
+					    "more than 6 tab-separated fields");
+		*tab = '\0';
+		p = tab + 1;
+	}
+	if (n < 6)
+		return bs_error_set(err, name, line, 0, "%d tab-separated "
+				    "fields, expected 6", n);
+	if (field_u64(name, line, col[0], "launch", f[0], ULONG_MAX, &v[0],
+		      err) < 0 ||
+	    field_u64(name, line, col[4], "active", f[4], UINT64_MAX, &v[1],
+		      err) < 0 ||
+	    field_u64(name, line, col[5], "remote", f[5], v[1], &v[2],
+		      err) < 0)
+		return -1;
+	c.launch = (unsigned long)v[0];
+	c.active = v[1];
+	c.remote = v[2];
+	if (!f[2][0])
+		return bs_error_set(err, name, line, col[2], "function is "
+				    "empty");
+	if (field_u64(name, line, col[3], "pc_offset", f[3], UINT32_MAX,
+		      &v[0], err) < 0)
+		return -1;
+	c.pc = (uint32_t)v[0];
+	if (e->nc == e->ccap) {
+		size_t cap = e->ccap ? 2 * e->ccap : 256;
+		count *nv = realloc(e->c, cap * sizeof *nv);
+
+		if (!nv)
+			return bs_error_set(err, name, line, 0,
+					    "out of memory");
+		e->c = nv;
+		e->ccap = cap;
+	}
+	if (!(c.function = strdup(f[2])))
+		return bs_error_set(err, name, line, 0, "out of memory");
+	e->c[e->nc++] = c;
+	e->csorted = 0;
+	return 0;
+}
+
+int bs_explain_has_counts(const bs_explain *e)
+{
+	return e && e->nc > 0;
+}
+
+static int counts_header(bs_explain *e, const char *name, long line,
+			 bs_error *err)
+{
+	return strcmp(e->buf, BS_EXPLAIN_COUNT_COLUMNS)
+	       ? bs_error_set(err, name, line, 1, "not the expected header "
+			      "line") : 0;
+}
+
+int bs_explain_read_counts(bs_explain *e, FILE *f, const char *name,
+			   bs_error *err)
+{
+	return read_table(e, f, name, counts_header, add_count, err);
+}
+
+static int by_count(const void *a, const void *b)
+{
+	const count *x = a, *y = b;
+	int c = strcmp(x->function, y->function);
+
+	if (c)
+		return c;
+	if (x->pc != y->pc)
+		return x->pc < y->pc ? -1 : 1;
+	return x->launch < y->launch ? -1 : x->launch > y->launch;
+}
+
+/* The first count of function (nc when none). */
+static size_t count_at(bs_explain *e, const char *function)
+{
+	size_t lo = 0, hi = e->nc;
+
+	if (!e->csorted) {
+		if (e->nc)
+			qsort(e->c, e->nc, sizeof *e->c, by_count);
+		e->csorted = 1;
+	}
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(e->c[mid].function, function);
+
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+int bs_explain_count(bs_explain *e, const char *function, uint32_t pc,
+		     bs_explain_counts *out)
+{
+	size_t i = count_at(e, function);
+	unsigned long seen[8];
+	size_t nseen = 0;
+
+	memset(out, 0, sizeof *out);
+	if (i == e->nc || strcmp(e->c[i].function, function))
+		return -1;
+	/* the function's sampled launches, however many pcs each counted */
+	for (; i < e->nc && !strcmp(e->c[i].function, function); i++) {
+		size_t k;
+
+		for (k = 0; k < nseen && seen[k] != e->c[i].launch; k++)
+			;
+		if (k == nseen) {
+			out->launches++;
+			if (nseen < sizeof seen / sizeof *seen)
+				seen[nseen++] = e->c[i].launch;
+		}
+		if (e->c[i].pc == pc) {
+			out->active += e->c[i].active;
+			out->remote += e->c[i].remote;
+		}
+	}
+	return 0;
 }

@@ -358,5 +358,13 @@ int bs_records_read_explain(const char *dir, bs_explain **out,
 		return errno == ENOENT ? 0 : -1;
 	rc = bs_explain_read(*out, f, path, err);
 	fclose(f);
+	if (rc < 0)
+		return -1;
+	/* the counts beside it, from 2026-12-02's explain library on */
+	path_join(path, sizeof path, dir, "explain-counts.tsv");
+	if (!(f = bs_records_open(path, err)))
+		return errno == ENOENT ? 1 : -1;
+	rc = bs_explain_read_counts(*out, f, path, err);
+	fclose(f);
 	return rc < 0 ? -1 : 1;
 }

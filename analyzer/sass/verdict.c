@@ -62,8 +62,10 @@ int bs_explain_access(const bs_explain_sample *s, const char *sass,
 	for (unsigned l = 0; l < BS_LANES; l++)
 		a->addr[l] = (a->active >> l & 1) ? s->addr[l] : 0;
 	a->src = s->has_src ? s->src : NULL;
-	snprintf(a->name, sizeof a->name, "pc 0x%04x block %u warp %u exec %u",
-		 s->pc, s->block, s->warp, s->exec);
+	snprintf(a->name, sizeof a->name, "pc 0x%04x block %u warp %u %sexec "
+		 "%u", s->pc, s->block, s->warp,
+		 s->exec & BS_EXPLAIN_GRID ? "grid " : "",
+		 s->exec & ~BS_EXPLAIN_GRID);
 	return 0;
 }
 
@@ -201,8 +203,9 @@ static void loop_check(bs_explain *e, bs_verdict_result *r, bs_kind k)
 		bs_access a;
 		unsigned j;
 
-		if (bs_explain_access(s, r->sass, &a) < 0)
-			continue;
+		if ((s->exec & BS_EXPLAIN_GRID) ||
+		    bs_explain_access(s, r->sass, &a) < 0)
+			continue;     /* a grid sample: no warp's run of it */
 		if (g && (s->launch != g->launch || s->block != g->block ||
 			  s->warp != g->warp))
 			g = NULL;
@@ -348,13 +351,23 @@ static void note_self(bs_verdict_result *r, const bs_summary *s)
 	r->self_priced++;
 }
 
-/* The counters' wavefronts per self execution, NaN when unknown. */
-static double self_measured(const bs_sass_insn *in)
+/* r's executions on its own CTA (counted: those with a lane on, less the
+ * remote ones) and the counters' wavefronts per such execution (NaN when
+ * unknown or none). */
+static void self_measured(bs_verdict_result *r)
 {
-	if (in && in->dshared_known && in->executions > in->dshared)
-		return (double)in->wavefronts /
-		       (double)(in->executions - in->dshared);
-	return NAN;
+	const bs_sass_insn *in = r->in;
+
+	r->self_measured = NAN;
+	if (r->counted)
+		r->self_execs = r->active_execs - r->remote_execs;
+	else if (in->dshared_known && in->executions >= in->dshared)
+		r->self_execs = in->executions - in->dshared;
+	else
+		return;
+	if (r->self_execs)
+		r->self_measured = (double)in->wavefronts /
+				   (double)r->self_execs;
 }
 
 /*
@@ -394,7 +407,7 @@ static int judge_remote(bs_explain *e, bs_verdict_result *r)
 		     : BS_VERDICT_NOT_MODELED;
 	if (r->remote)
 		r->mean_sectors = (double)r->sum_sectors / (double)r->remote;
-	r->self_measured = self_measured(r->in);
+	self_measured(r);
 	r->self_agrees = r->self_priced && r->self_min_wf == r->self_max_wf &&
 			 !isnan(r->self_measured) &&
 			 fabs(r->self_measured - r->self_min_wf) < AGREE_TOL;
@@ -406,6 +419,32 @@ static int judge_remote(bs_explain *e, bs_verdict_result *r)
 static double per_exec(uint64_t v, uint64_t execs)
 {
 	return execs ? (double)v / (double)execs : NAN;
+}
+
+/*
+ * The explain library's counts of in, set beside CUPTI's when both are of
+ * one launch and the counts hold no more executions than CUPTI's (more:
+ * the instrumented run did other work, as a retry loop that retries
+ * more): r's counted fields.
+ */
+static void counts(bs_explain *e, const bs_sass_insn *in,
+		   bs_verdict_result *r)
+{
+	bs_explain_counts c;
+
+	if (bs_sass_unseen(in->sass) ||
+	    bs_explain_count(e, in->function, in->pc, &c) < 0 ||
+	    c.launches != 1 || in->launches != 1 ||
+	    c.active > in->executions)
+		return;       /* no callback sees it, or counts of another run */
+	r->counted = 1;
+	r->active_execs = c.active;
+	r->remote_execs = c.remote;
+	r->measured_active = per_exec(in->wavefronts, c.active);
+	r->measured_active_ideal = per_exec(in->ideal, c.active);
+	r->judged_wf = r->measured_active;
+	if (c.active && c.active < in->executions)
+		r->active = (double)c.active / (double)in->executions;
 }
 
 /*
@@ -433,6 +472,27 @@ static int predicated_off(const bs_sass_insn *in, bs_verdict_result *r)
 	return 1;
 }
 
+/* 1 when access a has the lanes of sample t and their addresses less the
+ * first active lane's (the same pattern, wherever it sits). */
+static int same_pattern(const bs_access *a, const bs_explain_sample *t,
+			const char *sass)
+{
+	bs_access b;
+	unsigned l0;
+
+	if (bs_explain_access(t, sass, &b) < 0 || a->active != b.active ||
+	    !a->active)
+		return 0;
+	l0 = (unsigned)__builtin_ctz(a->active);
+	for (uint32_t m = a->active; m; m &= m - 1) {
+		unsigned l = (unsigned)__builtin_ctz(m);
+
+		if (a->addr[l] - a->addr[l0] != b.addr[l] - b.addr[l0])
+			return 0;
+	}
+	return 1;
+}
+
 /* One sample's prediction into r's figures and distribution. */
 static void add_sample(bs_explain *e, bs_verdict_result *r, size_t i)
 {
@@ -455,6 +515,11 @@ static void add_sample(bs_explain *e, bs_verdict_result *r, size_t i)
 	if (predict_sample(r->arch, &a, &sum) < 0)
 		return;
 	bs_verdict_hist_add(&r->dist, sum.wavefronts);
+	if (!r->predicted)
+		r->pattern = r->x->first + i;
+	else if (!r->varies)
+		r->varies = !same_pattern(&a, bs_explain_sample_at(
+						      e, r->pattern), r->sass);
 	if (!r->predicted || sum.wavefronts > r->max_wf)
 		r->worst = r->x->first + i;
 	r->predicted++;
@@ -465,6 +530,7 @@ static void add_sample(bs_explain *e, bs_verdict_result *r, size_t i)
 	r->max_ideal = sum.ideal_wavefronts > r->max_ideal
 		       ? sum.ideal_wavefronts : r->max_ideal;
 	r->sum_wf += sum.wavefronts;
+	r->sum_wf2 += (double)sum.wavefronts * sum.wavefronts;
 	r->sum_ideal += sum.ideal_wavefronts;
 	r->sum_conflicts += sum.bank_conflicts;
 }
@@ -484,21 +550,172 @@ static void first_kind(bs_explain *e, bs_verdict_result *r)
 	}
 }
 
-/* The local verdict from r's figures (samples predicted). */
-static void judge_local(const bs_sass_insn *in, bs_verdict_result *r)
+/* The grid's next sample point after execution n (explain.h: the first
+ * execs, then 2^k and 3 * 2^k). */
+static uint64_t next_point(uint64_t n, uint64_t execs)
 {
+	uint64_t p = 1, t = 3;
+
+	if (n + 1 < execs)
+		return n + 1;
+	while (p <= n)
+		p <<= 1;
+	while (t <= n)
+		t <<= 1;
+	return p < t ? p : t;
+}
+
+/* 1 when n is one of the grid's later points, 2^k or 3 * 2^k. */
+static int geometric(uint64_t n)
+{
+	uint64_t t = n ? n >> __builtin_ctzll(n) : 1;
+
+	return t == 1 || t == 3;
+}
+
+/*
+ * The grid samples' mean weighted by the executions each stands for (from
+ * its index to the next sample point, the last to the counted
+ * executions), their weighted variance, and the effective number of
+ * samples (sum of weights squared over the sum of squared weights): the
+ * grid's points thin out as the launch goes on, so an unweighted mean
+ * leans on its first executions.  1 when there are two or more grid
+ * samples, else 0 and nothing set.
+ */
+static int weighted(bs_explain *e, const bs_verdict_result *r, double *mean,
+		    double *var, double *neff)
+{
+	double sw = 0, sw2 = 0, swx = 0, swx2 = 0;
+	uint64_t execs = 0;
+	size_t k = 0;
+
+	/* the sample's execs: its first points, 0 .. execs-1, are those
+	   not of the later points' form (4 when all are) */
+	for (size_t i = 0; i < r->x->n; i++) {
+		const bs_explain_sample *s =
+			bs_explain_sample_at(e, r->x->first + i);
+		uint64_t n = s->exec & ~BS_EXPLAIN_GRID;
+
+		if ((s->exec & BS_EXPLAIN_GRID) && !geometric(n) &&
+		    n + 1 > execs)
+			execs = n + 1;
+	}
+	if (execs < 4)
+		execs = 4;
+	for (size_t i = 0; i < r->x->n; i++) {
+		const bs_explain_sample *s =
+			bs_explain_sample_at(e, r->x->first + i);
+		bs_access a;
+		bs_summary sum;
+		uint64_t n = s->exec & ~BS_EXPLAIN_GRID, to;
+		double w, x;
+
+		if (!(s->exec & BS_EXPLAIN_GRID) ||
+		    bs_explain_access(s, r->sass, &a) < 0 ||
+		    bs_access_check(&a, NULL) < 0 ||
+		    predict_sample(r->arch, &a, &sum) < 0)
+			continue;
+		to = next_point(n, execs);
+		if (r->counted && to > r->active_execs)
+			to = r->active_execs > n ? r->active_execs : n + 1;
+		w = (double)(to - n);
+		x = sum.wavefronts;
+		sw += w;
+		sw2 += w * w;
+		swx += w * x;
+		swx2 += w * x * x;
+		k++;
+	}
+	if (k < 2 || sw <= 0)
+		return 0;
+	*mean = swx / sw;
+	*var = swx2 / sw - *mean * *mean;
+	if (*var < 0)
+		*var = 0;
+	*neff = sw * sw / sw2;
+	return 1;
+}
+
+/*
+ * The samples' spread against the counters' mean m: r's sd_wf (the
+ * samples' standard deviation), se_wf (the standard error of their mean)
+ * and z (|m - mean| / se).  The variance behind se is the larger of the
+ * samples' own and that of the narrowest split of the executions between
+ * two whole numbers of wavefronts lo <= m <= hi around the samples, (m -
+ * lo)(hi - m): a rare value the samples missed, which the counters' mean
+ * shows, widens the margin as it would if it had been sampled.
+ */
+static void spread(bs_explain *e, bs_verdict_result *r)
+{
+	double n = (double)r->predicted, var = 0, m = r->judged_wf, lo, hi;
+	double mean = r->mean_wf;
+
+	r->sd_wf = r->se_wf = r->z = NAN;
+	r->judged_mean = mean;
+	if (!r->predicted || isnan(m))
+		return;
+	if (r->predicted >= 2) {
+		var = (r->sum_wf2 - n * r->mean_wf * r->mean_wf) / (n - 1);
+		var = var > 0 ? var : 0;
+		r->sd_wf = sqrt(var);
+	}
+	r->neff = n;
+	if (weighted(e, r, &mean, &var, &n))
+		r->judged_mean = mean, r->neff = n;
+	lo = fmin(r->min_wf, floor(m));
+	hi = fmax(r->max_wf, ceil(m));
+	if ((m - lo) * (hi - m) > var)
+		var = (m - lo) * (hi - m);
+	r->se_wf = sqrt(var / n);
+	if (r->se_wf > 0)
+		r->z = fabs(m - mean) / r->se_wf;
+}
+
+/* DATA-DEPENDENT, or DISAGREES when the counters' mean lies more than
+ * BS_VERDICT_Z standard errors from the samples'. */
+static bs_verdict by_spread(const bs_verdict_result *r)
+{
+	return !isnan(r->z) && r->z > BS_VERDICT_Z ? BS_VERDICT_DISAGREES
+						   : BS_VERDICT_DATA_DEPENDENT;
+}
+
+/* The local verdict from r's figures (samples predicted). */
+static void judge_local(bs_explain *e, const bs_sass_insn *in,
+			bs_verdict_result *r)
+{
+	double m = r->judged_wf;
+
 	r->mean_wf = (double)r->sum_wf / (double)r->predicted;
-	r->inside = r->measured_wf >= r->min_wf - AGREE_TOL &&
-		    r->measured_wf <= r->max_wf + AGREE_TOL;
+	r->inside = m >= r->min_wf - AGREE_TOL && m <= r->max_wf + AGREE_TOL;
+	spread(e, r);
 	if (r->min_wf != r->max_wf)
-		r->verdict = BS_VERDICT_DATA_DEPENDENT;
-	else if (!isnan(r->measured_wf) &&
-		 fabs(r->measured_wf - r->min_wf) < AGREE_TOL)
+		r->verdict = by_spread(r);
+	else if (!isnan(m) && fabs(m - r->min_wf) < AGREE_TOL)
 		r->verdict = BS_VERDICT_AGREES;
-	else if (predicated_off(in, r))
+	else if (!r->counted && predicated_off(in, r))
 		r->verdict = BS_VERDICT_AGREES;
+	else if (r->varies)     /* the lanes or addresses vary: a value the
+				   samples missed may make the difference */
+		r->verdict = by_spread(r);
 	else
 		r->verdict = BS_VERDICT_DISAGREES;
+}
+
+const char *bs_sass_unseen(const char *sass)
+{
+	return sass ? bs_sass_not_counted(sass) : NULL;
+}
+
+/* An instruction with no sample: LANES OFF when the counts show that no
+ * execution had a lane on and the counters saw nothing move, NOT MODELED
+ * when no callback records it, else none. */
+static void judge_unsampled(const bs_sass_insn *in, bs_verdict_result *r)
+{
+	if (r->counted && !r->active_execs && !in->wavefronts &&
+	    !in->ideal && !in->dshared)
+		r->verdict = BS_VERDICT_LANES_OFF;
+	else if ((r->unseen = bs_sass_unseen(in->sass)))
+		r->verdict = BS_VERDICT_NOT_MODELED;
 }
 
 /* The worst sample's access, detail, loop rule and fix. */
@@ -536,10 +753,19 @@ int bs_explain_judge(const bs_arch *arch, bs_explain *e,
 	r->verdict = BS_VERDICT_NONE;
 	r->measured_wf = per_exec(in->wavefronts, in->executions);
 	r->measured_ideal = per_exec(in->ideal, in->executions);
+	r->judged_wf = r->measured_wf;
+	r->measured_active = r->measured_active_ideal = NAN;
+	r->sd_wf = r->se_wf = r->z = NAN;
 	r->self_measured = NAN;
 	r->in = in;
-	if (!x)
+	r->sass = in->sass;
+	counts(e, in, r);
+	if (!x) {
+		judge_unsampled(in, r);
+		if (w)
+			memset(w, 0, sizeof *w);
 		return 0;
+	}
 	r->x = x;
 	r->samples = x->n;
 	r->sass = in->sass;
@@ -553,14 +779,18 @@ int bs_explain_judge(const bs_arch *arch, bs_explain *e,
 			r->verdict = r->invalid ? BS_VERDICT_BAD_SAMPLES
 						: BS_VERDICT_NOT_MODELED;
 		else
-			judge_local(in, r);
+			judge_local(e, in, r);
 		if (loop && r->verdict != BS_VERDICT_BAD_SAMPLES)
 			loop_eval(e, r);
 		r->ideal_differs = r->predicted &&
-			!isnan(r->measured_ideal) &&
-			r->min_ideal == r->max_ideal && r->active == 0 &&
-			r->loop_state != 2 &&
-			fabs(r->measured_ideal - r->min_ideal) >= AGREE_TOL;
+			r->min_ideal == r->max_ideal && r->loop_state != 2 &&
+			(r->counted
+			 ? !isnan(r->measured_active_ideal) &&
+			   fabs(r->measured_active_ideal - r->min_ideal) >=
+			   AGREE_TOL
+			 : !isnan(r->measured_ideal) && r->active == 0 &&
+			   fabs(r->measured_ideal - r->min_ideal) >=
+			   AGREE_TOL);
 	}
 	if (w && (r->verdict == BS_VERDICT_AGREES ||
 		  r->verdict == BS_VERDICT_DISAGREES ||
@@ -587,6 +817,8 @@ const char *bs_verdict_name(bs_verdict v)
 		return "BAD SAMPLES";
 	case BS_VERDICT_REMOTE:
 		return "REMOTE";
+	case BS_VERDICT_LANES_OFF:
+		return "LANES OFF";
 	default:
 		return "NO SAMPLE";
 	}

@@ -77,11 +77,71 @@ void verdict_hist_text(const bs_verdict_hist *h, char *buf, size_t size)
 			 h->more);
 }
 
+/* The samples' mean and standard error, as the verdict prints them. */
+static void spread_text(const bs_verdict_result *r, char *mean, size_t msize,
+			char *se, size_t ssize)
+{
+	num(mean, msize, r->judged_mean);
+	num(se, ssize, r->se_wf);
+}
+
+/* "12 samples", or "101 samples, 3.2 effective" for a weighted mean. */
+static const char *samples_text(const bs_verdict_result *r)
+{
+	static char buf[160];
+	char n[32];
+
+	if (fabs(r->neff - (double)r->predicted) < 0.05) {
+		snprintf(buf, sizeof buf, "%zu samples", r->predicted);
+		return buf;
+	}
+	num(n, sizeof n, r->neff);
+	snprintf(buf, sizeof buf, "%zu samples, %s effective, weighted by "
+		 "the executions each stands for", r->predicted, n);
+	return buf;
+}
+
+/* Which executions the counters' mean is over. */
+static const char *over(const bs_verdict_result *r)
+{
+	return r->counted && r->active > 0
+	       ? "the executions with a lane on" : "every execution";
+}
+
+/*
+ * DATA-DEPENDENT, or DISAGREES by the spread: the samples (their range
+ * and mean with its standard error, or the one count every sample gives
+ * while their lanes or addresses vary), and how far the counters' mean m
+ * lies from them.
+ */
+static void spread_verdict(const bs_verdict_result *r, const char *m,
+			   char *buf, size_t size)
+{
+	char mean[32], se[32], head[320];
+
+	spread_text(r, mean, sizeof mean, se, sizeof se);
+	if (r->min_wf == r->max_wf)
+		snprintf(head, sizeof head, "every one of %zu samples gives "
+			 "%u wavefront%s, their lanes or addresses varying "
+			 "(+- %s)", r->predicted, r->min_wf,
+			 r->min_wf == 1 ? "" : "s", se);
+	else
+		snprintf(head, sizeof head, "the samples take %u to %u "
+			 "wavefronts, mean %s +- %s (standard error, %s)",
+			 r->min_wf, r->max_wf, mean, se, samples_text(r));
+	snprintf(buf, size, "%s: %s; the counters' mean over %s, %s, %s the "
+		 "sampled range, lies %.1f standard errors from it%s",
+		 bs_verdict_name(r->verdict), head, over(r), m,
+		 r->inside ? "inside" : "outside", r->z,
+		 r->verdict == BS_VERDICT_DATA_DEPENDENT
+		 ? ": consistent, within 3" : "");
+}
+
 void explain_verdict_text(const bs_verdict_result *r, char *buf, size_t size)
 {
 	char m[32], p[32], lo[32], hi[32];
 
-	num(m, sizeof m, r->measured_wf);
+	num(m, sizeof m, r->judged_wf);
 	switch (r->verdict) {
 	case BS_VERDICT_AGREES:
 		if (r->loop_agrees) {
@@ -95,6 +155,18 @@ void explain_verdict_text(const bs_verdict_result *r, char *buf, size_t size)
 				 r->loop_loops, r->loop_loops == 1 ? "" : "s",
 				 r->loop_passes, r->loop_passes == 1 ? ""
 								      : "es");
+			break;
+		}
+		if (r->active > 0 && r->counted) {
+			snprintf(buf, size, "AGREES: %u wavefront%s per "
+				 "execution with a lane on, model and "
+				 "counters; %llu of the %llu counted "
+				 "executions had the predicate off in every "
+				 "lane (counted by the explain library)",
+				 r->min_wf, r->min_wf == 1 ? "" : "s",
+				 (unsigned long long)(r->in->executions -
+						      r->active_execs),
+				 (unsigned long long)r->in->executions);
 			break;
 		}
 		if (r->active > 0) {
@@ -114,21 +186,45 @@ void explain_verdict_text(const bs_verdict_result *r, char *buf, size_t size)
 							      : "s");
 		break;
 	case BS_VERDICT_DISAGREES:
+		if ((r->min_wf != r->max_wf || r->varies) && !isnan(r->z)) {
+			spread_verdict(r, m, buf, size);
+			break;
+		}
 		snprintf(buf, size, "DISAGREES: the model says %u wavefront%s "
 			 "per execution in every sample, the counters %s%s",
-			 r->min_wf, r->min_wf == 1 ? "" : "s", m, "");
+			 r->min_wf, r->min_wf == 1 ? "" : "s", m,
+			 r->counted && r->active > 0
+			 ? " per execution with a lane on" : "");
 		break;
 	case BS_VERDICT_DATA_DEPENDENT:
 		num(p, sizeof p, r->mean_wf);
 		snprintf(lo, sizeof lo, "%u", r->min_wf);
 		snprintf(hi, sizeof hi, "%u", r->max_wf);
+		if (!isnan(r->z)) {
+			spread_verdict(r, m, buf, size);
+			break;
+		}
 		snprintf(buf, size, "DATA-DEPENDENT: the samples take %s to %s "
 			 "wavefronts (mean %s), the counters' mean over every "
 			 "execution is %s, %s the sampled range; the addresses "
 			 "depend on the data, no equality is claimed", lo, hi,
 			 p, m, r->inside ? "inside" : "outside");
 		break;
+	case BS_VERDICT_LANES_OFF:
+		snprintf(buf, size, "LANES OFF: none of its %llu executions had "
+			 "a lane on (the explain library counted none), and "
+			 "the counters count no wavefront: nothing moved",
+			 (unsigned long long)r->in->executions);
+		break;
 	case BS_VERDICT_NOT_MODELED:
+		if (r->unseen && !r->samples) {
+			num(p, sizeof p, r->measured_wf);
+			snprintf(buf, size, "NOT MODELED: no Sanitizer API "
+				 "callback records its addresses (%s); the "
+				 "counters say %s wavefronts per execution",
+				 r->unseen, p);
+			break;
+		}
 		snprintf(buf, size, "NOT MODELED: the model has no rule for %s "
 			 "accesses yet; the counters say %s wavefronts per "
 			 "execution", r->kind, m);
@@ -190,8 +286,26 @@ void explain_text(FILE *out, const bs_verdict_result *r,
 	}
 	num(m, sizeof m, r->measured_wf);
 	num(i, sizeof i, r->measured_ideal);
-	fprintf(out, "  counters: wavefronts per execution %s, ideal %s\n", m,
+	fprintf(out, "  counters: wavefronts per execution %s, ideal %s", m,
 		i);
+	if (r->counted && !r->active_execs)
+		fprintf(out, "; none of the %llu executions had a lane on",
+			(unsigned long long)r->in->executions);
+	else if (r->counted && r->active_execs < r->in->executions) {
+		num(m, sizeof m, r->measured_active);
+		num(i, sizeof i, r->measured_active_ideal);
+		fprintf(out, "; %llu of the %llu executions had a lane on: "
+			"per such execution %s, ideal %s",
+			(unsigned long long)r->active_execs,
+			(unsigned long long)r->in->executions, m, i);
+	}
+	fputc('\n', out);
+	if (r->verdict == BS_VERDICT_LANES_OFF ||
+	    (r->verdict == BS_VERDICT_NOT_MODELED && !r->samples)) {
+		explain_verdict_text(r, buf, sizeof buf);
+		fprintf(out, "  verdict:  %s\n\n", buf);
+		return;
+	}
 	if (r->verdict == BS_VERDICT_NONE) {
 		fprintf(out, "  model:    no sampled execution (the sampled "
 			"warps did not run it)\n\n");
@@ -253,9 +367,15 @@ void explain_text(FILE *out, const bs_verdict_result *r,
 			w->loop_rule->slot_waves, bs_kind_name(w->access.kind));
 		return;
 	}
-	fprintf(out, "  worst sampled execution: launch %lu, block %u, warp "
-		"%u, execution %u\n", w->sample->launch, w->sample->block,
-		w->sample->warp, w->sample->exec);
+	if (w->sample->exec & BS_EXPLAIN_GRID)
+		fprintf(out, "  worst sampled execution: launch %lu, block %u, "
+			"warp %u, execution %u of the launch's (the grid's "
+			"sample)\n", w->sample->launch, w->sample->block,
+			w->sample->warp, w->sample->exec & ~BS_EXPLAIN_GRID);
+	else
+		fprintf(out, "  worst sampled execution: launch %lu, block %u, "
+			"warp %u, execution %u\n", w->sample->launch,
+			w->sample->block, w->sample->warp, w->sample->exec);
 	print_text(out, r->arch, &w->access, &w->detail);
 	if (w->fixed) {
 		fix_line(out, &w->fix);

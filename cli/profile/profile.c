@@ -88,11 +88,12 @@ static const char profile_usage[] =
 	"                         [--launches first|all]\n"
 	"                         [--top N] [--full-names] [--verbose]\n"
 	"                         [--explain [--sample BxWxE]] [--keep DIR]\n"
+	"                         [-o FILE]\n"
 	"                         [--jobs N] [--max-runs N] [--inject PATH]\n"
 	"                         [--arch NAME|FILE] -- PROGRAM [ARGS]\n"
 	"       bankscope profile [--format FMT] [--kernel REGEX] [--top N]\n"
 	"                         [--full-names] [--explain] [--arch NAME|FILE]\n"
-	"                         --replay DIR\n"
+	"                         [-o FILE] --replay DIR\n"
 	"                         [--patterns FILE [--dataset OUT.csv]]\n"
 	"\n"
 	"Run a CUDA program unchanged and report its shared-memory\n"
@@ -124,8 +125,14 @@ static const char profile_usage[] =
 	"                     prediction, a verdict, the bank map and a fix\n"
 	"                     beside each instruction\n"
 	"  --sample BxWxE     explain: the first B blocks, W warps of each, E\n"
-	"                     executions of each instruction (default 2x8x4)\n"
+	"                     executions of each instruction by such a warp;\n"
+	"                     and of every instruction, its first E\n"
+	"                     executions by any other warp, then its\n"
+	"                     executions 2^k and 3*2^k (default 2x8x4)\n"
 	"  --keep DIR         collect into DIR (new or empty) and keep it\n"
+	"  -o, --output FILE  write the report to FILE (whole, then put in\n"
+	"                     its place), so the program's own output stays\n"
+	"                     on stdout, apart from it\n"
 	"  --jobs N           runs at a time after the first (default: the\n"
 	"                     processors, at most 16)\n"
 	"  --arch NAME|FILE   the architecture of the predictions\n"
@@ -228,8 +235,9 @@ static int profile_replay(const options *o)
 	}
 	p.join = j;
 	none = profile_tell(&p, o->replay, NULL);
-	if (p.status.state != BS_RECORDS_NONE)
-		profile_show(&p, o, NULL);
+	if (p.status.state != BS_RECORDS_NONE &&
+	    profile_show(&p, o, NULL) < 0)
+		none = EXIT_BADINPUT;
 	if (o->dataset && p.status.state != BS_RECORDS_NONE && j) {
 		if (bs_join_write_dataset(j, p.arch, p.sp, p.n, o->dataset,
 					  o->replay, final, sizeof final,
@@ -308,6 +316,8 @@ static int read_options(int argc, char **argv, options *o, option_text *t)
 		}
 		if ((rc = opt_value(argc, argv, &i, "--format", &t->fmt)) ||
 		    (rc = opt_value(argc, argv, &i, "--keep", &o->keep)) ||
+		    (rc = opt_value(argc, argv, &i, "-o", &o->output)) ||
+		    (rc = opt_value(argc, argv, &i, "--output", &o->output)) ||
 		    (rc = opt_value(argc, argv, &i, "--kernel", &o->kernel)) ||
 		    (rc = opt_value(argc, argv, &i, "-k", &o->kernel)) ||
 		    (rc = opt_value(argc, argv, &i, "--launch-skip",
@@ -341,6 +351,35 @@ static int read_options(int argc, char **argv, options *o, option_text *t)
 	o->prog = argv + i;
 	o->nprog = argc - i;
 	return GO_ON;
+}
+
+/*
+ * -o FILE, before the program runs: a folder, a path whose folder is not
+ * there or cannot be written, or an empty name is refused now, not after
+ * the run.  1 after saying why, else 0.
+ */
+static int output_check(const char *path)
+{
+	char dir[4096];
+	const char *slash = strrchr(path, '/');
+	struct stat st;
+
+	if (!*path)
+		return usage_error("option -o: an empty file name") != 0;
+	if (!stat(path, &st) && S_ISDIR(st.st_mode))
+		return usage_error("option -o: %s is a folder", path) != 0;
+	if (!slash)
+		snprintf(dir, sizeof dir, ".");
+	else
+		snprintf(dir, sizeof dir, "%.*s", slash == path ? 1
+			 : (int)(slash - path), path);
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+		return usage_error("option -o: %s: no folder %s", path,
+				   dir) != 0;
+	if (access(dir, W_OK))
+		return usage_error("option -o: %s: the folder %s cannot be "
+				   "written", path, dir) != 0;
+	return 0;
 }
 
 /* The values of t checked and into o; GO_ON, or the exit status. */
@@ -382,6 +421,8 @@ static int check_values(options *o, const option_text *t)
 	if (o->sample && !o->explain)
 		return usage_error("profile: --sample goes with --explain");
 	if (t->arch && arch_option(t->arch, &o->arch))
+		return EXIT_BADINPUT;
+	if (o->output && output_check(o->output))
 		return EXIT_BADINPUT;
 	return GO_ON;
 }

@@ -38,6 +38,7 @@ typedef enum { FMT_TEXT, FMT_CSV, FMT_JSON } format;
 typedef struct {
 	format fmt;
 	const char *keep, *inject, *replay, *patterns, *dataset;
+	const char *output;           /* -o FILE: the report there */
 	const char *kernel, *sample;
 	const bs_arch *arch;         /* --arch, or NULL */
 	unsigned long skip, count;      /* count 0: every launch */
@@ -101,7 +102,9 @@ int profile_select_shown(profile *p, const options *o, bs_error *err);
  * show. */
 int profile_tell(const profile *p, const char *who, const char *inject);
 /* show.c: the report in o->fmt on stdout. */
-void profile_show(const profile *p, const options *o, const char *program);
+/* The report, to stdout or -o's file (written whole, then renamed into
+ * place): 0, or -1 after saying why. */
+int profile_show(const profile *p, const options *o, const char *program);
 
 /* explain.c: one instruction's --explain text, from bs_explain_judge's
  * result and worst sample. */

@@ -41,7 +41,17 @@ void explain_remote_verdict(const bs_verdict_result *r, char *buf, size_t size)
 	int n;
 
 	sectors_text(r, sec, sizeof sec);
-	if (in->dshared_known)
+	if (r->counted)
+		n = snprintf(buf, size, "REMOTE: of its %llu executions, %llu "
+			     "went to another CTA's shared memory, %llu to "
+			     "its own, %llu had no lane on (the explain "
+			     "library's counts)",
+			     (unsigned long long)in->executions,
+			     (unsigned long long)r->remote_execs,
+			     (unsigned long long)r->self_execs,
+			     (unsigned long long)(in->executions -
+						  r->active_execs));
+	else if (in->dshared_known)
 		n = snprintf(buf, size, "REMOTE: %llu of its %llu executions "
 			     "went to another CTA's shared memory, %llu to "
 			     "its own", (unsigned long long)in->dshared,
@@ -84,7 +94,19 @@ static void counters_text(FILE *out, const bs_verdict_result *r)
 {
 	const bs_sass_insn *in = r->in;
 
-	if (in->dshared_known)
+	if (r->counted)
+		fprintf(out, "  counters: %llu execution%s, %llu remote, %llu "
+			"self (its own CTA's shared memory, priced like LDS), "
+			"%llu with no lane on (by the explain library's "
+			"counts%s); no sector counter per instruction\n",
+			(unsigned long long)in->executions,
+			s_(in->executions),
+			(unsigned long long)r->remote_execs,
+			(unsigned long long)r->self_execs,
+			(unsigned long long)(in->executions - r->active_execs),
+			in->dshared_known && in->dshared != r->remote_execs
+			? "; CUPTI's dshared differs" : "");
+	else if (in->dshared_known)
 		fprintf(out, "  counters: %llu execution%s, %llu remote "
 			"(dshared), %llu self (its own CTA's shared memory, "
 			"priced like LDS); no sector counter per instruction"
@@ -156,9 +178,10 @@ void explain_self_text(const bs_verdict_result *r, char *buf, size_t size)
 	verdict_num(m, sizeof m, measured);
 	snprintf(buf + n, size - (size_t)n, ": %s, %s wavefront%s per "
 		 "execution on its own CTA by the bank model, %s by the "
-		 "counters (wavefronts / (executions - dshared))",
+		 "counters (wavefronts / %s)",
 		 r->self_agrees ? "AGREES" : "DISAGREES",
-		 lo, s_(r->self_min_wf), m);
+		 lo, s_(r->self_min_wf), m, r->counted ? "self executions"
+		 : "(executions - dshared)");
 }
 
 void explain_remote_text(FILE *out, const bs_verdict_result *r,

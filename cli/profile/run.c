@@ -703,8 +703,9 @@ int profile_run(const options *o)
 	if (profile_tell(&p, o->prog[0], inject) && !code)
 		code = 1;
 	program = joined(o->prog, o->nprog);
-	if (p.status.state != BS_RECORDS_NONE)
-		profile_show(&p, o, program);
+	if (p.status.state != BS_RECORDS_NONE &&
+	    profile_show(&p, o, program) < 0)
+		code = EXIT_BADINPUT;
 	free(program);
 	phase(o, &t, "the report");
 	rc = code;

@@ -5,9 +5,11 @@
  * (profile_tell; profile.c's head lists them).
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "profile.h"
 
@@ -336,6 +338,17 @@ static void explain_csv(const profile *p, const bs_sass_insn *in)
 	}
 	if (p->tot.remote)
 		explain_remote_csv(stdout, &x);
+	if (bs_explain_has_counts(p->ex)) {
+		/* the executions with a lane on, the samples' standard error */
+		putchar(',');
+		if (x.counted)
+			printf("%llu", (unsigned long long)x.active_execs);
+		putchar(',');
+		if (wavefront_figures(&x) && !isnan(x.se_wf)) {
+			verdict_num(mean, sizeof mean, x.se_wf);
+			fputs(mean, stdout);
+		}
+	}
 }
 
 static void print_csv_table(const profile *p, const char *program)
@@ -358,7 +371,7 @@ static void print_csv_table(const profile *p, const char *program)
 	/* dshared when the records carried it, the model's sectors when an
 	   instruction went remote: older tables read as they did */
 	printf("kernel,function,cubin_crc,pc,sass,source,executions,"
-	       "wavefronts,ideal,excess,wavefronts_per_exec%s%s%s%s%s\n",
+	       "wavefronts,ideal,excess,wavefronts_per_exec%s%s%s%s%s%s\n",
 	       p->tot.dshared_records ? ",dshared" : "",
 	       p->join ? ",pattern,predicted_wavefronts_per_exec" : "",
 	       p->ex ? ",explain_samples,model_wavefronts_min,"
@@ -366,6 +379,8 @@ static void print_csv_table(const profile *p, const char *program)
 		     : "",
 	       p->ex && p->tot.remote ? ",model_sectors_min,"
 		       "model_sectors_max,model_sectors_mean" : "",
+	       p->ex && bs_explain_has_counts(p->ex)
+	       ? ",active_executions,model_wavefronts_se" : "",
 	       p->tot.not_counted ? ",not_counted" : "");
 	for (size_t r = 0; r < p->nshown; r++) {
 		const bs_sass_insn *in = bs_sassprof_get(p->sp, p->shown[r]);
@@ -432,6 +447,13 @@ static void explain_json(const profile *p, const bs_sass_insn *in)
 	if (x.invalid)
 		printf(", \"invalid_samples\": %zu", x.invalid);
 	explain_remote_json(stdout, &x);
+	if (x.counted)
+		printf(", \"active_executions\": %llu",
+		       (unsigned long long)x.active_execs);
+	if (wavefront_figures(&x) && !isnan(x.se_wf)) {
+		verdict_num(mean, sizeof mean, x.se_wf);
+		printf(", \"model_wavefronts_se\": %s", mean);
+	}
 	if (wavefront_figures(&x)) {
 		verdict_num(mean, sizeof mean, x.mean_wf);
 		if (isnan(x.measured_wf))
@@ -568,7 +590,8 @@ int profile_tell(const profile *p, const char *who, const char *inject)
 	return !t->records || p->status.state == BS_RECORDS_FAILED;
 }
 
-void profile_show(const profile *p, const options *o, const char *program)
+static void print_report(const profile *p, const options *o,
+			 const char *program)
 {
 	if (o->fmt == FMT_CSV)
 		print_csv_table(p, program);
@@ -580,4 +603,42 @@ void profile_show(const profile *p, const options *o, const char *program)
 			print_text_explain(p, o);
 	}
 	fflush(stdout);
+}
+
+int profile_show(const profile *p, const options *o, const char *program)
+{
+	bs_output out;
+	bs_error err;
+	int saved, ok;
+
+	if (!o->output) {
+		print_report(p, o, program);
+		return 0;
+	}
+	/* the printers write to stdout: for them, stdout is the file */
+	if (bs_output_open(&out, o->output, &err) < 0)
+		return report_error(&err), -1;
+	fflush(stdout);
+	if ((saved = dup(STDOUT_FILENO)) < 0 ||
+	    dup2(fileno(out.f), STDOUT_FILENO) < 0) {
+		if (saved >= 0)
+			close(saved);
+		bs_output_abort(&out);
+		usage_error("-o %s: %s", o->output, strerror(errno));
+		return -1;
+	}
+	print_report(p, o, program);
+	ok = !ferror(stdout) && fflush(stdout) == 0;
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	clearerr(stdout);
+	if (!ok) {
+		bs_output_abort(&out);
+		usage_error("-o %s: the report could not be written",
+			    o->output);
+		return -1;
+	}
+	if (bs_output_commit(&out, &err) < 0)
+		return report_error(&err), -1;
+	return 0;
 }
