@@ -122,6 +122,14 @@ int bs_output_open(bs_output *o, const char *path, bs_error *err);
 int bs_output_commit(bs_output *o, bs_error *err);
 void bs_output_abort(bs_output *o);
 
+/* ---- directories ------------------------------------------------------------
+ * dir and the folders above it, made where missing (mkdir -p, mode 0777
+ * less the umask): 0, or -1 with errno from the mkdir that failed.  An
+ * existing path, a folder or not, is not an error here: the caller opens
+ * what it wants in it.
+ */
+int bs_make_dirs(const char *dir);
+
 /* ---- text lines -----------------------------------------------------------
  * The library's one text-line reader (analyzer/base/lines.c).
  */
