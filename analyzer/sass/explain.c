@@ -212,16 +212,8 @@ static int add(bs_explain *e, const char *name, long line, char *text,
 		memcpy(it.s.src, src.addr, sizeof it.s.src);
 		it.s.has_src = 1;
 	}
-	if (e->n == e->cap) {
-		size_t cap = e->cap ? 2 * e->cap : 256;
-		item *nv = realloc(e->v, cap * sizeof *nv);
-
-		if (!nv)
-			return bs_error_set(err, name, line, 0,
-					    "out of memory");
-		e->v = nv;
-		e->cap = cap;
-	}
+	if (bs_grow(&e->v, &e->cap, e->n, 256, sizeof *e->v) < 0)
+		return bs_error_set(err, name, line, 0, "out of memory");
 	it.kernel = strdup(f[1]);
 	it.function = strdup(f[2]);
 	if (!it.kernel || !it.function) {
