@@ -117,17 +117,6 @@ typedef struct {
 	hold h;
 } check;
 
-/* Up to 4 decimals, trailing zeros dropped. */
-static void known_archs(char *buf, size_t size)
-{
-	size_t n = 0;
-
-	buf[0] = '\0';
-	for (const bs_arch *const *p = bs_archs(); *p && n < size; p++)
-		n += (size_t)snprintf(buf + n, size - n, "%s%s", n ? ", " : "",
-				      (*p)->name);
-}
-
 static void note_arch(check *c, const bs_arch *p)
 {
 	for (int i = 0; i < c->nused; i++)
@@ -379,7 +368,7 @@ static int file_archs(check *c, const bs_dataset *d, const char *name,
 	*p = c->arch ? c->arch : *fp;
 	if (*p)
 		return 0;
-	known_archs(known, sizeof known);
+	builtin_names(known, sizeof known);
 	bs_error_set(&err, name, 0, 0, "metadata '%s: %s' names no known "
 		     "architecture (%s; or give --arch with an arch file)",
 		     key, meta, known);

@@ -85,6 +85,9 @@ int cli_parse(const char *cmd, const char *usage, int argc, char **argv,
  * after one message.
  */
 int arch_option(const char *value, const bs_arch **out);
+/* The built-in architectures' names, "sm_90, textbook", into buf (cut
+ * short at size). */
+void builtin_names(char *buf, size_t size);
 
 /*
  * shape.c: the access options of predict and fix.  shape_option() takes

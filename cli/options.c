@@ -142,8 +142,7 @@ int cli_parse(const char *cmd, const char *usage, int argc, char **argv,
 	return 0;
 }
 
-/* "sm_90, textbook" */
-static void builtin_names(char *buf, size_t size)
+void builtin_names(char *buf, size_t size)
 {
 	size_t n = 0;
 

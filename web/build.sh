@@ -18,9 +18,9 @@ ARCHS_C=$2
 shift 2
 CLANG=${CLANG:-clang}
 MAX=${WEB_MAX_BYTES:-1000000}
-WEB_LIB="base/util model/kinds base/lines model/arch input/pattern input/expr
-input/shapes input/swizzle model/predict model/copy model/remote fix/fix
-fix/candidates fix/describe base/version input/stats input/dataset
+WEB_LIB="base/util model/kinds base/lines base/grow model/arch input/pattern
+input/expr input/shapes input/swizzle model/predict model/copy model/remote
+fix/fix fix/candidates fix/describe base/version input/stats input/dataset
 input/dsmem_csv"
 
 # What is missing, said once, in the words of the packages to install.

@@ -135,17 +135,10 @@ EXPORT(web_dataset) long web_dataset(int id, size_t len)
 	while ((rc = bs_dataset_next(d, &r, &err)) > 0) {
 		row *o;
 
-		if (D->n == cap) {
-			row *g = realloc(D->rows, (cap = cap ? 2 * cap : 1024) *
-						  sizeof *g);
-
-			if (!g) {
-				bs_error_set(&err, "dataset", 0, 0,
-					     "out of memory");
-				rc = -1;
-				break;
-			}
-			D->rows = g;
+		if (bs_grow(&D->rows, &cap, D->n, 1024, sizeof *D->rows) < 0) {
+			bs_error_set(&err, "dataset", 0, 0, "out of memory");
+			rc = -1;
+			break;
 		}
 		o = &D->rows[D->n];
 		memset(o, 0, sizeof *o);

@@ -122,6 +122,22 @@ int bs_output_open(bs_output *o, const char *path, bs_error *err);
 int bs_output_commit(bs_output *o, bs_error *err);
 void bs_output_abort(bs_output *o);
 
+/* ---- growing arrays -------------------------------------------------------
+ * Room for element n of the array whose address is array (a T **, passed
+ * as void *) of *cap elements of size bytes: when n reaches *cap, the
+ * array is reallocated to twice *cap (first when *cap is 0).  0, or -1
+ * out of memory (the array and *cap as they were).
+ */
+int bs_grow(void *array, size_t *cap, size_t n, size_t first, size_t size);
+
+/* ---- directories ------------------------------------------------------------
+ * dir and the folders above it, made where missing (mkdir -p, mode 0777
+ * less the umask): 0, or -1 with errno from the mkdir that failed.  An
+ * existing path, a folder or not, is not an error here: the caller opens
+ * what it wants in it.
+ */
+int bs_make_dirs(const char *dir);
+
 /* ---- text lines -----------------------------------------------------------
  * The library's one text-line reader (analyzer/base/lines.c).
  */

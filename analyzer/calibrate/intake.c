@@ -160,15 +160,8 @@ int bs_calib_add_row(bs_calib *c, const bs_row *r, const char *file,
 	} else {
 		unsigned fi;
 
-		if (c->n == c->cap) {
-			size_t cap = c->cap ? c->cap * 2 : 1024;
-			mrow *v = realloc(c->row, cap * sizeof *v);
-
-			if (!v)
-				return -1;
-			c->row = v;
-			c->cap = cap;
-		}
+		if (bs_grow(&c->row, &c->cap, c->n, 1024, sizeof *c->row) < 0)
+			return -1;
 		if (file_index(c, file ? file : "", &fi) < 0)
 			return -1;
 		m = &c->row[c->n++];

@@ -210,34 +210,18 @@ struct bs_dataset_out {
 	char *tmp;
 };
 
-/* mkdir -p. */
+/* mkdir -p, and dir must be a directory. */
 static int make_dirs(const char *dir, bs_error *err)
 {
-	char *path = dataset_dup(dir);
 	struct stat st;
-	char *p;
 
-	if (!path)
-		return bs_error_set(err, dir, 0, 0, "out of memory");
-	for (p = path + 1;; p++) {
-		char c = *p;
-
-		if (c != '/' && c != '\0')
-			continue;
-		*p = '\0';
-		if (mkdir(path, 0777) < 0 && errno != EEXIST) {
-			int e = errno;
-
-			free(path);
-			return bs_error_set(err, dir, 0, 0,
-					    "cannot create directory: %s",
-					    strerror(e));
-		}
-		*p = c;
-		if (!c)
-			break;
-	}
-	free(path);
+	if (bs_make_dirs(dir) < 0)
+		return errno == ENOMEM ? bs_error_set(err, dir, 0, 0,
+						      "out of memory")
+				       : bs_error_set(err, dir, 0, 0,
+						      "cannot create "
+						      "directory: %s",
+						      strerror(errno));
 	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
 		return bs_error_set(err, dir, 0, 0, "not a directory");
 	return 0;

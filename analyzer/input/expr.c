@@ -249,16 +249,8 @@ static int next(struct parser *p)
 static int emit(struct parser *p, enum opcode op, size_t at, int64_t arg,
 		int delta)
 {
-	if (p->n == p->cap) {
-		size_t cap = p->cap ? p->cap * 2 : 32;
-		struct insn *c = realloc(p->code, cap * sizeof *c);
-
-		if (!c)
-			return bs_error_set(p->err, p->source, 0, 0,
-					    "out of memory");
-		p->code = c;
-		p->cap = cap;
-	}
+	if (bs_grow(&p->code, &p->cap, p->n, 32, sizeof *p->code) < 0)
+		return bs_error_set(p->err, p->source, 0, 0, "out of memory");
 	p->sp += delta;
 	if (p->sp > EXPR_MAX_DEPTH)
 		return perr(p, at, "expression nested deeper than %d levels",

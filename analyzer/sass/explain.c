@@ -231,16 +231,8 @@ static int add(bs_explain *e, const char *name, long line, char *text,
 		memcpy(it.s.src, src.addr, sizeof it.s.src);
 		it.s.has_src = 1;
 	}
-	if (e->n == e->cap) {
-		size_t cap = e->cap ? 2 * e->cap : 256;
-		item *nv = realloc(e->v, cap * sizeof *nv);
-
-		if (!nv)
-			return bs_error_set(err, name, line, 0,
-					    "out of memory");
-		e->v = nv;
-		e->cap = cap;
-	}
+	if (bs_grow(&e->v, &e->cap, e->n, 256, sizeof *e->v) < 0)
+		return bs_error_set(err, name, line, 0, "out of memory");
 	it.kernel = strdup(f[1]);
 	it.function = strdup(f[2]);
 	if (!it.kernel || !it.function) {
@@ -444,16 +436,8 @@ static int add_count(bs_explain *e, const char *name, long line, char *text,
 		      &v[0], err) < 0)
 		return -1;
 	c.pc = (uint32_t)v[0];
-	if (e->nc == e->ccap) {
-		size_t cap = e->ccap ? 2 * e->ccap : 256;
-		count *nv = realloc(e->c, cap * sizeof *nv);
-
-		if (!nv)
-			return bs_error_set(err, name, line, 0,
-					    "out of memory");
-		e->c = nv;
-		e->ccap = cap;
-	}
+	if (bs_grow(&e->c, &e->ccap, e->nc, 256, sizeof *e->c) < 0)
+		return bs_error_set(err, name, line, 0, "out of memory");
 	if (!(c.function = strdup(f[2])))
 		return bs_error_set(err, name, line, 0, "out of memory");
 	e->c[e->nc++] = c;

@@ -66,16 +66,9 @@ bs_join *bs_join_open(const char *path, bs_error *err)
 	}
 	r = bs_reader_new(f, path);
 	while (r && (rc = bs_reader_next(r, &a, err)) > 0) {
-		if (j->n == cap) {
-			bs_access *v = realloc(j->v, (cap = cap ? 2 * cap : 64)
-						      * sizeof *v);
-
-			if (!v) {
-				rc = bs_error_set(err, path, 0, 0,
-						  "out of memory");
-				break;
-			}
-			j->v = v;
+		if (bs_grow(&j->v, &cap, j->n, 64, sizeof *j->v) < 0) {
+			rc = bs_error_set(err, path, 0, 0, "out of memory");
+			break;
 		}
 		j->v[j->n++] = a;
 	}

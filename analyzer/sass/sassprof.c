@@ -159,15 +159,8 @@ static int note_crc(bs_sassprof *p, uint32_t crc)
 	}
 	if (lo < p->ncrc && p->crcs[lo] == crc)
 		return 0;
-	if (p->ncrc == p->crccap) {
-		size_t cap = p->crccap ? 2 * p->crccap : 8;
-		uint32_t *c = realloc(p->crcs, cap * sizeof *c);
-
-		if (!c)
-			return -1;
-		p->crcs = c;
-		p->crccap = cap;
-	}
+	if (bs_grow(&p->crcs, &p->crccap, p->ncrc, 8, sizeof *p->crcs) < 0)
+		return -1;
 	memmove(p->crcs + lo + 1, p->crcs + lo,
 		(p->ncrc - lo) * sizeof *p->crcs);
 	p->crcs[lo] = crc;
@@ -216,15 +209,8 @@ static bs_sass_launch *note_launch(bs_sassprof *p, unsigned long l)
 	i = launch_slot(p, l);
 	if (p->lhash[i])
 		return &p->launch[p->lhash[i] - 1];
-	if (p->nl == p->lcap) {
-		size_t cap = p->lcap ? 2 * p->lcap : 64;
-		bs_sass_launch *n = realloc(p->launch, cap * sizeof *n);
-
-		if (!n)
-			return NULL;
-		p->launch = n;
-		p->lcap = cap;
-	}
+	if (bs_grow(&p->launch, &p->lcap, p->nl, 64, sizeof *p->launch) < 0)
+		return NULL;
 	if (p->nl && p->launch[p->nl - 1].index > l)
 		p->lsorted = 0;
 	memset(&p->launch[p->nl], 0, sizeof p->launch[p->nl]);
@@ -503,15 +489,8 @@ static entry *entry_for(bs_sassprof *p, uint32_t crc, char *fn, uint32_t pc,
 
 	if (*slot)
 		return &p->e[*slot - 1];
-	if (p->n == p->cap) {
-		size_t cap = p->cap ? 2 * p->cap : 256;
-		entry *ne = realloc(p->e, cap * sizeof *ne);
-
-		if (!ne)
-			return NULL;
-		p->e = ne;
-		p->cap = cap;
-	}
+	if (bs_grow(&p->e, &p->cap, p->n, 256, sizeof *p->e) < 0)
+		return NULL;
 	e = &p->e[p->n];
 	memset(e, 0, sizeof *e);
 	e->in.kernel = kernel;

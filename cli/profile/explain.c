@@ -275,6 +275,30 @@ static const char *s_(unsigned long n)
 	return n == 1 ? "" : "s";
 }
 
+void explain_damaged_text(FILE *out, const bs_verdict_result *r)
+{
+	if (r->invalid)
+		fprintf(out, "  damaged:  %zu sampled execution%s left out as "
+			"not %s (first: %s)\n", r->invalid, s_(r->invalid),
+			r->invalid == 1 ? "a valid access" : "valid accesses",
+			r->invalid_why);
+}
+
+void explain_worst_text(FILE *out, const bs_verdict_result *r,
+			const bs_verdict_worst *w)
+{
+	if (w->sample->exec & BS_EXPLAIN_GRID)
+		fprintf(out, "  worst sampled execution: launch %lu, block %u, "
+			"warp %u, execution %u of the launch's (the grid's "
+			"sample)\n", w->sample->launch, w->sample->block,
+			w->sample->warp, w->sample->exec & ~BS_EXPLAIN_GRID);
+	else
+		fprintf(out, "  worst sampled execution: launch %lu, block %u, "
+			"warp %u, execution %u\n", w->sample->launch,
+			w->sample->block, w->sample->warp, w->sample->exec);
+	print_text(out, r->arch, &w->access, &w->detail);
+}
+
 void explain_text(FILE *out, const bs_verdict_result *r,
 		  const bs_verdict_worst *w)
 {
@@ -345,11 +369,7 @@ void explain_text(FILE *out, const bs_verdict_result *r,
 	}
 	explain_verdict_text(r, buf, sizeof buf);
 	fprintf(out, "  verdict:  %s\n", buf);
-	if (r->invalid)
-		fprintf(out, "  damaged:  %zu sampled execution%s left out as "
-			"not %s (first: %s)\n", r->invalid, s_(r->invalid),
-			r->invalid == 1 ? "a valid access" : "valid accesses",
-			r->invalid_why);
+	explain_damaged_text(out, r);
 	if (r->loop)
 		loop_text(out, r);
 	if (r->ideal_differs)
@@ -367,16 +387,7 @@ void explain_text(FILE *out, const bs_verdict_result *r,
 			w->loop_rule->slot_waves, bs_kind_name(w->access.kind));
 		return;
 	}
-	if (w->sample->exec & BS_EXPLAIN_GRID)
-		fprintf(out, "  worst sampled execution: launch %lu, block %u, "
-			"warp %u, execution %u of the launch's (the grid's "
-			"sample)\n", w->sample->launch, w->sample->block,
-			w->sample->warp, w->sample->exec & ~BS_EXPLAIN_GRID);
-	else
-		fprintf(out, "  worst sampled execution: launch %lu, block %u, "
-			"warp %u, execution %u\n", w->sample->launch,
-			w->sample->block, w->sample->warp, w->sample->exec);
-	print_text(out, r->arch, &w->access, &w->detail);
+	explain_worst_text(out, r, w);
 	if (w->fixed) {
 		fix_line(out, &w->fix);
 		fputc('\n', out);

@@ -112,6 +112,11 @@ void explain_text(FILE *out, const bs_verdict_result *r,
 		  const bs_verdict_worst *w);
 /* explain.c: the verdict's line ("AGREES: 2 wavefronts per ..."). */
 void explain_verdict_text(const bs_verdict_result *r, char *buf, size_t size);
+/* explain.c: the damaged samples' line (none without any), and the
+ * worst sample's line with its bank map; remote.c's text uses them too. */
+void explain_damaged_text(FILE *out, const bs_verdict_result *r);
+void explain_worst_text(FILE *out, const bs_verdict_result *r,
+			const bs_verdict_worst *w);
 /* explain.c: "1 in 12, 2 in 40, 4 in 12": a distribution, how often. */
 void verdict_hist_text(const bs_verdict_hist *h, char *buf, size_t size);
 /* remote.c: a REMOTE instruction's text, verdict line, self line, CSV

@@ -215,19 +215,12 @@ void explain_remote_text(FILE *out, const bs_verdict_result *r,
 		explain_self_text(r, buf, sizeof buf);
 		fprintf(out, "  self:     %s\n", buf);
 	}
-	if (r->invalid)
-		fprintf(out, "  damaged:  %zu sampled execution%s left out as "
-			"not %s (first: %s)\n", r->invalid, s_(r->invalid),
-			r->invalid == 1 ? "a valid access" : "valid accesses",
-			r->invalid_why);
+	explain_damaged_text(out, r);
 	if (!w->ok) {
 		fputc('\n', out);
 		return;
 	}
-	fprintf(out, "  worst sampled execution: launch %lu, block %u, warp "
-		"%u, execution %u\n", w->sample->launch, w->sample->block,
-		w->sample->warp, w->sample->exec);
-	print_text(out, r->arch, &w->access, &w->detail);
+	explain_worst_text(out, r, w);
 	if (w->fixed)
 		fix_text(out, &w->fix);
 	fputc('\n', out);

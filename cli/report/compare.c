@@ -79,16 +79,10 @@ static int read_set(cset *s, const char *path, const bs_arch *arch)
 
 		if (r.note[0] || isnan(r.wavefronts_measured))
 			continue;
-		if (s->n == cap) {
-			crow *g = realloc(s->row, (cap = cap ? 2 * cap : 1024) *
-						  sizeof *g);
-
-			if (!g) {
-				rc = bs_error_set(&err, s->name, 0, 0,
-						  "out of memory");
-				break;
-			}
-			s->row = g;
+		if (bs_grow(&s->row, &cap, s->n, 1024, sizeof *s->row) < 0) {
+			rc = bs_error_set(&err, s->name, 0, 0,
+					  "out of memory");
+			break;
 		}
 		c = &s->row[s->n];
 		snprintf(c->key, sizeof c->key, "%s/%s", r.probe,

@@ -144,27 +144,6 @@ void signals_disarm(void)
 	cleanup_armed = 0;
 }
 
-static int make_dirs(const char *path)
-{
-	char buf[PATH_BYTES];
-	size_t n = strlen(path);
-
-	if (n == 0 || n >= sizeof buf) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	memcpy(buf, path, n + 1);
-	for (char *p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0777) < 0 && errno != EEXIST)
-			return -1;
-		*p = '/';
-	}
-	return mkdir(buf, 0777) < 0 && errno != EEXIST ? -1 : 0;
-}
-
 /* OUT is new, or a folder holding nothing but a report's files. */
 static int check_old(const outdir *o)
 {
@@ -236,7 +215,7 @@ int out_begin(outdir *o, const char *out)
 		snprintf(o->parent, sizeof o->parent, "/");
 	if ((rc = check_old(o)) != 0)
 		return rc;
-	if (make_dirs(o->parent) < 0)
+	if (bs_make_dirs(o->parent) < 0)
 		return usage_error("%s: cannot make the folder: %s", o->parent,
 				   strerror(errno));
 	if ((size_t)snprintf(o->tmp, sizeof o->tmp, "%s/.%s.new-XXXXXX",

@@ -730,8 +730,7 @@ static int open_output(const char *out_path, time_t now, bs_output *o)
 		bs_gpu_slug(prop.name, slug, sizeof slug);
 		strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", gmtime(&now));
 		snprintf(path, sizeof path, "data/%s", slug);
-		mkdir("data", 0777);
-		mkdir(path, 0777);
+		bs_make_dirs(path);
 		snprintf(path, sizeof path, "data/%s/dsmem-%s.csv", slug, stamp);
 		out_path = path;
 	}
