@@ -756,6 +756,83 @@ START_TEST(test_plot_data_kept)
 }
 END_TEST
 
+/*
+ * --plot-data that must not lose data (issue 30, items 1 and 2): through
+ * a link, a run that fails leaves the link's target as it was; a link to
+ * the dataset, or the dataset itself, is refused before anything is
+ * written; a FIFO that no process reads is refused at once, not waited
+ * on.  Each exits 2 with one message naming the path.
+ */
+START_TEST(test_plot_data_safe)
+{
+	char dir[256], precious[300], plink[300], bad[300], mydata[300],
+	     latest[300], fifo[300], names[1024], *text, *err;
+	const char *to_plink[] = { "report", "--plot-data", plink, bad, NULL };
+	const char *to_latest[] = { "report", "--plot-data", latest, mydata,
+				    NULL };
+	const char *to_self[] = { "report", "--dsmem-plot-data", mydata,
+				  mydata, NULL };
+	const char *to_fifo[] = { "report", "--plot-data", fifo, KINDS, NULL };
+	char *want = tu_slurp(KINDS, NULL);
+	int status = 0;
+	pid_t pid;
+
+	ck_assert_ptr_nonnull(want);
+	temp_dir(dir, sizeof dir);
+	ck_assert_msg(dir[0], "no temporary folder");
+	path_in(precious, sizeof precious, dir, "precious.txt");
+	path_in(plink, sizeof plink, dir, "plink");
+	path_in(bad, sizeof bad, dir, "bad.csv");
+	path_in(mydata, sizeof mydata, dir, "mydata.csv");
+	path_in(latest, sizeof latest, dir, "latest.csv");
+	path_in(fifo, sizeof fifo, dir, "fifo");
+	spit(precious, "precious\n");
+	spit(bad, "no header here\n");
+	spit(mydata, want);
+	ck_assert_int_eq(symlink("precious.txt", plink), 0);
+	ck_assert_int_eq(symlink("mydata.csv", latest), 0);
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+
+	ck_assert_int_eq(run(to_plink, &err), 2);
+	ck_assert_msg(err && !strncmp(err, "bankscope: ", 11), "stderr: %s",
+		      err ? err : "");
+	free(err);
+	text = page(dir, "precious.txt");
+	ck_assert_str_eq(text ? text : "(none)", "precious\n");
+	free(text);
+
+	ck_assert_int_eq(run(to_latest, &err), 2);
+	ck_assert_msg(err && strstr(err, latest) && strstr(err, "itself"),
+		      "stderr: %s", err ? err : "");
+	free(err);
+	ck_assert_int_eq(run(to_self, &err), 2);
+	ck_assert_msg(err && strstr(err, "--dsmem-plot-data would replace"),
+		      "stderr: %s", err ? err : "");
+	free(err);
+	text = page(dir, "mydata.csv");
+	ck_assert_msg(text && !strcmp(text, want), "mydata.csv was changed");
+	free(text);
+	free(want);
+
+	pid = start(to_fifo, -1, -1);
+	ck_assert_int_gt(pid, 0);
+	for (int i = 0; i < 1000 && waitpid(pid, &status, WNOHANG) == 0; i++)
+		nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
+	if (kill(pid, 0) == 0) {
+		kill(pid, SIGKILL);
+		finish_status(pid);
+		ck_abort_msg("--plot-data waits on a FIFO nobody reads");
+	}
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 2,
+		      "status %#x", status);
+
+	listing(dir, names, sizeof names);
+	ck_assert_str_eq(names, "bad.csv\nfifo\nlatest.csv\nmydata.csv\n"
+			 "plink\nprecious.txt\n");
+	remove_dir(dir);
+}
+END_TEST
+
 /* A row of 32 lanes at stride 4 bytes with a wrong count: it disagrees. */
 static int bad_row(char *buf, size_t size, const char *name)
 {
@@ -1597,7 +1674,8 @@ Suite *report_suite(void)
 		{ test_kinds_written, 1 },
 		{ test_kinds_holds, TU_ROWS(kinds_expect) },
 		{ test_kinds_order, 1 }, { test_plot_data, 1 },
-		{ test_plot_data_kept, 1 }, { NULL, 0 } });
+		{ test_plot_data_kept, 1 }, { test_plot_data_safe, 1 },
+		{ NULL, 0 } });
 	tcase_add_unchecked_fixture(tc, kinds_setup, kinds_teardown);
 	tc = tu_add_tcase(s, "dsmem", 0, (const tu_test[]){
 		{ test_ds_written, 1 }, { test_ds_holds, TU_ROWS(ds_expect) },

@@ -356,6 +356,59 @@ START_TEST(test_output_symlink)
 }
 END_TEST
 
+/*
+ * A link's target is replaced as a regular file is (issue 30, item 1): a
+ * run that fails after the open leaves it as it was, the link a link, no
+ * temporary beside either; and the same file as an open input is known.
+ */
+START_TEST(test_output_symlink_failed)
+{
+	char path[512], target[512];
+	struct stat st;
+	bs_output o;
+	bs_error err;
+	FILE *in;
+
+	out_path(target, sizeof target, "precious.txt");
+	out_path(path, sizeof path, "plink");
+	ck_assert_int_eq(write_via(target, "precious\n", &err), 0);
+	ck_assert_int_eq(symlink("precious.txt", path), 0);
+	ck_assert_int_eq(bs_output_open(&o, path, &err), 0);
+	fputs("half", o.f);
+	bs_output_abort(&o);
+	assert_type(path, S_IFLNK, &st);
+	assert_text(target, "precious\n");
+	assert_listing("plink\nprecious.txt\n");
+	in = fopen(target, "r");
+	ck_assert_ptr_nonnull(in);
+	ck_assert_int_eq(bs_same_file(fileno(in), path), 1);
+	ck_assert_int_eq(bs_same_file(fileno(in), target), 1);
+	ck_assert_int_eq(bs_same_file(fileno(stdin), path), 0);
+	fclose(in);
+}
+END_TEST
+
+/* A FIFO that no process reads: an error at once, never a wait (issue
+ * 30, item 2).  The test case's timeout catches a wait. */
+START_TEST(test_output_fifo_unread)
+{
+	char path[512];
+	struct stat st;
+	bs_error err;
+
+	out_path(path, sizeof path, "fifo");
+	ck_assert_int_eq(mkfifo(path, 0600), 0);
+	alarm(10);
+	ck_assert_int_eq(write_via(path, "nobody\n", &err), -1);
+	alarm(0);
+	ck_assert_str_eq(err.source, path);
+	ck_assert_str_eq(err.text, "cannot write: a FIFO that no process "
+			 "reads (start its reader first)");
+	assert_type(path, S_IFIFO, &st);
+	assert_listing("fifo\n");
+}
+END_TEST
+
 /* A character device (the null device, 1:3) stays one.  Skipped where
  * mknod is not allowed (not root). */
 START_TEST(test_output_device)
@@ -417,6 +470,8 @@ Suite *util_suite(void)
 	tc = tu_add_tcase(s, "output", 0, (const tu_test[]){
 		{ test_output_new, 1 }, { test_output_regular, 1 },
 		{ test_output_fifo, 1 }, { test_output_symlink, 1 },
+		{ test_output_symlink_failed, 1 },
+		{ test_output_fifo_unread, 1 },
 		{ test_output_device, 1 }, { test_output_refused, 1 },
 		{ NULL, 0 } });
 	tcase_add_checked_fixture(tc, out_setup, out_teardown);

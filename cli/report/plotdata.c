@@ -7,9 +7,12 @@
  * no rule), the architecture's name, and the row's name last (a comma in it
  * cannot shift the other columns for gnuplot, which does not read CSV
  * quotes).  It is written beside FILE and renamed over it when whole
- * (bs_output: FILE keeps its mode, a new one gets 0666 less the umask);
- * a device, a FIFO or a symbolic link is written through, never
- * replaced.  A signal removes the temporary.
+ * (bs_output: FILE keeps its mode, a new one gets 0666 less the umask;
+ * through a symbolic link, the file it leads to is replaced so); a
+ * device or a FIFO is written through, never replaced, and a FIFO that
+ * no process reads is an error.  FILE may not be the dataset itself (a
+ * link to it, or the same file): that is refused before anything is
+ * written.  A signal removes the temporary.
  */
 #include <math.h>
 #include <signal.h>
@@ -110,8 +113,8 @@ void plot_row(data *D, const item *it, int modeled)
  * --plot-data PATH: the rows with their groups and predictions, for the
  * kind charts, and no report (--dsmem-plot-data PATH: the points of the
  * dsmem chart, dsmem.c).  Written as bs_output writes a file: to a
- * temporary beside PATH, renamed over it when whole, a device, FIFO or
- * link written through.  A signal removes the temporary (it is armed
+ * temporary beside PATH (or the file a link leads to), renamed over it
+ * when whole, a device or FIFO written through.  A signal removes the temporary (it is armed
  * with the signals held, so none comes between its making and its arming).
  */
 int plot_data(FILE *f, const char *name, const char *path,
@@ -126,6 +129,12 @@ int plot_data(FILE *f, const char *name, const char *path,
 
 	if (!D)
 		return usage_error("out of memory");
+	if (bs_same_file(fileno(f), path)) {
+		free(D);
+		return usage_error("%s: is the dataset %s itself: --%s would "
+				   "replace it; give another file", path, name,
+				   dsmem ? "dsmem-plot-data" : "plot-data");
+	}
 	signals_catch();
 	signals_block(&old);
 	if (bs_output_open(&out, path, &err) < 0) {
