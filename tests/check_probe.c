@@ -111,6 +111,9 @@ static const probe_case dsmem_cases[] = {
 	{ "--file tests/cases/dsmem/outside.pat", 2,
 	  "outside.pat:2: edge: lane 1's address 49152: a 4-byte access must "
 	  "be aligned and end inside the 49152-byte window" },
+	{ "--file tests/cases/dsmem/wrap.pat", 2,
+	  "wrap.pat:2: wrap: lane 1's address 4294967292: a 4-byte access "
+	  "must be aligned and end inside the 49152-byte window" },
 	{ "--file /dev/null", 2,
 	  "bankscope-dsmem: /dev/null: no access in it" },
 };

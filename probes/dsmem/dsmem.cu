@@ -392,7 +392,7 @@ static int add_point(const bs_access *a, const char *where)
 	for (int l = 0; l < 32; l++)
 		if (a->active >> l & 1 &&
 		    (a->addr[l] % a->width ||
-		     a->addr[l] + a->width > DSMEM_WINDOW)) {
+		     a->addr[l] > DSMEM_WINDOW - a->width)) {
 			fprintf(stderr, "bankscope-dsmem: %s: lane %d's "
 				"address %u: a %u-byte access must be aligned "
 				"and end inside the %d-byte window\n", where, l,
