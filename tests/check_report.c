@@ -156,6 +156,22 @@ static int finish_status(pid_t pid)
 	return status;
 }
 
+/* The wait status of pid within 10 seconds; -2, pid killed, when it is
+ * still running then (it waits on something). */
+static int finish_within(pid_t pid)
+{
+	int status = 0;
+
+	for (int i = 0; i < 1000; i++) {
+		if (waitpid(pid, &status, WNOHANG) == pid)
+			return status;
+		nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
+	}
+	kill(pid, SIGKILL);
+	finish_status(pid);
+	return -2;
+}
+
 /*
  * Run $BANKSCOPE with args; its exit status, or -1 when it could not run
  * or died.  *err (when not NULL) receives its stderr, to be freed.
@@ -774,7 +790,7 @@ START_TEST(test_plot_data_safe)
 				  mydata, NULL };
 	const char *to_fifo[] = { "report", "--plot-data", fifo, KINDS, NULL };
 	char *want = tu_slurp(KINDS, NULL);
-	int status = 0;
+	int status;
 	pid_t pid;
 
 	ck_assert_ptr_nonnull(want);
@@ -816,13 +832,8 @@ START_TEST(test_plot_data_safe)
 
 	pid = start(to_fifo, -1, -1);
 	ck_assert_int_gt(pid, 0);
-	for (int i = 0; i < 1000 && waitpid(pid, &status, WNOHANG) == 0; i++)
-		nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
-	if (kill(pid, 0) == 0) {
-		kill(pid, SIGKILL);
-		finish_status(pid);
-		ck_abort_msg("--plot-data waits on a FIFO nobody reads");
-	}
+	status = finish_within(pid);
+	ck_assert_msg(status != -2, "--plot-data waits on a FIFO nobody reads");
 	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 2,
 		      "status %#x", status);
 
@@ -1168,6 +1179,45 @@ START_TEST(test_chart_link)
 	listing(dir, left, sizeof left);
 	ck_assert_str_eq(left, "charts\nsecret\n");
 	free(err);
+	remove_dir(dir);
+}
+END_TEST
+
+/* A chart in --charts that is a FIFO: refused at once, not waited on
+ * (issue 30, item 9). */
+START_TEST(test_chart_fifo)
+{
+	char dir[256], out[300], ch[300], path[1024], left[4096], *text;
+	const char *args[] = { "report", "--charts", ch, "--out", out,
+			       DATASET, NULL };
+	int fd = -1, status;
+	pid_t pid;
+
+	temp_dir(dir, sizeof dir);
+	ck_assert_msg(dir[0], "no temporary folder");
+	path_in(out, sizeof out, dir, "out");
+	path_in(ch, sizeof ch, dir, "charts");
+	ck_assert_int_eq(mkdir(ch, 0777), 0);
+	path_in(path, sizeof path, ch, "stride.png");
+	ck_assert_int_eq(mkfifo(path, 0600), 0);
+	path_in(path, sizeof path, dir, "err");
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	ck_assert_int_ge(fd, 0);
+	pid = start(args, -1, fd);
+	close(fd);
+	ck_assert_int_gt(pid, 0);
+	status = finish_within(pid);
+	ck_assert_msg(status != -2, "report waits on a FIFO in --charts");
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 2,
+		      "status %#x", status);
+	text = page(dir, "err");
+	ck_assert_msg(text && strstr(text, "stride.png: not a regular file: "
+				     "not copied into the report"),
+		      "stderr: %s", text ? text : "");
+	free(text);
+	unlink(path);
+	listing(dir, left, sizeof left);
+	ck_assert_str_eq(left, "charts\n");
 	remove_dir(dir);
 }
 END_TEST
@@ -1693,7 +1743,8 @@ Suite *report_suite(void)
 		     (const tu_test[]){ { test_charts, 1 }, { NULL, 0 } });
 	tu_add_tcase(s, "out", 60, (const tu_test[]){
 		{ test_symlinks, 1 }, { test_out_refused, 1 },
-		{ test_chart_link, 1 }, { test_concurrent, 1 },
+		{ test_chart_link, 1 }, { test_chart_fifo, 1 },
+		{ test_concurrent, 1 },
 		{ test_interrupted, TU_ROWS(interrupt_signals) },
 		{ test_plot_data_interrupted, TU_ROWS(interrupt_signals) },
 		{ NULL, 0 } });
