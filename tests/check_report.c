@@ -111,18 +111,33 @@ static void listing(const char *dir, char *buf, size_t size)
 /*
  * Start $BANKSCOPE with args (NULL-terminated, without the program name),
  * stdin from in_fd (-1: /dev/null), stdout to /dev/null and stderr to
- * err_fd (-1: /dev/null); its pid, or -1.
+ * err_fd (-1: /dev/null); its pid, or -1.  SIGINT, SIGTERM and SIGHUP
+ * take their default action and are not blocked, whatever the suite was
+ * started with (nohup ignores SIGHUP, and the program keeps a signal
+ * ignored that it was started ignoring).
  */
 static pid_t start(const char *const *args, int in_fd, int err_fd)
 {
 	const char *prog = getenv("BANKSCOPE");
 	char *argv[16];
 	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t attr;
+	sigset_t def, none;
 	int n = 0;
 	pid_t pid;
 
 	if (!prog || !*prog)
 		return -1;
+	sigemptyset(&none);
+	sigemptyset(&def);
+	sigaddset(&def, SIGINT);
+	sigaddset(&def, SIGTERM);
+	sigaddset(&def, SIGHUP);
+	posix_spawnattr_init(&attr);
+	posix_spawnattr_setsigdefault(&attr, &def);
+	posix_spawnattr_setsigmask(&attr, &none);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF |
+				 POSIX_SPAWN_SETSIGMASK);
 	argv[n++] = (char *)prog;
 	while (*args && n < 15)
 		argv[n++] = (char *)*args++;
@@ -139,9 +154,10 @@ static pid_t start(const char *const *args, int in_fd, int err_fd)
 	else
 		posix_spawn_file_actions_addopen(&fa, 2, "/dev/null",
 						 O_WRONLY, 0);
-	if (posix_spawn(&pid, prog, &fa, NULL, argv, environ) != 0)
+	if (posix_spawn(&pid, prog, &fa, &attr, argv, environ) != 0)
 		pid = -1;
 	posix_spawn_file_actions_destroy(&fa);
+	posix_spawnattr_destroy(&attr);
 	return pid;
 }
 
@@ -1342,7 +1358,9 @@ static pid_t feed_rows(int wavefronts, int fds[2])
  * signal is sent as soon as anything new appears in --out or beside it
  * (a temporary), while the dataset still streams in through a pipe, many
  * rows that all disagree.  Afterwards the previous report is there whole,
- * and nothing else (issue 12, item 6).
+ * and nothing else (issue 12, item 6).  The suite itself ignores SIGHUP,
+ * as under nohup: the report is started with the signals' defaults
+ * (issue 30, item 7).
  */
 static const int interrupt_signals[] = { SIGINT, SIGTERM, SIGHUP };
 
@@ -1359,6 +1377,7 @@ START_TEST(test_interrupted)
 	pid_t pid, writer;
 	char *text;
 
+	signal(SIGHUP, SIG_IGN);
 	temp_dir(dir, sizeof dir);
 	ck_assert_msg(dir[0], "no temporary folder");
 	path_in(out, sizeof out, dir, "out");
@@ -1412,7 +1431,8 @@ END_TEST
 
 /*
  * --plot-data interrupted while it reads: the signal ends it, and its
- * temporary beside the file is gone; the file is the old one.
+ * temporary beside the file is gone; the file is the old one.  SIGHUP
+ * is ignored here as under nohup (issue 30, item 7).
  */
 START_TEST(test_plot_data_interrupted)
 {
@@ -1423,6 +1443,7 @@ START_TEST(test_plot_data_interrupted)
 	pid_t pid, writer;
 	char *text;
 
+	signal(SIGHUP, SIG_IGN);
 	temp_dir(dir, sizeof dir);
 	ck_assert_msg(dir[0], "no temporary folder");
 	path_in(plot, sizeof plot, dir, "kinds.csv");
