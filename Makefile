@@ -212,6 +212,9 @@ all: $(CLI) $(LIB) $(if $(HAVE_CUPTI),$(INJECT))
 # and compare too, instead of taking every stamp, and so everything, as
 # changed.  The temporary is the shell's own ($$), so that two makes in
 # one tree never write one temporary.
+# $(call sq,TEXT): TEXT as one single-quoted shell word, its quotes
+# escaped, so that a value given to make is never run as shell code.
+sq = '$(subst ','\'',$(1))'
 stamp_sh = mkdir -p $(@D) && printf '%s\n' '$(subst ','\'',$(1))' >$@.tmp$$$$ && \
 	{ cmp -s $@.tmp$$$$ $@ && rm -f $@.tmp$$$$ || mv -f $@.tmp$$$$ $@; }
 
@@ -563,18 +566,19 @@ DATA ?= $(shell $(REPORT_SH) newest)
 PLOTS_DIR ?= build/plots
 REPORT_OUT ?= build/report
 GNUPLOT ?= gnuplot
-REPORT_ENV = CLI=$(CLI) MAKE='$(MAKE)' GNUPLOT='$(GNUPLOT)' \
-	PLOTS_DIR='$(PLOTS_DIR)' REPORT_OUT='$(REPORT_OUT)' DSMEM_DATA='$(DSMEM_DATA)'
+REPORT_ENV = CLI=$(CLI) MAKE=$(call sq,$(MAKE)) GNUPLOT=$(call sq,$(GNUPLOT)) \
+	PLOTS_DIR=$(call sq,$(PLOTS_DIR)) REPORT_OUT=$(call sq,$(REPORT_OUT)) \
+	DSMEM_DATA=$(call sq,$(DSMEM_DATA))
 
 .PHONY: plots report check-report bench-report deps-plots
 deps-plots:
 	@command -v $(GNUPLOT) >/dev/null 2>&1 || $(DEPS) gnuplot-nox
 
 plots: $(CLI) deps-plots
-	@$(REPORT_ENV) WHO=plots $(REPORT_SH) plots '$(DATA)'
+	@$(REPORT_ENV) WHO=plots $(REPORT_SH) plots $(call sq,$(DATA))
 
 report: $(CLI)
-	@DATA='$(DATA)' DATA_ORIGIN='$(origin DATA)' $(REPORT_ENV) \
+	@DATA=$(call sq,$(DATA)) DATA_ORIGIN='$(origin DATA)' $(REPORT_ENV) \
 		$(REPORT_SH) report
 
 check-report: $(CLI)
@@ -590,7 +594,7 @@ bench-report: $(CLI)
 # cuda-samples, python3 needs torch and triton; results under OUT).
 .PHONY: profile-bench
 profile-bench:
-	SAMPLES='$(SAMPLES)' OUT='$(or $(OUT),build/profile-bench)' \
+	SAMPLES=$(call sq,$(SAMPLES)) OUT=$(call sq,$(or $(OUT),build/profile-bench)) \
 		bash scripts/profile-bench.sh
 
 # ---- the browser lab (WebAssembly) ------------------------------------------
