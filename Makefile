@@ -47,8 +47,9 @@
 #   make report       build/report/: measure when a GPU is present, else the
 #                     newest committed dataset
 #   make man          build/man/bankscope.1, generated from docs/bankscope.md
-#   make install      bankscope, bankscope-probe (when built), the injection
-#                     library, the gnuplot scripts and the man page under
+#   make install      bankscope, bankscope-probe and bankscope-dsmem (when
+#                     built), the injection library, the gnuplot
+#                     scripts and the man page under
 #                     DESTDIR/PREFIX (/usr/local): bin/, lib/bankscope/,
 #                     share/bankscope/plots/, share/man/man1/
 #   make uninstall    remove what make install put there
@@ -648,6 +649,7 @@ install: $(CLI) $(if $(HAVE_CUPTI),$(INJECT)) $(MAN_PAGE)
 		'$(DESTDIR)$(man1dir)'
 	$(INSTALL) -m 755 $(CLI) '$(DESTDIR)$(bindir)/bankscope'
 	$(if $(wildcard $(PROBE)),$(INSTALL) -m 755 $(PROBE) '$(DESTDIR)$(bindir)/bankscope-probe')
+	$(if $(wildcard $(DSMEM)),$(INSTALL) -m 755 $(DSMEM) '$(DESTDIR)$(bindir)/bankscope-dsmem')
 	$(if $(HAVE_CUPTI),$(INSTALL) -d '$(DESTDIR)$(pkglibdir)')
 	$(if $(HAVE_CUPTI),$(INSTALL) -m 755 $(INJECT) '$(DESTDIR)$(pkglibdir)/')
 	$(if $(EXPLAIN_SO)$(EXPLAIN_PATCH),$(INSTALL) -d '$(DESTDIR)$(pkglibdir)')
@@ -658,6 +660,7 @@ install: $(CLI) $(if $(HAVE_CUPTI),$(INJECT)) $(MAN_PAGE)
 
 uninstall:
 	rm -f '$(DESTDIR)$(bindir)/bankscope' '$(DESTDIR)$(bindir)/bankscope-probe' \
+		'$(DESTDIR)$(bindir)/bankscope-dsmem' \
 		'$(DESTDIR)$(pkglibdir)/libbankscope_inject.so' \
 		$(foreach f,$(EXPLAIN),'$(DESTDIR)$(pkglibdir)/$(notdir $(f))') \
 		'$(DESTDIR)$(man1dir)/bankscope.1' \
