@@ -340,6 +340,13 @@ int bs_calib_run(bs_calib *c, const bs_calib_options *o, bs_arch *out,
 	res->remote_rows = c->remote_rows;
 	res->distinct = c->n;
 	res->skipped = c->skipped;
+	if (!c->n && c->noted)
+		return bs_error_set(err, "calibrate", 0, 0, "no measured row: "
+				    "%zu of the %zu rows carry a note, which "
+				    "leaves them unjudged (the first: %s)%s",
+				    c->noted, c->skipped, c->first_note,
+				    c->noted < c->skipped ? "; the others hold "
+				    "no counters" : "");
 	if (!c->n)
 		return bs_error_set(err, "calibrate", 0, 0, "no measured row: "
 				    "the datasets hold no counters (measure "
