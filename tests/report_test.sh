@@ -54,6 +54,7 @@
 #    same.
 # 9. make plots DATA="$T/it's.csv" draws; make report DATA="x'; touch
 #    ...; echo '" runs nothing.
+# 10. The README names the dataset that make report shows without a GPU.
 # Run from the repository root (make check-report).  Exit status 0 when
 # every check passed; each failure is one "FAIL: ..." line.
 set -u
@@ -494,6 +495,15 @@ else
 	fail "make report DATA=<shell code>: exit $rc, $(ls "$T" | grep PWNED)"
 fi
 rm -rf "$T/PWNED" "$T/pwned.log" "$T/pwned-out" "$T/pwned-plots"
+
+# 10. The README names the dataset make report shows without a GPU
+#     (issue 30, item 21).
+newest=$(sh scripts/report.sh newest)
+if [ -n "$newest" ] && grep -qF "$newest" README.md; then
+	ok "the README names $newest, the dataset make report shows without a GPU"
+else
+	fail "the README does not name $newest, the dataset make report shows without a GPU"
+fi
 
 if [ "$(user_state)" = "$before" ]; then
 	ok "build/report/ and build/plots/ untouched"
