@@ -187,7 +187,7 @@ static void emit_not_modeled(run *r, const bs_access *a)
 		       ? "store" : kind, active, p->name, note);
 		break;
 	case FMT_CSV:
-		csv_field(stdout, a->name);
+		csv_field(stdout, name_shown(a->name, name, sizeof name));
 		printf(",%u,%s,%u,,,,,,,\n# %s\n", a->width, kind,
 		       active, note);
 		break;

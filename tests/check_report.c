@@ -388,6 +388,41 @@ START_TEST(test_escape)
 	free(html);
 	free(md);
 	free(err);
+
+	/* a terminal escape and bytes that are no UTF-8, in the GPU's name and
+	 * a row's: \xHH on both pages, as on a terminal (issue 30, item 18) */
+	n = (size_t)snprintf(row, sizeof row, "# gpu: G\033[2J\377\n"
+			     "probe,name,width,op,wavefronts_measured,"
+			     "addresses\nstride,n\033[1m\302\233\300,4,ld,5,0");
+	for (int l = 1; l < 32; l++)
+		n += (size_t)snprintf(row + n, sizeof row - n, " %d", 4 * l);
+	snprintf(row + n, sizeof row - n, "\n");
+	spit(data, row);
+	ck_assert_int_eq(run(args, &err), 0);
+	html = page(out, "index.html");
+	md = page(out, "report.md");
+	ck_assert_ptr_nonnull(html);
+	ck_assert_ptr_nonnull(md);
+	assert_holds(html, "index.html", "<title>bankscope report: "
+		     "G\\x1b[2J\\xff</title>");
+	assert_holds(html, "index.html",
+		     "<td><code>n\\x1b[1m\\xc2\\x9b\\xc0</code></td>");
+	assert_holds(md, "report.md", "# bankscope report: G\\\\x1b\\[2J"
+		     "\\\\xff\n");
+	assert_holds(md, "report.md", "| `n\\x1b[1m\\xc2\\x9b\\xc0` |");
+	for (const char *p = html, *e; *p; p += e - p) {
+		e = p + bs_utf8_next(p);
+		ck_assert_msg(e > p && *p != '\033', "index.html: byte %#x "
+			      "at %td", (unsigned char)*p, p - html);
+	}
+	for (const char *p = md, *e; *p; p += e - p) {
+		e = p + bs_utf8_next(p);
+		ck_assert_msg(e > p && *p != '\033', "report.md: byte %#x "
+			      "at %td", (unsigned char)*p, p - md);
+	}
+	free(html);
+	free(md);
+	free(err);
 	remove_dir(dir);
 }
 END_TEST
