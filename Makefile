@@ -4,7 +4,8 @@
 #
 #   make              build/bankscope (the CLI), build/libbankscope.a and,
 #                     where CUPTI's headers are, build/libbankscope_inject.so
-#   make check        build and run the Check test suite, the report test,
+#   make check        build and run the Check test suite, the pattern
+#                     fuzzer's seeds (no libFuzzer), the report test,
 #                     the browser lab's test and the build test (exits
 #                     non-zero on any failure);
 #                     SANITIZE=1 builds the suite with ASan + UBSan under
@@ -283,6 +284,13 @@ $(B)/check_bankscope: $(TEST_OBJ) $(LIB)
 deps-check:
 	@$(DEPS) check pkg-config
 
+# The pattern fuzzer without libFuzzer (tests/fuzz_replay.c hands it each
+# file named): make check replays fuzz/seeds/pattern/, so a seed that
+# breaks one of its invariants fails the suite without clang.
+$(B)/fuzz_pattern_replay: $(B)/obj/fuzz/fuzz_pattern.o \
+		$(B)/obj/tests/fuzz_replay.o $(LIB)
+	$(CC) $(ALL_CFLAGS) $(SAN_LDFLAGS) -o $@ $^ $(LDLIBS)
+
 # make check also compiles the CUDA side (nvcc and CUPTI's headers are
 # needed, a GPU is not): the probe runner, the tutorial, the profile
 # sample, the injection library, the counters' smoke test, and the probe
@@ -293,11 +301,13 @@ deps-check:
 # from the committed H100 dataset and opens it in headless Chromium
 # (tests/report_test.sh), does the same with the browser lab
 # (tests/web_test.sh), and runs the build test (tests/build_test.sh).
-check: $(B)/check_bankscope $(CLI) $(if $(SANITIZED),,$(CUDA_CHECK_BUILDS) \
+check: $(B)/check_bankscope $(CLI) $(B)/fuzz_pattern_replay \
+		$(if $(SANITIZED),,$(CUDA_CHECK_BUILDS) \
 		$(MAN_PAGE))
 ifneq ($(SANITIZED),)
 	$(if $(CUDA_CHECK_BUILDS),$(MAKE) --no-print-directory SANITIZE= MSAN= $(CUDA_CHECK_BUILDS))
 endif
+	$(B)/fuzz_pattern_replay $(sort $(wildcard fuzz/seeds/pattern/*))
 	BANKSCOPE=$(CLI) PROBE=$(if $(filter $(PROBE),$(CUDA_CHECK_BUILDS)),$(PROBE)) \
 		DSMEM=$(if $(filter $(DSMEM),$(CUDA_CHECK_BUILDS)),$(DSMEM)) \
 		COUNTERS_SMOKE=$(if $(filter $(SMOKE),$(CUDA_CHECK_BUILDS)),$(SMOKE)) \

@@ -852,6 +852,7 @@ int bs_predict(const bs_arch *p, const bs_access *a, bs_summary *out,
 	out->phases = phases;
 	out->packed = packed;
 	out->passes = out->load_wavefronts = out->cas_wavefronts = 0;
+	out->sectors = out->lines = 0;     /* a bank rule's: none */
 	out->latency_cycles = model_latency(r, packed, waves);
 	return 0;
 }
