@@ -388,27 +388,6 @@ START_TEST(test_output_symlink_failed)
 }
 END_TEST
 
-/* A FIFO that no process reads: an error at once, never a wait (issue
- * 30, item 2).  The test case's timeout catches a wait. */
-START_TEST(test_output_fifo_unread)
-{
-	char path[512];
-	struct stat st;
-	bs_error err;
-
-	out_path(path, sizeof path, "fifo");
-	ck_assert_int_eq(mkfifo(path, 0600), 0);
-	alarm(10);
-	ck_assert_int_eq(write_via(path, "nobody\n", &err), -1);
-	alarm(0);
-	ck_assert_str_eq(err.source, path);
-	ck_assert_str_eq(err.text, "cannot write: a FIFO that no process "
-			 "reads (start its reader first)");
-	assert_type(path, S_IFIFO, &st);
-	assert_listing("fifo\n");
-}
-END_TEST
-
 /* A character device (the null device, 1:3) stays one.  Skipped where
  * mknod is not allowed (not root). */
 START_TEST(test_output_device)
@@ -471,7 +450,6 @@ Suite *util_suite(void)
 		{ test_output_new, 1 }, { test_output_regular, 1 },
 		{ test_output_fifo, 1 }, { test_output_symlink, 1 },
 		{ test_output_symlink_failed, 1 },
-		{ test_output_fifo_unread, 1 },
 		{ test_output_device, 1 }, { test_output_refused, 1 },
 		{ NULL, 0 } });
 	tcase_add_checked_fixture(tc, out_setup, out_teardown);

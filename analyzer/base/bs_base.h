@@ -101,9 +101,9 @@ int bs_csv_plain(const char *s);
  * is replaced the same way, so a failed run leaves it as it was.
  * Anything else is never replaced: a character or block device, a FIFO,
  * or a link to one is opened for writing and written through, so
- * /dev/null, /dev/stdout or a FIFO stays what it was.  A folder, a socket,
- * a link to nothing or a FIFO that no process reads (no wait for one) is
- * an error.
+ * /dev/null, /dev/stdout or a FIFO stays what it was (a FIFO's open waits
+ * for its reader: a caller that holds signals back around the open must
+ * not for a FIFO).  A folder, a socket or a link to nothing is an error.
  *
  * bs_output_open(): 0, or -1 with err naming PATH ("cannot write: ...");
  * o->f is where to write, o->tmp the temporary's name ("" when written

@@ -276,7 +276,7 @@ int bs_same_file(int fd, const char *path)
 int bs_output_open(bs_output *o, const char *path, bs_error *err)
 {
 	struct stat st;
-	int fd, e, flags, exists = 1;
+	int fd, e, exists = 1;
 	mode_t mode;
 	char real[BS_OUTPUT_PATH];
 	const char *where = path;
@@ -301,23 +301,11 @@ int bs_output_open(bs_output *o, const char *path, bs_error *err)
 				    "is too long");
 	}
 	if (exists && !S_ISREG(st.st_mode)) {
-		/* Never replaced: written through, nothing created.  A FIFO
-		 * nobody reads is an error (ENXIO), not a wait. */
+		/* Never replaced: written through, nothing created (a FIFO
+		 * waits here for its reader). */
 		o->tmp[0] = '\0';
-		fd = open(path, O_WRONLY | O_TRUNC | O_NOCTTY | O_NONBLOCK);
-		if (fd < 0 && errno == ENXIO)
-			return bs_error_set(err, path, 0, 0, "cannot write: a "
-					    "FIFO that no process reads (start "
-					    "its reader first)");
-		if (fd < 0)
+		if ((fd = open(path, O_WRONLY | O_TRUNC | O_NOCTTY)) < 0)
 			goto fail;
-		if ((flags = fcntl(fd, F_GETFL)) < 0 ||
-		    fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0) {
-			e = errno;
-			close(fd);
-			errno = e;
-			goto fail;
-		}
 	} else {
 		mode = umask(0);
 		umask(mode);

@@ -9,8 +9,9 @@
  * quotes).  It is written beside FILE and renamed over it when whole
  * (bs_output: FILE keeps its mode, a new one gets 0666 less the umask;
  * through a symbolic link, the file it leads to is replaced so); a
- * device or a FIFO is written through, never replaced, and a FIFO that
- * no process reads is an error.  FILE may not be the dataset itself (a
+ * device or a FIFO is written through, never replaced (a FIFO is waited
+ * on for its reader, and SIGINT, SIGTERM or SIGHUP end the wait).  FILE
+ * may not be the dataset itself (a
  * link to it, or the same file): that is refused before anything is
  * written.  A signal removes the temporary.
  */
@@ -19,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "report.h"
 
@@ -124,8 +126,9 @@ int plot_data(FILE *f, const char *name, const char *path,
 	bs_output out;
 	bs_error err;
 	sigset_t old;
+	struct stat st;
 	data *D = calloc(1, sizeof *D);
-	int rc = 0;
+	int rc = 0, fifo;
 
 	if (!D)
 		return usage_error("out of memory");
@@ -136,13 +139,19 @@ int plot_data(FILE *f, const char *name, const char *path,
 				   dsmem ? "dsmem-plot-data" : "plot-data");
 	}
 	signals_catch();
-	signals_block(&old);
+	/* A FIFO's open waits for its reader, and a signal must end that
+	 * wait: the signals are held back only where a temporary is made,
+	 * so that none comes between its making and its arming. */
+	fifo = stat(path, &st) == 0 && S_ISFIFO(st.st_mode);
+	if (!fifo)
+		signals_block(&old);
 	if (bs_output_open(&out, path, &err) < 0) {
 		rc = report_error(&err);
 	} else if (out.tmp[0]) {
 		signals_arm_file(out.tmp);
 	}
-	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (!fifo)
+		sigprocmask(SIG_SETMASK, &old, NULL);
 	D->plot = rc ? NULL : out.f;
 	D->plot_dsmem = dsmem;
 	if (!rc && !(ds = bs_dataset_open(f, name, &err)))
