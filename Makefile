@@ -4,7 +4,8 @@
 #
 #   make              build/bankscope (the CLI), build/libbankscope.a and,
 #                     where CUPTI's headers are, build/libbankscope_inject.so
-#   make check        build and run the Check test suite, the report test,
+#   make check        build and run the Check test suite, the pattern
+#                     fuzzer's seeds (no libFuzzer), the report test,
 #                     the browser lab's test and the build test (exits
 #                     non-zero on any failure);
 #                     SANITIZE=1 builds the suite with ASan + UBSan under
@@ -47,8 +48,9 @@
 #   make report       build/report/: measure when a GPU is present, else the
 #                     newest committed dataset
 #   make man          build/man/bankscope.1, generated from docs/bankscope.md
-#   make install      bankscope, bankscope-probe (when built), the injection
-#                     library, the gnuplot scripts and the man page under
+#   make install      bankscope, bankscope-probe and bankscope-dsmem (when
+#                     built), the injection library, the gnuplot
+#                     scripts and the man page under
 #                     DESTDIR/PREFIX (/usr/local): bin/, lib/bankscope/,
 #                     share/bankscope/plots/, share/man/man1/
 #   make uninstall    remove what make install put there
@@ -212,6 +214,9 @@ all: $(CLI) $(LIB) $(if $(HAVE_CUPTI),$(INJECT))
 # and compare too, instead of taking every stamp, and so everything, as
 # changed.  The temporary is the shell's own ($$), so that two makes in
 # one tree never write one temporary.
+# $(call sq,TEXT): TEXT as one single-quoted shell word, its quotes
+# escaped, so that a value given to make is never run as shell code.
+sq = '$(subst ','\'',$(1))'
 stamp_sh = mkdir -p $(@D) && printf '%s\n' '$(subst ','\'',$(1))' >$@.tmp$$$$ && \
 	{ cmp -s $@.tmp$$$$ $@ && rm -f $@.tmp$$$$ || mv -f $@.tmp$$$$ $@; }
 
@@ -279,6 +284,13 @@ $(B)/check_bankscope: $(TEST_OBJ) $(LIB)
 deps-check:
 	@$(DEPS) check pkg-config
 
+# The pattern fuzzer without libFuzzer (tests/fuzz_replay.c hands it each
+# file named): make check replays fuzz/seeds/pattern/, so a seed that
+# breaks one of its invariants fails the suite without clang.
+$(B)/fuzz_pattern_replay: $(B)/obj/fuzz/fuzz_pattern.o \
+		$(B)/obj/tests/fuzz_replay.o $(LIB)
+	$(CC) $(ALL_CFLAGS) $(SAN_LDFLAGS) -o $@ $^ $(LDLIBS)
+
 # make check also compiles the CUDA side (nvcc and CUPTI's headers are
 # needed, a GPU is not): the probe runner, the tutorial, the profile
 # sample, the injection library, the counters' smoke test, and the probe
@@ -289,11 +301,13 @@ deps-check:
 # from the committed H100 dataset and opens it in headless Chromium
 # (tests/report_test.sh), does the same with the browser lab
 # (tests/web_test.sh), and runs the build test (tests/build_test.sh).
-check: $(B)/check_bankscope $(CLI) $(if $(SANITIZED),,$(CUDA_CHECK_BUILDS) \
+check: $(B)/check_bankscope $(CLI) $(B)/fuzz_pattern_replay \
+		$(if $(SANITIZED),,$(CUDA_CHECK_BUILDS) \
 		$(MAN_PAGE))
 ifneq ($(SANITIZED),)
 	$(if $(CUDA_CHECK_BUILDS),$(MAKE) --no-print-directory SANITIZE= MSAN= $(CUDA_CHECK_BUILDS))
 endif
+	$(B)/fuzz_pattern_replay $(sort $(wildcard fuzz/seeds/pattern/*))
 	BANKSCOPE=$(CLI) PROBE=$(if $(filter $(PROBE),$(CUDA_CHECK_BUILDS)),$(PROBE)) \
 		DSMEM=$(if $(filter $(DSMEM),$(CUDA_CHECK_BUILDS)),$(DSMEM)) \
 		COUNTERS_SMOKE=$(if $(filter $(SMOKE),$(CUDA_CHECK_BUILDS)),$(SMOKE)) \
@@ -568,18 +582,19 @@ DATA ?= $(shell $(REPORT_SH) newest)
 PLOTS_DIR ?= build/plots
 REPORT_OUT ?= build/report
 GNUPLOT ?= gnuplot
-REPORT_ENV = CLI=$(CLI) MAKE='$(MAKE)' GNUPLOT='$(GNUPLOT)' \
-	PLOTS_DIR='$(PLOTS_DIR)' REPORT_OUT='$(REPORT_OUT)' DSMEM_DATA='$(DSMEM_DATA)'
+REPORT_ENV = CLI=$(CLI) MAKE=$(call sq,$(MAKE)) GNUPLOT=$(call sq,$(GNUPLOT)) \
+	PLOTS_DIR=$(call sq,$(PLOTS_DIR)) REPORT_OUT=$(call sq,$(REPORT_OUT)) \
+	DSMEM_DATA=$(call sq,$(DSMEM_DATA))
 
 .PHONY: plots report check-report bench-report deps-plots
 deps-plots:
 	@command -v $(GNUPLOT) >/dev/null 2>&1 || $(DEPS) gnuplot-nox
 
 plots: $(CLI) deps-plots
-	@$(REPORT_ENV) WHO=plots $(REPORT_SH) plots '$(DATA)'
+	@$(REPORT_ENV) WHO=plots $(REPORT_SH) plots $(call sq,$(DATA))
 
 report: $(CLI)
-	@DATA='$(DATA)' DATA_ORIGIN='$(origin DATA)' $(REPORT_ENV) \
+	@DATA=$(call sq,$(DATA)) DATA_ORIGIN='$(origin DATA)' $(REPORT_ENV) \
 		$(REPORT_SH) report
 
 check-report: $(CLI)
@@ -595,7 +610,7 @@ bench-report: $(CLI)
 # cuda-samples, python3 needs torch and triton; results under OUT).
 .PHONY: profile-bench
 profile-bench:
-	SAMPLES='$(SAMPLES)' OUT='$(or $(OUT),build/profile-bench)' \
+	SAMPLES=$(call sq,$(SAMPLES)) OUT=$(call sq,$(or $(OUT),build/profile-bench)) \
 		bash scripts/profile-bench.sh
 
 # ---- the browser lab (WebAssembly) ------------------------------------------
@@ -649,6 +664,7 @@ install: $(CLI) $(if $(HAVE_CUPTI),$(INJECT)) $(MAN_PAGE)
 		'$(DESTDIR)$(man1dir)'
 	$(INSTALL) -m 755 $(CLI) '$(DESTDIR)$(bindir)/bankscope'
 	$(if $(wildcard $(PROBE)),$(INSTALL) -m 755 $(PROBE) '$(DESTDIR)$(bindir)/bankscope-probe')
+	$(if $(wildcard $(DSMEM)),$(INSTALL) -m 755 $(DSMEM) '$(DESTDIR)$(bindir)/bankscope-dsmem')
 	$(if $(HAVE_CUPTI),$(INSTALL) -d '$(DESTDIR)$(pkglibdir)')
 	$(if $(HAVE_CUPTI),$(INSTALL) -m 755 $(INJECT) '$(DESTDIR)$(pkglibdir)/')
 	$(if $(EXPLAIN_SO)$(EXPLAIN_PATCH),$(INSTALL) -d '$(DESTDIR)$(pkglibdir)')
@@ -659,6 +675,7 @@ install: $(CLI) $(if $(HAVE_CUPTI),$(INJECT)) $(MAN_PAGE)
 
 uninstall:
 	rm -f '$(DESTDIR)$(bindir)/bankscope' '$(DESTDIR)$(bindir)/bankscope-probe' \
+		'$(DESTDIR)$(bindir)/bankscope-dsmem' \
 		'$(DESTDIR)$(pkglibdir)/libbankscope_inject.so' \
 		$(foreach f,$(EXPLAIN),'$(DESTDIR)$(pkglibdir)/$(notdir $(f))') \
 		'$(DESTDIR)$(man1dir)/bankscope.1' \

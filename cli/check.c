@@ -293,24 +293,26 @@ static int check_counters(check *c, const char *file, long line,
 		put_items(c, file, line, r, "measured", f, n, p);
 		return 1;
 	}
+	/* Each count measured, then each prediction in that order: the
+	 * wavefronts, the conflicts, and a remote kind's sectors. */
 	row_label(out, file, line, r);
 	verdict_num(a, sizeof a, wm);
 	fprintf(out, "measured %s wavefront%s", a, wm == 1 ? "" : "s");
-	/* a remote kind's second count is its sectors, a bank kind's its
-	   conflicts */
+	if (!isnan(cm)) {
+		verdict_num(b, sizeof b, cm);
+		fprintf(out, ", %s conflict%s", b, cm == 1 ? "" : "s");
+	}
 	if (k->remote && !isnan(r->sectors_measured)) {
 		verdict_num(b, sizeof b, r->sectors_measured);
-		fprintf(out, ", %s sector%s; predicted %u, %u (%s)\n", b,
-			r->sectors_measured == 1 ? "" : "s", s->wavefronts,
-			s->sectors, p->name);
-	} else if (!k->remote && !isnan(cm)) {
-		verdict_num(b, sizeof b, cm);
-		fprintf(out, ", %s conflict%s; predicted %u, %u (%s)\n", b,
-			cm == 1 ? "" : "s", s->wavefronts, s->bank_conflicts,
-			p->name);
-	} else {
-		fprintf(out, "; predicted %u (%s)\n", s->wavefronts, p->name);
+		fprintf(out, ", %s sector%s", b,
+			r->sectors_measured == 1 ? "" : "s");
 	}
+	fprintf(out, "; predicted %u", s->wavefronts);
+	if (!isnan(cm))
+		fprintf(out, ", %u", s->bank_conflicts);
+	if (k->remote && !isnan(r->sectors_measured))
+		fprintf(out, ", %u", s->sectors);
+	fprintf(out, " (%s)\n", p->name);
 	return 1;
 }
 

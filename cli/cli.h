@@ -164,6 +164,9 @@ size_t verdict_stale(const bs_row *r, const bs_summary *s,
 extern const char *const predict_csv_header;
 void lane_list(uint32_t mask, char *buf, size_t size);
 void csv_field(FILE *out, const char *s);
+/* name as is, or escaped into buf (bs_escape_text) when it holds a
+ * control byte or a byte that starts no valid UTF-8 character. */
+const char *name_shown(const char *name, char *buf, size_t size);
 void json_string(FILE *out, const char *s);
 void print_text(FILE *out, const bs_arch *p, const bs_access *a,
 		const bs_detail *d);

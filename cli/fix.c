@@ -97,7 +97,10 @@ static void text_fix(const run *r, const bs_fix *f)
 	bs_predict_detail(r->arch, &f->before, &d, NULL);
 	if (f->already_ideal) {
 		print_text(stdout, r->arch, &f->before, &d);
-		if (f->remote)
+		if (!f->before.active)
+			printf("no fix needed: no lane is active, so it "
+			       "accesses nothing\n");
+		else if (f->remote)
 			printf("no fix needed: %u sector%s, the fewest that "
 			       "hold its bytes\n", f->sum_before.sectors,
 			       f->sum_before.sectors == 1 ? "" : "s");

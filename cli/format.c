@@ -6,7 +6,9 @@
  *       served, '+' when other lanes share that word, '.' for an idle
  *       bank), the shared words spelled out, then the totals.  The name
  *       is escaped for the terminal (bs_escape_text).
- * csv:  a header, then one row per access.
+ * csv:  a header, then one row per access.  csv and map write a name
+ *       that holds a control byte or bytes that are no UTF-8 escaped as
+ *       text does (name_shown), so neither carries them raw.
  * json: an array with one object per access carrying everything the text
  *       shows.
  * map:  per access, a comment line, a header and one row per cell
@@ -379,7 +381,8 @@ static size_t put_kind(char *b, bs_kind k)
 /*
  * The name as it is, when it is shorter than 16 bytes and holds none of
  * the bytes the quoting rule looks at (',', '"', CR, LF, blanks and '#':
- * those of the rule and more); else 0.  Its 64 bytes can be read.
+ * those of the rule and more), no other control byte and nothing but
+ * ASCII; else 0.  Its 64 bytes can be read.
  */
 static size_t put_plain_name(char *b, const char *name)
 {
@@ -396,6 +399,9 @@ static size_t put_plain_name(char *b, const char *name)
 	x = _mm_or_si128(x, _mm_cmpeq_epi8(c, _mm_set1_epi8(' ')));
 	x = _mm_or_si128(x, _mm_cmpeq_epi8(c, _mm_set1_epi8('\t')));
 	x = _mm_or_si128(x, _mm_cmpeq_epi8(c, _mm_set1_epi8('#')));
+	/* control bytes, DEL and every non-ASCII byte: the slow path's */
+	x = _mm_or_si128(x, _mm_cmplt_epi8(c, _mm_set1_epi8(0x20)));
+	x = _mm_or_si128(x, _mm_cmpeq_epi8(c, _mm_set1_epi8(0x7f)));
 	if (n == 16 || ((unsigned)_mm_movemask_epi8(x) & (end - 1) & ~end))
 		return 0;
 	_mm_storeu_si128((__m128i *)b, c);
@@ -409,7 +415,8 @@ static size_t put_plain_name(char *b, const char *name)
 	for (; name[n]; n++) {
 		unsigned char c = (unsigned char)name[n];
 
-		if (n == 15 || (c < 64 && (special >> c & 1)))
+		if (n == 15 || (c < 64 && (special >> c & 1)) || c < 0x20 ||
+		    c >= 0x7f)
 			return 0;
 	}
 	memcpy(b, name, 16);
@@ -473,15 +480,33 @@ static size_t put_csv_name(char *b, const char *name)
 	return n;
 }
 
+const char *name_shown(const char *name, char *buf, size_t size)
+{
+	for (const char *p = name; *p;) {
+		unsigned char c = (unsigned char)*p;
+		int k = bs_utf8_next(p);
+
+		if (k == 0 || (k == 1 && (c < 0x20 || c == 0x7f)) ||
+		    (c == 0xc2 && (unsigned char)p[1] < 0xa0)) {
+			bs_escape_text(buf, size, name);
+			return buf;
+		}
+		p += k;
+	}
+	return name;
+}
+
 size_t csv_row_any(char *row, const bs_access *a, const bs_summary *s)
 {
 	size_t n = csv_row(row, a, s);
+	char esc[BS_NAME_MAX];
 	bs_access plain;
 
 	if (n)
 		return n;
-	/* the name goes through the quoting rule, then the rest */
-	n = put_csv_name(row, a->name);
+	/* the name, escaped where it must be, through the quoting rule,
+	 * then the rest */
+	n = put_csv_name(row, name_shown(a->name, esc, sizeof esc));
 	plain = *a;
 	plain.name[0] = '\0';
 	return n + csv_row(row + n, &plain, s);
@@ -572,11 +597,12 @@ static void map_remote(FILE *out, const bs_arch *p, const bs_access *a,
 		       const bs_summary *s, int first)
 {
 	bs_remote g;
-	char list[160];
+	char list[160], esc[BS_NAME_MAX];
 
 	fprintf(out, "%s# access: %s, %u-byte %s, arch %s, another CTA's "
 		"shared memory: %u sector%s moved, %u line%s\n",
-		first ? "" : "\n\n", a->name, a->width, kind_word(a->kind),
+		first ? "" : "\n\n", name_shown(a->name, esc, sizeof esc),
+		a->width, kind_word(a->kind),
 		p->name, s->sectors, s->sectors == 1 ? "" : "s", s->lines,
 		s->lines == 1 ? "" : "s");
 	fprintf(out, "sector,line,byte,first_lane,lane_count,lanes\n");
@@ -600,14 +626,15 @@ void print_map(FILE *out, const bs_arch *p, const bs_access *a,
 {
 	const bs_summary *s = &d->sum;
 	unsigned base = 0;
-	char lanes[160];
+	char lanes[160], esc[BS_NAME_MAX];
 
 	if (s->sectors) {
 		map_remote(out, p, a, s, first);
 		return;
 	}
 	fprintf(out, "%s# access: %s, %u-byte %s, arch %s, %u wavefront%s, "
-		"ideal %u, %u bank conflict%s\n", first ? "" : "\n\n", a->name,
+		"ideal %u, %u bank conflict%s\n", first ? "" : "\n\n",
+		name_shown(a->name, esc, sizeof esc),
 		a->width, kind_word(a->kind), p->name, s->wavefronts,
 		s->wavefronts == 1 ? "" : "s", s->ideal_wavefronts,
 		s->bank_conflicts, s->bank_conflicts == 1 ? "" : "s");

@@ -21,8 +21,9 @@ static const char predict_usage[] =
 	"                         [ACCESS OPTIONS] [PATTERN-FILE...]\n"
 	"\n"
 	"Predict, for each warp access, its wavefronts, the ideal wavefronts,\n"
-	"bank conflicts (= wavefronts - ideal), the worst n-way degree and the\n"
-	"dependent-chain latency in cycles.\n"
+	"bank conflicts (the bank slots beyond the ideal: (wavefronts - ideal)\n"
+	"/ slot_waves, 1 but for a compare-and-swap's 2), the worst n-way\n"
+	"degree and the dependent-chain latency in cycles.\n"
 	"\n"
 	"  --arch NAME|FILE   a built-in architecture, sm_90 (default: Hopper,\n"
 	"                     measured on an H100) or textbook (one phase for\n"
@@ -186,7 +187,7 @@ static void emit_not_modeled(run *r, const bs_access *a)
 		       ? "store" : kind, active, p->name, note);
 		break;
 	case FMT_CSV:
-		csv_field(stdout, a->name);
+		csv_field(stdout, name_shown(a->name, name, sizeof name));
 		printf(",%u,%s,%u,,,,,,,\n# %s\n", a->width, kind,
 		       active, note);
 		break;

@@ -80,16 +80,21 @@ typedef struct {
 int stream_threads_set(void)
 {
 	const char *e = getenv("BANKSCOPE_THREADS");
-	long n;
-	char *end;
+	int n = 0;
 
 	if (!e || !*e)
 		return 0;
-	errno = 0;
-	n = strtol(e, &end, 10);
-	if (*end || n < 1 || errno)
+	/* Digits alone, the first not 0: no sign, blank or leading zero.
+	 * However many digits, a count above THREADS_MAX is THREADS_MAX. */
+	if (*e < '1' || *e > '9')
 		return -1;
-	return n > THREADS_MAX ? THREADS_MAX : (int)n;
+	for (const char *p = e; *p; p++) {
+		if (*p < '0' || *p > '9')
+			return -1;
+		if (n <= THREADS_MAX)
+			n = n * 10 + (*p - '0');
+	}
+	return n > THREADS_MAX ? THREADS_MAX : n;
 }
 
 int stream_threads(FILE *f)

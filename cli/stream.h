@@ -26,7 +26,8 @@ typedef struct {
 int stream_threads(FILE *f);
 /*
  * BANKSCOPE_THREADS: 0 when unset or empty, else the count it asks for
- * (above 64: 64), or -1 when it is no whole number of at least 1 (predict
+ * (above 64, however many digits: 64), or -1 when it is not digits alone
+ * with the first not 0 (no blank, sign or leading zero; predict
  * refuses it before reading anything).
  */
 int stream_threads_set(void);

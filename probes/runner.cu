@@ -68,11 +68,31 @@ static void on_sigint(int sig)
 	interrupted = 1;
 }
 
+/*
+ * "bankscope-probe: " and the message on stderr, escaped as bankscope
+ * escapes (bs_escape_text: control bytes and bytes that are no UTF-8 as
+ * \xHH), so that a path, a name or an argument cannot drive the
+ * terminal; then a line break.
+ */
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void say(const char *fmt, ...)
+{
+	char raw[2048], safe[4 * sizeof raw];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(raw, sizeof raw, fmt, ap);
+	va_end(ap);
+	bs_escape_text(safe, sizeof safe, raw);
+	fprintf(stderr, "bankscope-probe: %s\n", safe);
+}
+
 static int die_usage(const char *fmt, const char *arg)
 {
-	fprintf(stderr, "bankscope-probe: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, " (try bankscope-probe --help)\n");
+	char msg[1024];
+
+	snprintf(msg, sizeof msg, fmt, arg);
+	say("%s (try bankscope-probe --help)", msg);
 	return 2;
 }
 
@@ -207,8 +227,8 @@ static int collect(const options *o, bs_points *pl)
 		char msg[1024];
 
 		if (!f) {
-			fprintf(stderr, "bankscope-probe: %s: cannot open: %s\n",
-				o->files[i], strerror(errno));
+			say("%s: cannot open: %s", o->files[i],
+			    strerror(errno));
 			return 2;
 		}
 		r = bs_reader_new(f, o->files[i]);
@@ -221,7 +241,7 @@ static int collect(const options *o, bs_points *pl)
 			return 2;
 		if (rc < 0) {
 			bs_error_format(&err, msg, sizeof msg);
-			fprintf(stderr, "bankscope-probe: %s\n", msg);
+			say("%s", msg);
 			return 2;
 		}
 	}
@@ -575,7 +595,7 @@ static int write_dataset(const char *dir, const char *probe,
 
 	if (!out) {
 		bs_error_format(&err, msg, sizeof msg);
-		fprintf(stderr, "bankscope-probe: %s\n", msg);
+		say("%s", msg);
 		return 1;
 	}
 	f = bs_dataset_file(out);
@@ -585,15 +605,14 @@ static int write_dataset(const char *dir, const char *probe,
 	if (!ok) {
 		bs_dataset_abort(out);
 		bs_error_format(&err, msg, sizeof msg);
-		fprintf(stderr, "bankscope-probe: %s: nothing written to "
-			"%s\n", msg, dir);
+		say("%s: nothing written to %s", msg, dir);
 		return 1;
 	}
 	strftime(date, sizeof date, "%Y%m%d-%H%M%S", gmtime(&now));
 	snprintf(name, sizeof name, "%.40s-%s", probe, date);
 	if (bs_dataset_commit(out, name, path, sizeof path, &err) < 0) {
 		bs_error_format(&err, msg, sizeof msg);
-		fprintf(stderr, "bankscope-probe: %s\n", msg);
+		say("%s", msg);
 		return 1;
 	}
 	printf("%s\n", path);
@@ -640,9 +659,8 @@ int main(int argc, char **argv)
 	}
 	snprintf(label, sizeof label, "%s",
 		 o.label ? o.label : o.probe ? o.probe : "file");
-	fprintf(stderr, "bankscope-probe: %s: %zu points on %s (%d SMs, %.0f "
-		"MHz measured)\n", label, pl.n, prop.name,
-		prop.multiProcessorCount, mhz);
+	say("%s: %zu points on %s (%d SMs, %.0f MHz measured)", label, pl.n,
+	    prop.name, prop.multiProcessorCount, mhz);
 	signal(SIGINT, on_sigint);
 
 	snprintf(cc, sizeof cc, "%d.%d", prop.major, prop.minor);
@@ -676,8 +694,7 @@ int main(int argc, char **argv)
 		if (!rows[done].note[0] &&
 		    (o.measure & (M_LATENCY | M_THROUGHPUT)) &&
 		    time_point(&o, &dev, &rows[done], why, sizeof why) < 0) {
-			fprintf(stderr, "bankscope-probe: %s: %s\n",
-				rows[done].access.name, why);
+			say("%s: %s", rows[done].access.name, why);
 			return 1;
 		}
 		if (o.measure & (M_LATENCY | M_THROUGHPUT))
@@ -690,7 +707,7 @@ int main(int argc, char **argv)
 					       sizeof why) < 0 ||
 			     probe_counted_launch(&rows[i].access, why,
 						  sizeof why) < 0)) {
-				fprintf(stderr, "bankscope-probe: %s\n", why);
+				say("%s", why);
 				return 1;
 			}
 	}

@@ -97,6 +97,8 @@ OUT=${REPORT_OUT:-build/report}
 PLOTS=${PLOTS_DIR:-build/plots}
 PROBE=build/bankscope-probe
 SKIP=3
+nl='
+'
 
 die() {
 	echo "${WHO:-report}: $*" >&2
@@ -171,7 +173,7 @@ validate() {
 	[ -n "$1" ] || die "no dataset: no data/*/all-*.csv with counters here; give one with DATA=path"
 	[ -f "$1" ] || die "$1: no such dataset"
 	case $1 in
-	*\'* | *\"*) die "$1: a dataset path with a quote cannot be handed to gnuplot" ;;
+	*"$nl"*) die "a dataset path with a line break cannot be handed to gnuplot" ;;
 	esac
 	"$CLI" check --quiet ${ARCH:+--arch "$ARCH"} "$1" >/dev/null
 	rc=$?
@@ -208,10 +210,15 @@ lacking() {
 	done
 }
 
+# $1 ready for a '' gnuplot string: its quotes doubled.
+gq() {
+	printf '%s\n' "$1" | sed "s/'/''/g"
+}
+
 # gnuplot SCRIPT INPUT OUT: 0 drawn, $SKIP not drawn (reason in $why),
 # anything else a failure (gnuplot's messages on stderr).
 draw() {
-	err=$("$GNUPLOT" -e "data='$2'; out='$3'; gpu='$gpu'" "plots/$1.gp" 2>&1 >/dev/null)
+	err=$("$GNUPLOT" -e "data='$(gq "$2")'; out='$(gq "$3")'; gpu='$gpu'" "plots/$1.gp" 2>&1 >/dev/null)
 	rc=$?
 	if [ "$rc" = "$SKIP" ]; then
 		why=$(printf '%s\n' "$err" | grep . | tail -n 1)
@@ -267,17 +274,20 @@ scratch() {
 
 # Put the charts of $SCRATCH in $PLOTS' place: the old folder moved aside
 # and removed, the new one renamed in (mv -T never moves it into a folder
-# another run put there first; then that one is moved aside too).
+# another run put there first; then that one is moved aside too).  Another
+# run may move $PLOTS aside and put its own there between any two steps
+# here, so a step that fails is tried again, whatever $PLOTS is then; only
+# 50 failures in a row give up.
 publish() {
 	aside=$(mktemp -d "$SCRATCH.old.XXXXXX") || die "cannot make a folder beside $PLOTS"
 	tries=0
 	until mv -T "$SCRATCH" "$PLOTS" 2>/dev/null; do
 		tries=$((tries + 1))
-		if [ "$tries" -gt 20 ] || { ! mv -T "$PLOTS" "$aside/$tries" 2>/dev/null &&
-			{ [ -e "$PLOTS" ] || [ -L "$PLOTS" ]; }; }; then
+		if [ "$tries" -gt 50 ]; then
 			rm -rf "$aside"
 			die "cannot put the charts in $PLOTS"
 		fi
+		mv -T "$PLOTS" "$aside/$tries" 2>/dev/null
 	done
 	rm -rf "$aside"
 }

@@ -383,6 +383,9 @@ else
 	if [ -e build/bankscope-probe ] && ! [ -x "$D$P/bin/bankscope-probe" ]; then
 		fail "build/bankscope-probe is built but was not installed"
 	fi
+	if [ -e build/bankscope-dsmem ] && ! [ -x "$D$P/bin/bankscope-dsmem" ]; then
+		fail "build/bankscope-dsmem is built but was not installed"
+	fi
 	if [ -n "$HAVE_CUPTI" ]; then
 		lib=$D$P/lib/bankscope/libbankscope_inject.so
 		got=$(env -u BANKSCOPE_INJECT "$bin" profile -- true 2>&1)

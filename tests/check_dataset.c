@@ -166,7 +166,7 @@ END_TEST
 typedef struct {
 	const char *probe, *name, *note;
 	unsigned width;
-	bs_kind op;
+	const char *op;      /* the kind's name */
 	uint32_t active;
 	unsigned stride;
 	double v[NNUM];
@@ -175,35 +175,38 @@ typedef struct {
 
 #define NANS3 NAN, NAN, NAN
 static const wrow wrows[] = {
-	{ "stride", "f32_ld_s1", "", 4, BS_KIND_LD, ALL, 1,
+	{ "stride", "f32_ld_s1", "", 4, "ld", ALL, 1,
 	  { 1, 0, 64, 1, 1, 0, 1, 0, 32.89, 32.89, 32.89, 64, 9, NANS3, NAN,
 	    NAN },
 	  "stride,f32_ld_s1,4,ld,32,1,0,64,1,1,0,1,0,32.89,32.89,32.89,64,9,"
 	  ",,,,,," S1 },
-	{ "rand", "a,b \"q\"", "why, \"busy\"", 8, BS_KIND_ST, 0xffffu, 1,
+	{ "rand", "a,b \"q\"", "why, \"busy\"", 8, "dsmem.st", 0xffffu, 1,
 	  { 2.5, 1.0312, 1e6, NANS3, NAN, NAN, 33, 33.5, NAN, NAN, NAN, 24,
 	    128, 0.25, 8.5, 8 },
-	  "rand,\"a,b \"\"q\"\"\",8,st,16,2.5,1.0312,1000000,,,,,,33.00,"
+	  "rand,\"a,b \"\"q\"\"\",8,dsmem.st,16,2.5,1.0312,1000000,,,,,,33.00,"
 	  "33.50,,,,24,128.000,0.250,8.5,8,\"why, \"\"busy\"\"\"," HALF8 },
-	{ "#hash", "x", "", 16, BS_KIND_LD, ALL, 0,
+	{ "#hash", "x", "", 16, "ld", ALL, 0,
 	  { NANS3, NANS3, NANS3, NANS3, NANS3, NANS3 },
 	  "\"#hash\",x,16,ld,32,,,,,,,,,,,,,,,,,,,," ZERO32 },
-	{ "p", " lead", "trail ", 4, BS_KIND_LD, ALL, 1,
+	{ "p", " lead", "trail ", 4, "ld", ALL, 1,
 	  { NANS3, NANS3, NANS3, NANS3, NANS3, NANS3 },
 	  "p,\" lead\",4,ld,32,,,,,,,,,,,,,,,,,,,\"trail \"," S1 },
-	{ "p", "no lanes", "skipped: no lane active", 1, BS_KIND_LD, 0, 1,
-	  { 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, NANS3, 0, 0 },
-	  "p,no lanes,1,ld,0,0,0,1,0,0,0,0,0,0.00,0.00,0.00,1,1,,,,0,0,"
+	{ "p", "no lanes", "skipped: no lane active", 1, "ld", 0, 1,
+	  { 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, NANS3, NAN, NAN },
+	  "p,no lanes,1,ld,0,0,0,1,0,0,0,0,0,0.00,0.00,0.00,1,1,,,,,,"
 	  "skipped: no lane active," NONE32 },
 };
 
 static void build_row(const wrow *w, bs_row *r)
 {
+	bs_kind k;
+
 	bs_row_init(r);
 	snprintf(r->probe, sizeof r->probe, "%s", w->probe);
 	snprintf(r->access.name, sizeof r->access.name, "%s", w->name);
 	snprintf(r->note, sizeof r->note, "%s", w->note);
-	make_access(&r->access, w->width, w->op, w->active, w->stride);
+	ck_assert_int_eq(bs_kind_find(w->op, &k), 0);
+	make_access(&r->access, w->width, k, w->active, w->stride);
 	for (int i = 0; i < NNUM; i++)
 		*num(r, i) = w->v[i];
 }

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "bankscope.h"
 #include "testutil.h"
@@ -90,6 +91,10 @@ static const probe_case probe_cases[] = {
 	{ "--list", 0, "stride     lane l accesses element l*s" },
 	{ "--probe dsmem", 2,
 	  "probe 'dsmem' is measured by bankscope-dsmem: make probe-dsmem" },
+	/* escaped as bankscope escapes (issue 30, item 10) */
+	{ "--file 'tests/cases/no-such-\033[2J\377'", 2,
+	  "bankscope-probe: tests/cases/no-such-\\x1b[2J\\xff: cannot open" },
+	{ "--probe '\033[2J'", 2, "unknown probe '\\x1b[2J'" },
 };
 
 /* bankscope-dsmem's options: refused before any device is opened. */
@@ -111,8 +116,22 @@ static const probe_case dsmem_cases[] = {
 	{ "--file tests/cases/dsmem/outside.pat", 2,
 	  "outside.pat:2: edge: lane 1's address 49152: a 4-byte access must "
 	  "be aligned and end inside the 49152-byte window" },
+	{ "--file tests/cases/dsmem/wrap.pat", 2,
+	  "wrap.pat:2: wrap: lane 1's address 4294967292: a 4-byte access "
+	  "must be aligned and end inside the 49152-byte window" },
 	{ "--file /dev/null", 2,
 	  "bankscope-dsmem: /dev/null: no access in it" },
+	/* escaped as bankscope escapes (issue 30, item 10) */
+	{ "--file 'tests/cases/no-such-\033[2J\377'", 2,
+	  "bankscope-dsmem: tests/cases/no-such-\\x1b[2J\\xff: cannot open" },
+	{ "--file tests/cases/dsmem/escape.pat", 2,
+	  "escape.pat:2: e\\x1b[2Jx\\xff: no kernel for 4-byte ld" },
+	/* --help, --version, an option given twice (issue 30, item 11) */
+	{ "--help", 0, "usage: bankscope-dsmem [--quick]" },
+	{ "--version", 0, "bankscope-dsmem " },
+	{ "--file /dev/null --file tests/cases/dsmem/outside.pat", 2,
+	  "bankscope-dsmem: --file given twice" },
+	{ "--out a.csv --out b.csv", 2, "bankscope-dsmem: --out given twice" },
 };
 
 /* Run the program $var names with c's arguments: its exit status and a
@@ -129,6 +148,36 @@ static void option_case(const char *var, const probe_case *c)
 	ck_assert_msg(strstr(buf, c->phrase), "%s: '%s' lacks '%s'", c->args,
 		      buf, c->phrase);
 }
+
+/*
+ * A --file of more accesses than bankscope-dsmem measures in one run
+ * (65,536) is refused at the first one too many, before a device is
+ * opened (issue 30, item 11).
+ */
+START_TEST(test_dsmem_many)
+{
+	char path[256], cmd[1024];
+	FILE *f;
+	int rc;
+
+	f = fdopen(tu_mkstemp(path, sizeof path, "bankscope-dsmem"), "w");
+	ck_assert_ptr_nonnull(f);
+	for (int i = 0; i < 65537; i++) {
+		fprintf(f, "p%d 4 dsmem.ld", i);
+		for (int l = 0; l < 32; l++)
+			fprintf(f, " %d", 4 * l);
+		fputc('\n', f);
+	}
+	ck_assert_int_eq(fclose(f), 0);
+	snprintf(cmd, sizeof cmd, "%s --file %s 2>&1", env("DSMEM"), path);
+	rc = run(cmd, buf, sizeof buf);
+	unlink(path);
+	ck_assert_int_eq(rc, 2);
+	snprintf(cmd, sizeof cmd, "bankscope-dsmem: %s:65537: more than 65536 "
+		 "accesses: give them in several files\n", path);
+	ck_assert_str_eq(buf, cmd);
+}
+END_TEST
 
 START_TEST(test_dsmem_options)
 {
@@ -347,10 +396,11 @@ Suite *probe_suite(void)
 			"(no device message, options): PROBE is empty, "
 			"bankscope-probe was not built\n");
 	}
-	if (getenv("DSMEM") && *getenv("DSMEM"))
+	if (getenv("DSMEM") && *getenv("DSMEM")) {
 		tcase_add_loop_test(tc, test_dsmem_options, 0,
 				    sizeof dsmem_cases / sizeof *dsmem_cases);
-	else
+		tcase_add_test(tc, test_dsmem_many);
+	} else
 		fprintf(stderr, "check_probe: skipped bankscope-dsmem's "
 			"options: DSMEM is empty, it was not built\n");
 	tcase_set_timeout(td, 60);

@@ -111,18 +111,33 @@ static void listing(const char *dir, char *buf, size_t size)
 /*
  * Start $BANKSCOPE with args (NULL-terminated, without the program name),
  * stdin from in_fd (-1: /dev/null), stdout to /dev/null and stderr to
- * err_fd (-1: /dev/null); its pid, or -1.
+ * err_fd (-1: /dev/null); its pid, or -1.  SIGINT, SIGTERM and SIGHUP
+ * take their default action and are not blocked, whatever the suite was
+ * started with (nohup ignores SIGHUP, and the program keeps a signal
+ * ignored that it was started ignoring).
  */
 static pid_t start(const char *const *args, int in_fd, int err_fd)
 {
 	const char *prog = getenv("BANKSCOPE");
 	char *argv[16];
 	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t attr;
+	sigset_t def, none;
 	int n = 0;
 	pid_t pid;
 
 	if (!prog || !*prog)
 		return -1;
+	sigemptyset(&none);
+	sigemptyset(&def);
+	sigaddset(&def, SIGINT);
+	sigaddset(&def, SIGTERM);
+	sigaddset(&def, SIGHUP);
+	posix_spawnattr_init(&attr);
+	posix_spawnattr_setsigdefault(&attr, &def);
+	posix_spawnattr_setsigmask(&attr, &none);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF |
+				 POSIX_SPAWN_SETSIGMASK);
 	argv[n++] = (char *)prog;
 	while (*args && n < 15)
 		argv[n++] = (char *)*args++;
@@ -139,9 +154,10 @@ static pid_t start(const char *const *args, int in_fd, int err_fd)
 	else
 		posix_spawn_file_actions_addopen(&fa, 2, "/dev/null",
 						 O_WRONLY, 0);
-	if (posix_spawn(&pid, prog, &fa, NULL, argv, environ) != 0)
+	if (posix_spawn(&pid, prog, &fa, &attr, argv, environ) != 0)
 		pid = -1;
 	posix_spawn_file_actions_destroy(&fa);
+	posix_spawnattr_destroy(&attr);
 	return pid;
 }
 
@@ -154,6 +170,22 @@ static int finish_status(pid_t pid)
 		if (errno != EINTR)
 			return -1;
 	return status;
+}
+
+/* The wait status of pid within 10 seconds; -2, pid killed, when it is
+ * still running then (it waits on something). */
+static int finish_within(pid_t pid)
+{
+	int status = 0;
+
+	for (int i = 0; i < 1000; i++) {
+		if (waitpid(pid, &status, WNOHANG) == pid)
+			return status;
+		nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
+	}
+	kill(pid, SIGKILL);
+	finish_status(pid);
+	return -2;
 }
 
 /*
@@ -353,6 +385,41 @@ START_TEST(test_escape)
 		     "\"co\"\\</b\\>\n");
 	assert_holds(md, "report.md", "| 3 | `` a<b>\\|c`d `` | stride, 4, ld "
 		     "| 5, - | 1, 0 |");
+	free(html);
+	free(md);
+	free(err);
+
+	/* a terminal escape and bytes that are no UTF-8, in the GPU's name and
+	 * a row's: \xHH on both pages, as on a terminal (issue 30, item 18) */
+	n = (size_t)snprintf(row, sizeof row, "# gpu: G\033[2J\377\n"
+			     "probe,name,width,op,wavefronts_measured,"
+			     "addresses\nstride,n\033[1m\302\233\300,4,ld,5,0");
+	for (int l = 1; l < 32; l++)
+		n += (size_t)snprintf(row + n, sizeof row - n, " %d", 4 * l);
+	snprintf(row + n, sizeof row - n, "\n");
+	spit(data, row);
+	ck_assert_int_eq(run(args, &err), 0);
+	html = page(out, "index.html");
+	md = page(out, "report.md");
+	ck_assert_ptr_nonnull(html);
+	ck_assert_ptr_nonnull(md);
+	assert_holds(html, "index.html", "<title>bankscope report: "
+		     "G\\x1b[2J\\xff</title>");
+	assert_holds(html, "index.html",
+		     "<td><code>n\\x1b[1m\\xc2\\x9b\\xc0</code></td>");
+	assert_holds(md, "report.md", "# bankscope report: G\\\\x1b\\[2J"
+		     "\\\\xff\n");
+	assert_holds(md, "report.md", "| `n\\x1b[1m\\xc2\\x9b\\xc0` |");
+	for (const char *p = html, *e; *p; p += e - p) {
+		e = p + bs_utf8_next(p);
+		ck_assert_msg(e > p && *p != '\033', "index.html: byte %#x "
+			      "at %td", (unsigned char)*p, p - html);
+	}
+	for (const char *p = md, *e; *p; p += e - p) {
+		e = p + bs_utf8_next(p);
+		ck_assert_msg(e > p && *p != '\033', "report.md: byte %#x "
+			      "at %td", (unsigned char)*p, p - md);
+	}
 	free(html);
 	free(md);
 	free(err);
@@ -756,6 +823,81 @@ START_TEST(test_plot_data_kept)
 }
 END_TEST
 
+/*
+ * --plot-data that must not lose data (issue 30, items 1 and 2): through
+ * a link, a run that fails leaves the link's target as it was; a link to
+ * the dataset, or the dataset itself, is refused before anything is
+ * written, each with exit 2 and one message naming the path; a wait on
+ * a FIFO that no process reads is ended by SIGINT (signals were held
+ * back around it: only SIGKILL ended it).
+ */
+START_TEST(test_plot_data_safe)
+{
+	char dir[256], precious[300], plink[300], bad[300], mydata[300],
+	     latest[300], fifo[300], names[1024], *text, *err;
+	const char *to_plink[] = { "report", "--plot-data", plink, bad, NULL };
+	const char *to_latest[] = { "report", "--plot-data", latest, mydata,
+				    NULL };
+	const char *to_self[] = { "report", "--dsmem-plot-data", mydata,
+				  mydata, NULL };
+	const char *to_fifo[] = { "report", "--plot-data", fifo, KINDS, NULL };
+	char *want = tu_slurp(KINDS, NULL);
+	int status;
+	pid_t pid;
+
+	ck_assert_ptr_nonnull(want);
+	temp_dir(dir, sizeof dir);
+	ck_assert_msg(dir[0], "no temporary folder");
+	path_in(precious, sizeof precious, dir, "precious.txt");
+	path_in(plink, sizeof plink, dir, "plink");
+	path_in(bad, sizeof bad, dir, "bad.csv");
+	path_in(mydata, sizeof mydata, dir, "mydata.csv");
+	path_in(latest, sizeof latest, dir, "latest.csv");
+	path_in(fifo, sizeof fifo, dir, "fifo");
+	spit(precious, "precious\n");
+	spit(bad, "no header here\n");
+	spit(mydata, want);
+	ck_assert_int_eq(symlink("precious.txt", plink), 0);
+	ck_assert_int_eq(symlink("mydata.csv", latest), 0);
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+
+	ck_assert_int_eq(run(to_plink, &err), 2);
+	ck_assert_msg(err && !strncmp(err, "bankscope: ", 11), "stderr: %s",
+		      err ? err : "");
+	free(err);
+	text = page(dir, "precious.txt");
+	ck_assert_str_eq(text ? text : "(none)", "precious\n");
+	free(text);
+
+	ck_assert_int_eq(run(to_latest, &err), 2);
+	ck_assert_msg(err && strstr(err, latest) && strstr(err, "itself"),
+		      "stderr: %s", err ? err : "");
+	free(err);
+	ck_assert_int_eq(run(to_self, &err), 2);
+	ck_assert_msg(err && strstr(err, "--dsmem-plot-data would replace"),
+		      "stderr: %s", err ? err : "");
+	free(err);
+	text = page(dir, "mydata.csv");
+	ck_assert_msg(text && !strcmp(text, want), "mydata.csv was changed");
+	free(text);
+	free(want);
+
+	pid = start(to_fifo, -1, -1);
+	ck_assert_int_gt(pid, 0);
+	nanosleep(&(struct timespec){ 0, 300000000 }, NULL);
+	kill(pid, SIGINT);
+	status = finish_within(pid);
+	ck_assert_msg(status != -2, "SIGINT does not end the wait on a FIFO");
+	ck_assert_msg(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT,
+		      "status %#x", status);
+
+	listing(dir, names, sizeof names);
+	ck_assert_str_eq(names, "bad.csv\nfifo\nlatest.csv\nmydata.csv\n"
+			 "plink\nprecious.txt\n");
+	remove_dir(dir);
+}
+END_TEST
+
 /* A row of 32 lanes at stride 4 bytes with a wrong count: it disagrees. */
 static int bad_row(char *buf, size_t size, const char *name)
 {
@@ -1095,6 +1237,45 @@ START_TEST(test_chart_link)
 }
 END_TEST
 
+/* A chart in --charts that is a FIFO: refused at once, not waited on
+ * (issue 30, item 9). */
+START_TEST(test_chart_fifo)
+{
+	char dir[256], out[300], ch[300], path[1024], left[4096], *text;
+	const char *args[] = { "report", "--charts", ch, "--out", out,
+			       DATASET, NULL };
+	int fd = -1, status;
+	pid_t pid;
+
+	temp_dir(dir, sizeof dir);
+	ck_assert_msg(dir[0], "no temporary folder");
+	path_in(out, sizeof out, dir, "out");
+	path_in(ch, sizeof ch, dir, "charts");
+	ck_assert_int_eq(mkdir(ch, 0777), 0);
+	path_in(path, sizeof path, ch, "stride.png");
+	ck_assert_int_eq(mkfifo(path, 0600), 0);
+	path_in(path, sizeof path, dir, "err");
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	ck_assert_int_ge(fd, 0);
+	pid = start(args, -1, fd);
+	close(fd);
+	ck_assert_int_gt(pid, 0);
+	status = finish_within(pid);
+	ck_assert_msg(status != -2, "report waits on a FIFO in --charts");
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 2,
+		      "status %#x", status);
+	text = page(dir, "err");
+	ck_assert_msg(text && strstr(text, "stride.png: not a regular file: "
+				     "not copied into the report"),
+		      "stderr: %s", text ? text : "");
+	free(text);
+	unlink(path);
+	listing(dir, left, sizeof left);
+	ck_assert_str_eq(left, "charts\n");
+	remove_dir(dir);
+}
+END_TEST
+
 /* The note a page was written with: "A" or "B" (from --note "run A"). */
 static char note_of(const char *text)
 {
@@ -1215,7 +1396,9 @@ static pid_t feed_rows(int wavefronts, int fds[2])
  * signal is sent as soon as anything new appears in --out or beside it
  * (a temporary), while the dataset still streams in through a pipe, many
  * rows that all disagree.  Afterwards the previous report is there whole,
- * and nothing else (issue 12, item 6).
+ * and nothing else (issue 12, item 6).  The suite itself ignores SIGHUP,
+ * as under nohup: the report is started with the signals' defaults
+ * (issue 30, item 7).
  */
 static const int interrupt_signals[] = { SIGINT, SIGTERM, SIGHUP };
 
@@ -1232,6 +1415,7 @@ START_TEST(test_interrupted)
 	pid_t pid, writer;
 	char *text;
 
+	signal(SIGHUP, SIG_IGN);
 	temp_dir(dir, sizeof dir);
 	ck_assert_msg(dir[0], "no temporary folder");
 	path_in(out, sizeof out, dir, "out");
@@ -1285,7 +1469,8 @@ END_TEST
 
 /*
  * --plot-data interrupted while it reads: the signal ends it, and its
- * temporary beside the file is gone; the file is the old one.
+ * temporary beside the file is gone; the file is the old one.  SIGHUP
+ * is ignored here as under nohup (issue 30, item 7).
  */
 START_TEST(test_plot_data_interrupted)
 {
@@ -1296,6 +1481,7 @@ START_TEST(test_plot_data_interrupted)
 	pid_t pid, writer;
 	char *text;
 
+	signal(SIGHUP, SIG_IGN);
 	temp_dir(dir, sizeof dir);
 	ck_assert_msg(dir[0], "no temporary folder");
 	path_in(plot, sizeof plot, dir, "kinds.csv");
@@ -1597,7 +1783,8 @@ Suite *report_suite(void)
 		{ test_kinds_written, 1 },
 		{ test_kinds_holds, TU_ROWS(kinds_expect) },
 		{ test_kinds_order, 1 }, { test_plot_data, 1 },
-		{ test_plot_data_kept, 1 }, { NULL, 0 } });
+		{ test_plot_data_kept, 1 }, { test_plot_data_safe, 1 },
+		{ NULL, 0 } });
 	tcase_add_unchecked_fixture(tc, kinds_setup, kinds_teardown);
 	tc = tu_add_tcase(s, "dsmem", 0, (const tu_test[]){
 		{ test_ds_written, 1 }, { test_ds_holds, TU_ROWS(ds_expect) },
@@ -1615,7 +1802,8 @@ Suite *report_suite(void)
 		     (const tu_test[]){ { test_charts, 1 }, { NULL, 0 } });
 	tu_add_tcase(s, "out", 60, (const tu_test[]){
 		{ test_symlinks, 1 }, { test_out_refused, 1 },
-		{ test_chart_link, 1 }, { test_concurrent, 1 },
+		{ test_chart_link, 1 }, { test_chart_fifo, 1 },
+		{ test_concurrent, 1 },
 		{ test_interrupted, TU_ROWS(interrupt_signals) },
 		{ test_plot_data_interrupted, TU_ROWS(interrupt_signals) },
 		{ NULL, 0 } });

@@ -290,7 +290,10 @@ END_TEST
 /*
  * A BANKSCOPE_THREADS that is no number of threads is refused before
  * anything is read, with its value in the message and status 2, even for
- * a file the threads would not serve; a large count is taken as 64.
+ * a file the threads would not serve; any count above 64, however long,
+ * is taken as 64.  Only digits are a number, the first not 0: a blank
+ * before or after, a sign or a leading zero is refused alike (issue 30,
+ * item 16).
  */
 static const struct {
 	const char *value, *shown;   /* shown: as the message quotes it */
@@ -298,8 +301,10 @@ static const struct {
 } settings[] = {
 	{ "abc", "abc", 2 }, { "0", "0", 2 }, { "-3", "-3", 2 },
 	{ "4x", "4x", 2 }, { "\033[2J", "\\x1b[2J", 2 },
-	{ "99999999999999999999", "99999999999999999999", 2 },
-	{ " 4", NULL, 0 }, { "1000", NULL, 0 },
+	{ " 2", " 2", 2 }, { "2 ", "2 ", 2 }, { "+2", "+2", 2 },
+	{ "00002", "00002", 2 },
+	{ "99999999999999999999", NULL, 0 }, { "9999999999999999999", NULL, 0 },
+	{ "1000", NULL, 0 }, { "2", NULL, 0 },
 };
 
 START_TEST(test_bad_setting)

@@ -356,6 +356,38 @@ START_TEST(test_output_symlink)
 }
 END_TEST
 
+/*
+ * A link's target is replaced as a regular file is (issue 30, item 1): a
+ * run that fails after the open leaves it as it was, the link a link, no
+ * temporary beside either; and the same file as an open input is known.
+ */
+START_TEST(test_output_symlink_failed)
+{
+	char path[512], target[512];
+	struct stat st;
+	bs_output o;
+	bs_error err;
+	FILE *in;
+
+	out_path(target, sizeof target, "precious.txt");
+	out_path(path, sizeof path, "plink");
+	ck_assert_int_eq(write_via(target, "precious\n", &err), 0);
+	ck_assert_int_eq(symlink("precious.txt", path), 0);
+	ck_assert_int_eq(bs_output_open(&o, path, &err), 0);
+	fputs("half", o.f);
+	bs_output_abort(&o);
+	assert_type(path, S_IFLNK, &st);
+	assert_text(target, "precious\n");
+	assert_listing("plink\nprecious.txt\n");
+	in = fopen(target, "r");
+	ck_assert_ptr_nonnull(in);
+	ck_assert_int_eq(bs_same_file(fileno(in), path), 1);
+	ck_assert_int_eq(bs_same_file(fileno(in), target), 1);
+	ck_assert_int_eq(bs_same_file(fileno(stdin), path), 0);
+	fclose(in);
+}
+END_TEST
+
 /* A character device (the null device, 1:3) stays one.  Skipped where
  * mknod is not allowed (not root). */
 START_TEST(test_output_device)
@@ -417,6 +449,7 @@ Suite *util_suite(void)
 	tc = tu_add_tcase(s, "output", 0, (const tu_test[]){
 		{ test_output_new, 1 }, { test_output_regular, 1 },
 		{ test_output_fifo, 1 }, { test_output_symlink, 1 },
+		{ test_output_symlink_failed, 1 },
 		{ test_output_device, 1 }, { test_output_refused, 1 },
 		{ NULL, 0 } });
 	tcase_add_checked_fixture(tc, out_setup, out_teardown);

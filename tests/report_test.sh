@@ -49,6 +49,12 @@
 #    and 2 the kind charts are named as not drawn (no such rows).
 # 7. Two make report at once, of the H100 run and of $KINDS, sharing one
 #    PLOTS_DIR: both succeed, each page with its own charts, three times.
+# 8. make plots whose folder another run replaces while it publishes (an
+#    mv in PATH plays the other run): its charts are published all the
+#    same.
+# 9. make plots DATA="$T/it's.csv" draws; make report DATA="x'; touch
+#    ...; echo '" runs nothing.
+# 10. The README names the dataset that make report shows without a GPU.
 # Run from the repository root (make check-report).  Exit status 0 when
 # every check passed; each failure is one "FAIL: ..." line.
 set -u
@@ -434,6 +440,70 @@ for pair in 1 2 3; do
 	fi
 	[ "$pair" = 3 ] && ok "two make report at once, 3 pairs: both pages whole, each with its own charts"
 done
+
+# 8. The race of 7 made certain (issue 30, item 8): when the charts are
+#    published, another run moves $PLOTS aside and puts its own there just
+#    as this one tries to (an mv earlier in PATH does it once, then fails
+#    as mv then does).  This run's charts must still end up in $PLOTS.
+real_mv=$(command -v mv)
+race=$T/race
+rm -rf "$race"
+mkdir -p "$race/bin" "$race/plots"
+: >"$race/plots/old"
+cat >"$race/bin/mv" <<EOF
+#!/bin/sh
+if [ "\$1" = -T ] && [ "\$2" = "$race/plots" ] && [ ! -e "$race/raced" ]; then
+	"$real_mv" -T "$race/plots" "$race/raced" && mkdir "$race/plots" &&
+		: >"$race/plots/theirs"
+	exit 1
+fi
+exec "$real_mv" "\$@"
+EOF
+chmod +x "$race/bin/mv"
+if PATH="$PWD/$race/bin:$PATH" CLI=$CLI GNUPLOT=${GNUPLOT:-gnuplot} \
+	PLOTS_DIR="$race/plots" WHO=plots sh scripts/report.sh plots "$STRIDE" \
+	>"$race.log" 2>&1 && [ -e "$race/raced" ] && [ -f "$race/plots/stride.png" ] &&
+	[ ! -e "$race/plots/theirs" ] && [ ! -e "$race/plots/old" ] && [ -z "$(ls -a "$race" | grep -e '\.new\.' -e '\.old\.')" ]; then
+	ok "charts published while another run replaced the folder: this run's charts are there"
+else
+	cat "$race.log"
+	fail "charts published while another run replaced the folder: $(ls "$race" "$race/plots" 2>&1 | tr '\n' ' ')"
+fi
+rm -rf "$race" "$race.log"
+
+# 9. make's variables reach report.sh as data, never as shell code (issue
+#    30, item 15): a dataset named with a quote is drawn, and a DATA that
+#    is shell code runs nothing.
+quoted="$T/it's.csv"
+cp "$STRIDE" "$quoted"
+if $MAKE --no-print-directory plots DATA="$quoted" PLOTS_DIR="$T/quote-plots" \
+	>"$T/quote.log" 2>&1 && [ -f "$T/quote-plots/stride.png" ]; then
+	ok "make plots of a dataset whose name holds a quote"
+else
+	cat "$T/quote.log"
+	fail "make plots of a dataset whose name holds a quote"
+fi
+rm -rf "$quoted" "$T/quote-plots" "$T/quote.log"
+rm -f "$T/PWNED"
+$MAKE --no-print-directory report DATA="x'; touch $T/PWNED; echo '" \
+	REPORT_OUT="$T/pwned-out" PLOTS_DIR="$T/pwned-plots" >"$T/pwned.log" 2>&1
+rc=$?
+if [ "$rc" != 0 ] && [ ! -e "$T/PWNED" ] && grep -q "no such dataset" "$T/pwned.log"; then
+	ok "make report DATA=<shell code>: refused as no such dataset, nothing run"
+else
+	cat "$T/pwned.log"
+	fail "make report DATA=<shell code>: exit $rc, $(ls "$T" | grep PWNED)"
+fi
+rm -rf "$T/PWNED" "$T/pwned.log" "$T/pwned-out" "$T/pwned-plots"
+
+# 10. The README names the dataset make report shows without a GPU
+#     (issue 30, item 21).
+newest=$(sh scripts/report.sh newest)
+if [ -n "$newest" ] && grep -qF "$newest" README.md; then
+	ok "the README names $newest, the dataset make report shows without a GPU"
+else
+	fail "the README does not name $newest, the dataset make report shows without a GPU"
+fi
 
 if [ "$(user_state)" = "$before" ]; then
 	ok "build/report/ and build/plots/ untouched"

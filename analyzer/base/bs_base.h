@@ -97,11 +97,13 @@ int bs_csv_plain(const char *s);
  * PATH.new-XXXXXX, which bs_output_commit() renames over PATH when whole,
  * so a reader sees the old file or the new one, never half of one; the
  * new file keeps the replaced file's mode, or has 0666 less the umask.
- * Anything else is never replaced: a symbolic link, a character or block
- * device or a FIFO is opened for writing and written through (a link is
- * followed, and its target truncated), so /dev/null, /dev/stdout, a FIFO
- * or a link stays what it was.  A folder, a socket or a link to nothing
- * is an error.
+ * A symbolic link to a regular file stays a link: the file it leads to
+ * is replaced the same way, so a failed run leaves it as it was.
+ * Anything else is never replaced: a character or block device, a FIFO,
+ * or a link to one is opened for writing and written through, so
+ * /dev/null, /dev/stdout or a FIFO stays what it was (a FIFO's open waits
+ * for its reader: a caller that holds signals back around the open must
+ * not for a FIFO).  A folder, a socket or a link to nothing is an error.
  *
  * bs_output_open(): 0, or -1 with err naming PATH ("cannot write: ...");
  * o->f is where to write, o->tmp the temporary's name ("" when written
@@ -119,6 +121,9 @@ typedef struct {
 } bs_output;
 
 int bs_output_open(bs_output *o, const char *path, bs_error *err);
+/* 1 when path, links followed, is the file open on fd (one device and
+ * inode): the input a writer must refuse to replace; else 0. */
+int bs_same_file(int fd, const char *path);
 int bs_output_commit(bs_output *o, bs_error *err);
 void bs_output_abort(bs_output *o);
 

@@ -3,6 +3,7 @@
  * one CSV quoting rule every writer follows, and the one way a file is
  * written in a path's place (bs_output, see bs_input.h).
  */
+#define _XOPEN_SOURCE 700       /* realpath */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -246,29 +247,62 @@ void bs_escape_text(char *buf, size_t size, const char *s)
 
 /* ---- writing a file in a path's place ----------------------------------- */
 
+/* Where a file at path is written: path itself, or for a symbolic link
+ * the regular file it leads to (realpath, in buf); NULL leaves path. */
+static const char *link_target(const char *path, struct stat *st, char *buf,
+			       size_t size)
+{
+	struct stat t;
+	char *real = realpath(path, NULL);
+	int ok = real && stat(real, &t) == 0 && S_ISREG(t.st_mode) &&
+		 strlen(real) < size;
+
+	if (ok) {
+		memcpy(buf, real, strlen(real) + 1);
+		*st = t;
+	}
+	free(real);
+	return ok ? buf : NULL;
+}
+
+int bs_same_file(int fd, const char *path)
+{
+	struct stat a, b;
+
+	return fstat(fd, &a) == 0 && stat(path, &b) == 0 &&
+	       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
 int bs_output_open(bs_output *o, const char *path, bs_error *err)
 {
 	struct stat st;
 	int fd, e, exists = 1;
 	mode_t mode;
+	char real[BS_OUTPUT_PATH];
+	const char *where = path;
 
 	o->f = NULL;
 	o->tmp[0] = '\0';
-	if ((size_t)snprintf(o->path, sizeof o->path, "%s", path) >=
-	    sizeof o->path ||
-	    (size_t)snprintf(o->tmp, sizeof o->tmp, "%s.new-XXXXXX", path) >=
-	    sizeof o->tmp) {
-		o->tmp[0] = '\0';
-		return bs_error_set(err, path, 0, 0, "cannot write: the path "
-				    "is too long");
-	}
 	if (lstat(path, &st) < 0) {
 		if (errno != ENOENT)
 			goto fail;
 		exists = 0;
 	}
+	/* A link to a regular file: that file is replaced, the link kept. */
+	if (exists && S_ISLNK(st.st_mode) &&
+	    link_target(path, &st, real, sizeof real))
+		where = real;
+	if ((size_t)snprintf(o->path, sizeof o->path, "%s", where) >=
+	    sizeof o->path ||
+	    (size_t)snprintf(o->tmp, sizeof o->tmp, "%s.new-XXXXXX", where) >=
+	    sizeof o->tmp) {
+		o->tmp[0] = '\0';
+		return bs_error_set(err, path, 0, 0, "cannot write: the path "
+				    "is too long");
+	}
 	if (exists && !S_ISREG(st.st_mode)) {
-		/* Never replaced: written through, nothing created. */
+		/* Never replaced: written through, nothing created (a FIFO
+		 * waits here for its reader). */
 		o->tmp[0] = '\0';
 		if ((fd = open(path, O_WRONLY | O_TRUNC | O_NOCTTY)) < 0)
 			goto fail;

@@ -31,7 +31,11 @@
  *              of the rows' spread (median less min, and a repeated
  *              access's rows about their median) and three robust
  *              standard deviations (1.4826 x the median absolute
- *              residual) of the timed rows about their robust lines;
+ *              residual) of the timed rows about their robust lines,
+ *              this last only up to BS_CALIB_SCATTER of the timed rows'
+ *              median cycles: a scatter past that, which the rows' own
+ *              spread does not explain, is left open as a finding and
+ *              widens nothing, so the rows past the tolerance are named;
  *   throughput the median bytes per clock per SM of the rows whose every
  *              address lane is active and wants a word of its own, and
  *              that measured no conflict;
@@ -86,6 +90,9 @@ extern "C" {
 #endif
 
 #define BS_CALIB_CYCLES_TOL 0.5
+/* The most the scatter about the lines may widen the tolerance: this
+ * share of the timed rows' median cycles. */
+#define BS_CALIB_SCATTER 0.10
 
 typedef struct bs_calib bs_calib;
 
@@ -116,6 +123,9 @@ typedef struct {
 	double cycles;           /* the tolerance */
 	double spread;           /* 90th percentile of the rows' spread */
 	double sigma;            /* robust deviation about the lines */
+	double level;            /* the timed rows' median cycles */
+	int scattered;           /* 3 sigma past the rest and over
+				    BS_CALIB_SCATTER of level: not taken */
 } bs_calib_tolerance;
 
 typedef struct {

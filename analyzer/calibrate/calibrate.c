@@ -192,10 +192,12 @@ static int latency_tolerance(group *g, const groups *gs, const geometry *geo,
 	const bs_calib *c = g->c;
 	tpoint *v = malloc((c->n + 1) * sizeof *v);
 	double *dev = malloc((c->n + 1) * sizeof *dev);
-	size_t ndev = 0;
+	double *lv = malloc((c->n + 1) * sizeof *lv);
+	size_t ndev = 0, nlv = 0;
 	int rc = -1;
 
-	if (!v || !dev)
+	memset(tol, 0, sizeof *tol);
+	if (!v || !dev || !lv)
 		goto out;
 	for (size_t k = 0; k < gs->n; k++) {
 		const bs_rule *r;
@@ -217,18 +219,29 @@ static int latency_tolerance(group *g, const groups *gs, const geometry *geo,
 		for (size_t i = 0; frc == FIT_OK && i < nv; i++)
 			if (!isnan(v[i].y))
 				dev[ndev++] = fabs(v[i].y);
+		for (size_t i = 0; frc == FIT_OK && i < g->n; i++)
+			if (!isnan(c->row[g->idx[i]].cycles))
+				lv[nlv++] = c->row[g->idx[i]].cycles;
 	}
 	tol->spread = calib_spread_p90(c, noise);
 	tol->sigma = ndev ? 1.4826 * calib_median(dev, ndev) : 0;
+	tol->level = nlv ? calib_median(lv, nlv) : 0;
 	tol->cycles = BS_CALIB_CYCLES_TOL;
 	if (2 * tol->spread > tol->cycles)
 		tol->cycles = 2 * tol->spread;
-	if (3 * tol->sigma > tol->cycles)
-		tol->cycles = 3 * tol->sigma;
+	/* the scatter about the lines widens it only while it is small
+	 * beside the cycles: past that it is a finding, not noise */
+	if (3 * tol->sigma > tol->cycles) {
+		if (3 * tol->sigma <= BS_CALIB_SCATTER * tol->level)
+			tol->cycles = 3 * tol->sigma;
+		else
+			tol->scattered = 1;
+	}
 	rc = 0;
 out:
 	free(v);
 	free(dev);
+	free(lv);
 	return rc;
 }
 
@@ -340,6 +353,13 @@ int bs_calib_run(bs_calib *c, const bs_calib_options *o, bs_arch *out,
 	res->remote_rows = c->remote_rows;
 	res->distinct = c->n;
 	res->skipped = c->skipped;
+	if (!c->n && c->noted)
+		return bs_error_set(err, "calibrate", 0, 0, "no measured row: "
+				    "%zu of the %zu rows carry a note, which "
+				    "leaves them unjudged (the first: %s)%s",
+				    c->noted, c->skipped, c->first_note,
+				    c->noted < c->skipped ? "; the others hold "
+				    "no counters" : "");
 	if (!c->n)
 		return bs_error_set(err, "calibrate", 0, 0, "no measured row: "
 				    "the datasets hold no counters (measure "
@@ -373,6 +393,24 @@ int bs_calib_run(bs_calib *c, const bs_calib_options *o, bs_arch *out,
 	res->cycles_tol = bank.cycles;
 	res->spread = bank.spread;
 	res->sigma = bank.sigma;
+	for (int k = 0; k < 2; k++) {
+		const bs_calib_tolerance *t = k ? &res->remote : &bank;
+
+		if (t->scattered &&
+		    calib_add_open(res, BS_KIND_NONE, 0, NULL, -1, "%slatency: "
+				   "the timed rows lie %.2f cycles (3 robust "
+				   "deviations) about their lines, which their "
+				   "own spread (%.2f) does not explain and "
+				   "over %.0f%% of their median %.2f cycles: "
+				   "the tolerance stays %.2f cycles, and the "
+				   "rows past it are named", k ? "remote " : "",
+				   3 * t->sigma, t->spread,
+				   100 * BS_CALIB_SCATTER, t->level,
+				   t->cycles) < 0) {
+			no_memory(err);
+			goto out;
+		}
+	}
 	if (fit_latencies(&g, &gs, geo, out, res, err) < 0)
 		goto out;
 	name_profile(c, o, out);

@@ -60,6 +60,8 @@ enum { NOISE_BANK, NOISE_REMOTE, NOISE_CLASSES };
 struct bs_calib {
 	mrow *row;               /* the distinct accesses */
 	size_t n, cap, rows, skipped, remote_rows;
+	size_t noted;            /* of skipped: rows with a note */
+	char first_note[96];     /* the first of those notes */
 	size_t *bucket, nbucket;
 	size_t spread[NOISE_CLASSES][SPREAD_BINS], nspread[NOISE_CLASSES];
 	int final;

@@ -6,6 +6,7 @@
  * remote kinds apart.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -146,6 +147,9 @@ int bs_calib_add_row(bs_calib *c, const bs_row *r, const char *file,
 	if (noise == NOISE_REMOTE)
 		sec = r->sectors_measured;
 	if (r->note[0] || isnan(wf) || (noise == NOISE_REMOTE && isnan(sec))) {
+		if (r->note[0] && !c->noted++)
+			snprintf(c->first_note, sizeof c->first_note, "%.80s",
+				 r->note);
 		c->skipped++;
 		return 0;
 	}

@@ -495,7 +495,7 @@ static int row_string(bs_dataset *d, const ds_field *fl, enum ds_kind k,
 
 static int parse_row(bs_dataset *d, bs_row *row, bs_error *err)
 {
-	const ds_field *addr = NULL, *active = NULL;
+	const ds_field *addr = NULL, *active = NULL, *sectors = NULL;
 
 	bs_row_init(row);
 	for (int i = 0; i < d->ncols; i++) {
@@ -532,11 +532,20 @@ static int parse_row(bs_dataset *d, bs_row *row, bs_error *err)
 		default:
 			rc = dataset_number(d, fl, col->name,
 					    dataset_num_at(row, col->off), err);
+			if (!strcmp(col->name, "sectors_measured"))
+				sectors = fl;
 			break;
 		}
 		if (rc < 0)
 			return -1;
 	}
+	/* Sectors are what a remote access costs; a bank kind has none. */
+	if (sectors && !isnan(row->sectors_measured) &&
+	    !bs_kind_get(row->access.kind)->remote)
+		return FAIL(d, sectors->col, "column 'sectors_measured': a %s "
+			    "row has no sectors to measure (only the "
+			    "distributed shared memory kinds, dsmem.*, have)",
+			    bs_kind_name(row->access.kind));
 	if (dataset_addresses(d, addr, "addresses", row, err) < 0)
 		return -1;
 	return active ? dataset_active(d, active, row, err) : 0;

@@ -7,8 +7,9 @@
  *   cycles_median,cycles_min,check,<counter>.sum,...
  *
  * one line per point and target (docs/probes/dsmem.md); its counters are
- * already per warp instruction.  A header with target and offsets and no
- * probe is this layout; name, op, width, target and offsets are required,
+ * already per warp instruction.  A header with target or offsets and no
+ * probe, or any header of a file whose metadata opens with
+ * "# bankscope-dsmem:", is this layout; name, op, width, target and offsets are required,
  * every other column is optional, and columns this reader does not know
  * (holdout, sm0, sm1, the counters it does not use) are ignored.  Each
  * line becomes a row of probe "dsmem", its name as is, its offsets as the
@@ -106,12 +107,23 @@ static int *slot_of(dsmem_cols *c, const char *name)
 	return NULL;
 }
 
+/* The file says it is bankscope-dsmem's: its "# bankscope-dsmem:" line. */
+static int meta_says_dsmem(const bs_dataset *d)
+{
+	for (int i = 0; i < d->nmeta; i++)
+		if (!strcmp(d->meta[i].key, "bankscope-dsmem"))
+			return 1;
+	return 0;
+}
+
 int dsmem_header(bs_dataset *d, bs_error *err)
 {
 	dsmem_cols *c;
 
-	if (header_has(d, "probe") || !header_has(d, "target") ||
-	    !header_has(d, "offsets"))
+	/* This layout by either of its own columns or by its first line, so
+	 * that a file lacking one is told so, not read as the bank layout. */
+	if (header_has(d, "probe") || (!header_has(d, "target") &&
+	    !header_has(d, "offsets") && !meta_says_dsmem(d)))
 		return 0;
 	c = malloc(sizeof *c);
 	if (!c)

@@ -156,8 +156,10 @@ double model_latency(const bs_rule *r, int packed, unsigned wavefronts)
 {
 	double base = packed ? r->lat_packed : r->lat_base;
 
+	/* No wavefront (no lane active): nothing to wait for, where the
+	 * rule has a latency at all; a kind without one has none still. */
 	if (wavefronts == 0)
-		return 0.0;
+		return isnan(base) ? NAN : 0.0;
 	return base + r->lat_slope * wavefronts;   /* NaN when not modeled */
 }
 
@@ -878,6 +880,7 @@ int bs_predict(const bs_arch *p, const bs_access *a, bs_summary *out,
 	out->phases = phases;
 	out->packed = packed;
 	out->passes = out->load_wavefronts = out->cas_wavefronts = 0;
+	out->sectors = out->lines = 0;     /* a bank rule's: none */
 	out->latency_cycles = model_latency(r, packed, waves);
 	return 0;
 }

@@ -168,7 +168,7 @@ int bs_remote_predict(const bs_rule *r, const bs_access *a, bs_summary *s)
 	if (r->remote == BS_REMOTE_RMW && g.most_on_word > s->wavefronts)
 		s->wavefronts = g.most_on_word;
 	s->ideal_wavefronts = s->wavefronts;
-	s->phases = 1;
+	s->phases = a->active != 0;     /* no lane active: none, as banks */
 	s->latency_cycles = model_latency(r, 0, s->sectors);
 	return 0;
 }

@@ -20,7 +20,8 @@
 #define NOT_DRAWN "not-drawn.txt"
 #define REASON_BYTES 400
 
-/* Open dir/name for reading, a regular file, not a link; -1 with errno
+/* Open dir/name for reading, a regular file, not a link (O_NONBLOCK: a
+ * FIFO there is refused at once, not waited on); -1 with errno
  * (ENOENT when absent, ELOOP for a link, EINVAL not a regular file). */
 static int open_regular(const char *dir, const char *name)
 {
@@ -29,7 +30,7 @@ static int open_regular(const char *dir, const char *name)
 	int fd;
 
 	snprintf(path, sizeof path, "%s/%s", dir, name);
-	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))) {
 		close(fd);
 		errno = EINVAL;

@@ -3,7 +3,10 @@
  *
  * Every text that comes from the dataset or --note is escaped: for HTML
  * & < > " ', for Markdown a backslash before \ ` * _ [ ] < > | & ~ #, and
- * line breaks become blanks, so no field can add markup.
+ * line breaks become blanks, so no field can add markup.  A byte a page
+ * cannot carry, a control byte (C0, DEL, C1) or one that starts no valid
+ * UTF-8 character, is written as \xHH, as bankscope writes it to a
+ * terminal (bs_escape_text), so the page stays valid UTF-8 text.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -12,9 +15,33 @@
 
 #include "report.h"
 
+/* 1 when s starts with a byte a page cannot carry (its character's
+ * length in *k otherwise); tab and line breaks are carried, as blanks. */
+static int unprintable(const char *s, int *k)
+{
+	unsigned char c = (unsigned char)*s;
+
+	*k = bs_utf8_next(s);
+	if (c == '\n' || c == '\r' || c == '\t')
+		return 0;
+	return *k == 0 || c < 0x20 || c == 0x7f ||
+	       (c == 0xc2 && (unsigned char)s[1] < 0xa0);
+}
+
 void doc_html(FILE *f, const char *s)
 {
-	for (; *s; s++)
+	int k;
+
+	for (; *s; s++) {
+		if (unprintable(s, &k)) {
+			fprintf(f, "\\x%02x", (unsigned char)*s);
+			continue;
+		}
+		if (k > 1) {
+			fwrite(s, 1, (size_t)k, f);
+			s += k - 1;
+			continue;
+		}
 		switch (*s) {
 		case '&': fputs("&amp;", f); break;
 		case '<': fputs("&lt;", f); break;
@@ -24,13 +51,25 @@ void doc_html(FILE *f, const char *s)
 		case '\n': case '\r': case '\t': putc(' ', f); break;
 		default: putc(*s, f);
 		}
+	}
 }
 
 void doc_md(FILE *f, const char *s)
 {
+	int k;
+
 	for (; *s; s++) {
 		if (*s == '\n' || *s == '\r' || *s == '\t') {
 			putc(' ', f);
+			continue;
+		}
+		if (unprintable(s, &k)) {    /* the backslash escaped too */
+			fprintf(f, "\\\\x%02x", (unsigned char)*s);
+			continue;
+		}
+		if (k > 1) {
+			fwrite(s, 1, (size_t)k, f);
+			s += k - 1;
 			continue;
 		}
 		if (strchr("\\`*_[]<>|&~#", *s))
@@ -92,8 +131,12 @@ void doc_code(doc *d, const char *s)
 	if (most)
 		putc(' ', d->m);
 	for (; *s; s++) {
+		int k;
+
 		if (*s == '\n' || *s == '\r' || *s == '\t')
 			putc(' ', d->m);
+		else if (unprintable(s, &k))   /* a code span: as is */
+			fprintf(d->m, "\\x%02x", (unsigned char)*s);
 		else if (*s == '|' && d->cell)
 			fputs("\\|", d->m);
 		else

@@ -7,15 +7,20 @@
  * no rule), the architecture's name, and the row's name last (a comma in it
  * cannot shift the other columns for gnuplot, which does not read CSV
  * quotes).  It is written beside FILE and renamed over it when whole
- * (bs_output: FILE keeps its mode, a new one gets 0666 less the umask);
- * a device, a FIFO or a symbolic link is written through, never
- * replaced.  A signal removes the temporary.
+ * (bs_output: FILE keeps its mode, a new one gets 0666 less the umask;
+ * through a symbolic link, the file it leads to is replaced so); a
+ * device or a FIFO is written through, never replaced (a FIFO is waited
+ * on for its reader, and SIGINT, SIGTERM or SIGHUP end the wait).  FILE
+ * may not be the dataset itself (a
+ * link to it, or the same file): that is refused before anything is
+ * written.  A signal removes the temporary.
  */
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "report.h"
 
@@ -110,8 +115,8 @@ void plot_row(data *D, const item *it, int modeled)
  * --plot-data PATH: the rows with their groups and predictions, for the
  * kind charts, and no report (--dsmem-plot-data PATH: the points of the
  * dsmem chart, dsmem.c).  Written as bs_output writes a file: to a
- * temporary beside PATH, renamed over it when whole, a device, FIFO or
- * link written through.  A signal removes the temporary (it is armed
+ * temporary beside PATH (or the file a link leads to), renamed over it
+ * when whole, a device or FIFO written through.  A signal removes the temporary (it is armed
  * with the signals held, so none comes between its making and its arming).
  */
 int plot_data(FILE *f, const char *name, const char *path,
@@ -121,19 +126,32 @@ int plot_data(FILE *f, const char *name, const char *path,
 	bs_output out;
 	bs_error err;
 	sigset_t old;
+	struct stat st;
 	data *D = calloc(1, sizeof *D);
-	int rc = 0;
+	int rc = 0, fifo;
 
 	if (!D)
 		return usage_error("out of memory");
+	if (bs_same_file(fileno(f), path)) {
+		free(D);
+		return usage_error("%s: is the dataset %s itself: --%s would "
+				   "replace it; give another file", path, name,
+				   dsmem ? "dsmem-plot-data" : "plot-data");
+	}
 	signals_catch();
-	signals_block(&old);
+	/* A FIFO's open waits for its reader, and a signal must end that
+	 * wait: the signals are held back only where a temporary is made,
+	 * so that none comes between its making and its arming. */
+	fifo = stat(path, &st) == 0 && S_ISFIFO(st.st_mode);
+	if (!fifo)
+		signals_block(&old);
 	if (bs_output_open(&out, path, &err) < 0) {
 		rc = report_error(&err);
 	} else if (out.tmp[0]) {
 		signals_arm_file(out.tmp);
 	}
-	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (!fifo)
+		sigprocmask(SIG_SETMASK, &old, NULL);
 	D->plot = rc ? NULL : out.f;
 	D->plot_dsmem = dsmem;
 	if (!rc && !(ds = bs_dataset_open(f, name, &err)))

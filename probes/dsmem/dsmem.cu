@@ -53,11 +53,15 @@
  * run with the kernel of its kind's row of the accessor table below.
  * Output: CSV, '#' metadata first; progress on stderr.
  *
- * Usage: bankscope-dsmem [--quick] [--no-counters] [--out FILE|-]; the
- * file is data/<gpu>/dsmem-<time>.csv unless --out names one.
+ * Usage: bankscope-dsmem [--quick] [--no-counters] [--file PATTERNS]
+ * [--out FILE|-] | --help | --version; the file is
+ * data/<gpu>/dsmem-<time>.csv unless --out names one.  --file reads at
+ * most DSMEM_MAX_POINTS accesses; each option is given once.  Messages
+ * go through say(), escaped as bankscope escapes.
  */
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,6 +94,28 @@ static const char *const op_name[NOPS] = { "ld", "st", "red.add.u32",
 					   "atom.add.u32" };
 static const char *const target_name[NTARGETS] = { "local", "self",
 						   "remote" };
+/* The most accesses --file may give: each is NTARGETS rows of launches
+ * and counter passes, so a file past it is refused as it is read. */
+#define DSMEM_MAX_POINTS 65536
+
+/*
+ * "bankscope-dsmem: " and the message on stderr, escaped as bankscope
+ * escapes (bs_escape_text: control bytes and bytes that are no UTF-8 as
+ * \xHH), so that a path or a name from the input cannot drive the
+ * terminal; then a line break.
+ */
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void say(const char *fmt, ...)
+{
+	char raw[2048], safe[4 * sizeof raw];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(raw, sizeof raw, fmt, ap);
+	va_end(ap);
+	bs_escape_text(safe, sizeof safe, raw);
+	fprintf(stderr, "bankscope-dsmem: %s\n", safe);
+}
 
 /* ---- device side ---------------------------------------------------------- */
 
@@ -384,20 +410,18 @@ static int add_point(const bs_access *a, const char *where)
 	if (k == NACCESSORS ||
 	    !(p->kernel = remote_accessors[k].by_width[
 		      bs_width_index(a->width)])) {
-		fprintf(stderr, "bankscope-dsmem: %s: no kernel for %u-byte %s "
-			"(dsmem.ld and dsmem.st of 1 to 16 bytes, "
-			"dsmem.red.add.u32 and dsmem.atom.add.u32 of 4)\n",
-			where, a->width, kind);
+		say("%s: no kernel for %u-byte %s (dsmem.ld and dsmem.st of "
+		    "1 to 16 bytes, dsmem.red.add.u32 and dsmem.atom.add.u32 "
+		    "of 4)", where, a->width, kind);
 		return 1;
 	}
 	for (int l = 0; l < 32; l++)
 		if (a->active >> l & 1 &&
 		    (a->addr[l] % a->width ||
-		     a->addr[l] + a->width > DSMEM_WINDOW)) {
-			fprintf(stderr, "bankscope-dsmem: %s: lane %d's "
-				"address %u: a %u-byte access must be aligned "
-				"and end inside the %d-byte window\n", where, l,
-				a->addr[l], a->width, DSMEM_WINDOW);
+		     a->addr[l] > DSMEM_WINDOW - a->width)) {
+			say("%s: lane %d's address %u: a %u-byte access must "
+			    "be aligned and end inside the %d-byte window",
+			    where, l, a->addr[l], a->width, DSMEM_WINDOW);
 			return 1;
 		}
 	snprintf(p->name, sizeof p->name, "%s", a->name);
@@ -449,8 +473,7 @@ static int read_points(const char *path)
 	char where[1200];
 
 	if (!f) {
-		fprintf(stderr, "bankscope-dsmem: %s: cannot open: %s\n", path,
-			strerror(errno));
+		say("%s: cannot open: %s", path, strerror(errno));
 		return 2;
 	}
 	if (!(r = bs_reader_new(f, path))) {
@@ -458,6 +481,13 @@ static int read_points(const char *path)
 		return 1;
 	}
 	while ((rc = bs_reader_next(r, &a, &err)) > 0) {
+		if (npoints == DSMEM_MAX_POINTS) {
+			say("%s:%ld: more than %d accesses: give them in "
+			    "several files", path, bs_reader_line(r),
+			    DSMEM_MAX_POINTS);
+			status = 2;
+			break;
+		}
 		if (npoints == cap) {
 			int n = cap ? 2 * cap : 64;
 			point *q = (point *)realloc(points, (size_t)n *
@@ -483,14 +513,14 @@ static int read_points(const char *path)
 		char msg[600];
 
 		bs_error_format(&err, msg, sizeof msg);
-		fprintf(stderr, "bankscope-dsmem: %s\n", msg);
+		say("%s", msg);
 		status = 2;
 	}
 	bs_reader_free(r);
 	if (f != stdin)
 		fclose(f);
 	if (!status && !npoints) {
-		fprintf(stderr, "bankscope-dsmem: %s: no access in it\n", path);
+		say("%s: no access in it", path);
 		status = 2;
 	}
 	return status;
@@ -738,7 +768,7 @@ static int open_output(const char *out_path, time_t now, bs_output *o)
 		char msg[600];
 
 		bs_error_format(&err, msg, sizeof msg);
-		fprintf(stderr, "bankscope-dsmem: %s\n", msg);
+		say("%s", msg);
 		return 1;
 	}
 	return 0;
@@ -813,6 +843,13 @@ static void write_row(FILE *f, int r)
 	fprintf(f, "\n");
 }
 
+static const char usage_text[] =
+	"usage: bankscope-dsmem [--quick] [--no-counters] [--file PATTERNS] "
+	"[--out FILE|-]\n"
+	"       bankscope-dsmem --help | --version\n"
+	"(default: the dsmem family's points, into "
+	"data/<gpu>/dsmem-<time>.csv)\n";
+
 int main(int argc, char **argv)
 {
 	int quick = 0, counters = 1, nrows, rc;
@@ -822,26 +859,31 @@ int main(int argc, char **argv)
 	bs_error err;
 
 	for (int i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--quick"))
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			printf("%s", usage_text);
+			return 0;
+		} else if (!strcmp(argv[i], "--version")) {
+			printf("bankscope-dsmem %s\n", bs_version());
+			return 0;
+		} else if (!strcmp(argv[i], "--quick"))
 			quick = 1;
 		else if (!strcmp(argv[i], "--no-counters"))
 			counters = 0;
-		else if (!strcmp(argv[i], "--out") && i + 1 < argc)
+		else if ((!strcmp(argv[i], "--out") && out_path) ||
+			 (!strcmp(argv[i], "--file") && file)) {
+			say("%s given twice: one run reads one file and writes "
+			    "one", argv[i]);
+			return 2;
+		} else if (!strcmp(argv[i], "--out") && i + 1 < argc)
 			out_path = argv[++i];
 		else if (!strcmp(argv[i], "--file") && i + 1 < argc)
 			file = argv[++i];
 		else {
 			if (strcmp(argv[i], "--out") && strcmp(argv[i], "--file"))
-				fprintf(stderr, "bankscope-dsmem: unknown "
-					"option '%s'\n", argv[i]);
+				say("unknown option '%s'", argv[i]);
 			else
-				fprintf(stderr, "bankscope-dsmem: %s needs "
-					"FILE or -\n", argv[i]);
-			fprintf(stderr, "usage: bankscope-dsmem [--quick] "
-				"[--no-counters] [--file PATTERNS] "
-				"[--out FILE|-]\n"
-				"(default: the dsmem family's points, into "
-				"data/<gpu>/dsmem-<time>.csv)\n");
+				say("%s needs FILE or -", argv[i]);
+			fprintf(stderr, "%s", usage_text);
 			return 2;
 		}
 	if (file && quick) {
@@ -881,9 +923,9 @@ int main(int argc, char **argv)
 		char msg[600];
 
 		bs_error_format(&err, msg, sizeof msg);
-		fprintf(stderr, "bankscope-dsmem: %s\n", msg);
+		say("%s", msg);
 		return 1;
 	}
-	fprintf(stderr, "bankscope-dsmem: wrote %s\n", o.path);
+	say("wrote %s", o.path);
 	return 0;
 }
