@@ -28,7 +28,8 @@
 #                       explain-counts.tsv, statuses, the disassemblies;
 #                       no cubin) and the profile and explain CSVs
 #   ncu-source.tar.gz   ncu's source pages (CSV)
-# Clocks are left alone; needs root for the counters.
+# ONLY="NAME ..." runs those programs alone.  Clocks are left alone; needs
+# root for the counters.
 set -u
 OUT=${OUT:-build/explain-bench}
 SAMPLES=$(cd "${SAMPLES:-.carry/samples}" && pwd) || { echo "explain-bench.sh: SAMPLES: no CUDA samples there" >&2; exit 2; }
@@ -93,7 +94,7 @@ timed() {
 }
 
 count() { grep -c -E ",$1(,|\$)" "$2"; }
-for p in ${PROGRAMS:-"transpose $B/transpose" "histogram $B/histogram" \
+for p in "transpose $B/transpose" "histogram $B/histogram" \
 	 "sortingNetworks $B/sortingNetworks" "matrixMul $B/matrixMul" \
 	 "reduction $B/reduction" "convolutionSeparable $B/convolutionSeparable" \
 	 "scan $B/scan" "fastWalshTransform $B/fastWalshTransform" \
@@ -102,10 +103,11 @@ for p in ${PROGRAMS:-"transpose $B/transpose" "histogram $B/histogram" \
 	 "globalToShmemAsyncCopy $B/globalToShmemAsyncCopy" \
 	 "clusterHist $B/clusterHist" \
 	 "torch python3 scripts/bench/torch_small.py" \
-	 "triton python3 scripts/bench/triton_mm.py"}; do
+	 "triton python3 scripts/bench/triton_mm.py"; do
 	set -- $p
 	name=$1; shift
 	K=$W/keep/$name
+	case " ${ONLY:-$name} " in *" $name "*) ;; *) continue ;; esac
 	if [ $(( ($(ms) - t0) / 1000000000 )) -gt ${BUDGET:-470} ]; then
 		say "$name skipped: the call's budget of ${BUDGET:-470} s is spent"
 		continue
