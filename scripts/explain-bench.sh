@@ -22,7 +22,8 @@
 #   summary.txt         what ran, in order, and the tables
 #   times.csv           program,mode,wall_s,exit_status
 #   verdicts.csv        program,rows,AGREES,DISAGREES,DATA-DEPENDENT,
-#                       NOT MODELED,BAD SAMPLES,REMOTE,NO SAMPLE
+#                       LANES OFF,NOT MODELED,BAD SAMPLES,REMOTE,
+#                       NO SAMPLE
 #   ncu.csv             program,compared,equal,differ,missing (the join)
 #   keep.tar.gz         every kept directory (records, explain.tsv,
 #                       explain-counts.tsv, statuses, the disassemblies;
@@ -42,7 +43,7 @@ export PYTHONUNBUFFERED=1
 say() { echo "== $*" | tee -a "$OUT/summary.txt"; }
 ms() { date +%s%N; }
 echo "program,mode,wall_s,exit_status" > "$OUT/times.csv"
-echo "program,rows,AGREES,DISAGREES,DATA-DEPENDENT,NOT MODELED,BAD SAMPLES,REMOTE,NO SAMPLE" > "$OUT/verdicts.csv"
+echo "program,rows,AGREES,DISAGREES,DATA-DEPENDENT,LANES OFF,NOT MODELED,BAD SAMPLES,REMOTE,NO SAMPLE" > "$OUT/verdicts.csv"
 echo "program,summary" > "$OUT/ncu.csv"
 
 {
@@ -128,7 +129,7 @@ for p in "transpose $B/transpose" "histogram $B/histogram" \
 	say "$name against ncu: $cmp"
 	x=$W/runs/$name-explain.csv
 	rows=$(grep -v '^#' "$x" | tail -n +2 | wc -l)
-	echo "$name,$rows,$(count AGREES $x),$(count DISAGREES $x),$(count DATA-DEPENDENT $x),$(count 'NOT MODELED' $x),$(count 'BAD SAMPLES' $x),$(count REMOTE $x),$(count 'NO SAMPLE' $x)" >> "$OUT/verdicts.csv"
+	echo "$name,$rows,$(count AGREES $x),$(count DISAGREES $x),$(count DATA-DEPENDENT $x),$(count 'LANES OFF' $x),$(count 'NOT MODELED' $x),$(count 'BAD SAMPLES' $x),$(count REMOTE $x),$(count 'NO SAMPLE' $x)" >> "$OUT/verdicts.csv"
 	say "$name verdicts: $(tail -1 "$OUT/verdicts.csv")"
 	grep -h 'records' "$K-x/explain-status.txt" 2>/dev/null | head -3 | sed 's/^/   /' | tee -a "$OUT/summary.txt"
 done
