@@ -1,13 +1,16 @@
 /*
  * fuzz_profile.c - libFuzzer target for the readers of a profile's
- * records directory: records.tsv, launches.tsv, a disassembly and
- * explain.tsv, which come from files a user may hand over (--replay).
+ * records directory: records.tsv, launches.tsv, a disassembly,
+ * explain.tsv and explain-counts.tsv, which come from files a user may
+ * hand over (--replay).
  *
  * The first byte picks the reader; the rest is the file (fmemopen).  A
  * records or launches reader that succeeds is followed by the other on
  * the same input, a disassembly, bs_sassprof_finish and a walk over every
  * kept instruction and launch; explain records are indexed and every
- * sample looked up again by its instruction.  Crashes, leaks, sanitizer
+ * sample looked up again by its instruction; explain counts are looked
+ * up, and none may hold more remote executions than executions with a
+ * lane on.  Crashes, leaks, sanitizer
  * reports, an error without a source, and broken invariants (abort) are
  * findings: totals that do not add up (measured launches above the
  * launches, kernels with records above the kernels, kept instructions
@@ -81,14 +84,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size < 1)
 		return 0;
-	which = data[0] % 3;
+	which = data[0] % 4;
 	data++;
 	size--;
 	if (!(f = fmemopen((void *)data, size ? size : 1, "r")))
 		return 0;
 	if (!size)
 		fgetc(f);
-	if (which == 2) {
+	if (which == 3) {
+		bs_explain *e = bs_explain_new();
+		bs_explain_counts c;
+
+		if (bs_explain_read_counts(e, f, "c", &err) == 0) {
+			if (bs_explain_count(e, "f", 0x10, &c) == 0 &&
+			    (c.remote > c.active || !c.launches ||
+			     !bs_explain_has_counts(e)))
+				abort();
+		} else if (!err.source[0]) {
+			abort();
+		}
+		bs_explain_free(e);
+	} else if (which == 2) {
 		bs_explain *e = bs_explain_new();
 
 		if (bs_explain_read(e, f, "x", &err) == 0)
