@@ -44,6 +44,7 @@
 #include "driver_version.h"
 #include "metrics.h"
 #include "probe.h"
+#include "say.h"
 
 #define BATCH 256
 #define MAX_PASS_METRICS 16
@@ -68,23 +69,15 @@ static void on_sigint(int sig)
 	interrupted = 1;
 }
 
-/*
- * "bankscope-probe: " and the message on stderr, escaped as bankscope
- * escapes (bs_escape_text: control bytes and bytes that are no UTF-8 as
- * \xHH), so that a path, a name or an argument cannot drive the
- * terminal; then a line break.
- */
+/* A message line on stderr, escaped (cudabase/say.h). */
 static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void say(const char *fmt, ...)
 {
-	char raw[2048], safe[4 * sizeof raw];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(raw, sizeof raw, fmt, ap);
+	bs_vsay("bankscope-probe", fmt, ap);
 	va_end(ap);
-	bs_escape_text(safe, sizeof safe, raw);
-	fprintf(stderr, "bankscope-probe: %s\n", safe);
 }
 
 static int die_usage(const char *fmt, const char *arg)

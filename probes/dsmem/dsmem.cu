@@ -74,6 +74,7 @@
 
 #define BS_CHECK_PROGRAM "bankscope-dsmem"
 #include "bankscope.h"
+#include "say.h"
 #include "check.h"
 #include "counters.h"
 #include "metrics.h"
@@ -98,23 +99,15 @@ static const char *const target_name[NTARGETS] = { "local", "self",
  * and counter passes, so a file past it is refused as it is read. */
 #define DSMEM_MAX_POINTS 65536
 
-/*
- * "bankscope-dsmem: " and the message on stderr, escaped as bankscope
- * escapes (bs_escape_text: control bytes and bytes that are no UTF-8 as
- * \xHH), so that a path or a name from the input cannot drive the
- * terminal; then a line break.
- */
+/* A message line on stderr, escaped (cudabase/say.h). */
 static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void say(const char *fmt, ...)
 {
-	char raw[2048], safe[4 * sizeof raw];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(raw, sizeof raw, fmt, ap);
+	bs_vsay("bankscope-dsmem", fmt, ap);
 	va_end(ap);
-	bs_escape_text(safe, sizeof safe, raw);
-	fprintf(stderr, "bankscope-dsmem: %s\n", safe);
 }
 
 /* ---- device side ---------------------------------------------------------- */
