@@ -514,6 +514,13 @@ typedef struct {
 					or the weighted grid's effective
 					number */
 	double sum_wf2;              /* the samples' squares, summed */
+	/* the grid samples' sums, each weighted by the executions it stands
+	 * for (verdict.c, spread()): weights, their squares, weighted
+	 * wavefronts and their squares; how many; the grid's first points
+	 * (its execs) */
+	double grid_w, grid_w2, grid_wx, grid_wx2;
+	size_t grid_n;
+	uint64_t grid_execs;
 	int varies;                  /* the predicted samples' lanes, or their
 					addresses less the first lane's,
 					differ from sample to sample */

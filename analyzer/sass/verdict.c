@@ -472,6 +472,69 @@ static int predicated_off(const bs_sass_insn *in, bs_verdict_result *r)
 	return 1;
 }
 
+/* The grid's next sample point after execution n (explain.h: the first
+ * execs, then 2^k and 3 * 2^k). */
+static uint64_t next_point(uint64_t n, uint64_t execs)
+{
+	uint64_t p = 1, t = 3;
+
+	if (n + 1 < execs)
+		return n + 1;
+	while (p <= n)
+		p <<= 1;
+	while (t <= n)
+		t <<= 1;
+	return p < t ? p : t;
+}
+
+/* 1 when n is one of the grid's later points, 2^k or 3 * 2^k. */
+static int geometric(uint64_t n)
+{
+	uint64_t t = n ? n >> __builtin_ctzll(n) : 1;
+
+	return t == 1 || t == 3;
+}
+
+/*
+ * The grid's sample's execs (explain.h): its first points, 0 .. execs-1,
+ * are those not of the later points' form; 4 when all are.
+ */
+static uint64_t grid_execs(bs_explain *e, const bs_explain_insn *x)
+{
+	uint64_t execs = 4;
+
+	for (size_t i = 0; i < x->n; i++) {
+		const bs_explain_sample *s = bs_explain_sample_at(e, x->first + i);
+		uint64_t n = s->exec & ~BS_EXPLAIN_GRID;
+
+		if ((s->exec & BS_EXPLAIN_GRID) && !geometric(n) &&
+		    n + 1 > execs)
+			execs = n + 1;
+	}
+	return execs;
+}
+
+/*
+ * A predicted grid sample (execution n, wf wavefronts) into r's weighted
+ * sums: it stands for the executions from n to the next sample point, the
+ * last one to the counted executions.  The grid's points thin out as the
+ * launch goes on, so an unweighted mean leans on its first executions.
+ */
+static void grid_add(bs_verdict_result *r, uint64_t n, unsigned wf)
+{
+	uint64_t to = next_point(n, r->grid_execs);
+	double w;
+
+	if (r->counted && to > r->active_execs)
+		to = r->active_execs > n ? r->active_execs : n + 1;
+	w = (double)(to - n);
+	r->grid_w += w;
+	r->grid_w2 += w * w;
+	r->grid_wx += w * wf;
+	r->grid_wx2 += w * wf * wf;
+	r->grid_n++;
+}
+
 /* 1 when access a has the lanes of sample t and their addresses less the
  * first active lane's (the same pattern, wherever it sits). */
 static int same_pattern(const bs_access *a, const bs_explain_sample *t,
@@ -531,6 +594,8 @@ static void add_sample(bs_explain *e, bs_verdict_result *r, size_t i)
 		       ? sum.ideal_wavefronts : r->max_ideal;
 	r->sum_wf += sum.wavefronts;
 	r->sum_wf2 += (double)sum.wavefronts * sum.wavefronts;
+	if (s->exec & BS_EXPLAIN_GRID)
+		grid_add(r, s->exec & ~BS_EXPLAIN_GRID, sum.wavefronts);
 	r->sum_ideal += sum.ideal_wavefronts;
 	r->sum_conflicts += sum.bank_conflicts;
 }
@@ -550,92 +615,6 @@ static void first_kind(bs_explain *e, bs_verdict_result *r)
 	}
 }
 
-/* The grid's next sample point after execution n (explain.h: the first
- * execs, then 2^k and 3 * 2^k). */
-static uint64_t next_point(uint64_t n, uint64_t execs)
-{
-	uint64_t p = 1, t = 3;
-
-	if (n + 1 < execs)
-		return n + 1;
-	while (p <= n)
-		p <<= 1;
-	while (t <= n)
-		t <<= 1;
-	return p < t ? p : t;
-}
-
-/* 1 when n is one of the grid's later points, 2^k or 3 * 2^k. */
-static int geometric(uint64_t n)
-{
-	uint64_t t = n ? n >> __builtin_ctzll(n) : 1;
-
-	return t == 1 || t == 3;
-}
-
-/*
- * The grid samples' mean weighted by the executions each stands for (from
- * its index to the next sample point, the last to the counted
- * executions), their weighted variance, and the effective number of
- * samples (sum of weights squared over the sum of squared weights): the
- * grid's points thin out as the launch goes on, so an unweighted mean
- * leans on its first executions.  1 when there are two or more grid
- * samples, else 0 and nothing set.
- */
-static int weighted(bs_explain *e, const bs_verdict_result *r, double *mean,
-		    double *var, double *neff)
-{
-	double sw = 0, sw2 = 0, swx = 0, swx2 = 0;
-	uint64_t execs = 0;
-	size_t k = 0;
-
-	/* the sample's execs: its first points, 0 .. execs-1, are those
-	   not of the later points' form (4 when all are) */
-	for (size_t i = 0; i < r->x->n; i++) {
-		const bs_explain_sample *s =
-			bs_explain_sample_at(e, r->x->first + i);
-		uint64_t n = s->exec & ~BS_EXPLAIN_GRID;
-
-		if ((s->exec & BS_EXPLAIN_GRID) && !geometric(n) &&
-		    n + 1 > execs)
-			execs = n + 1;
-	}
-	if (execs < 4)
-		execs = 4;
-	for (size_t i = 0; i < r->x->n; i++) {
-		const bs_explain_sample *s =
-			bs_explain_sample_at(e, r->x->first + i);
-		bs_access a;
-		bs_summary sum;
-		uint64_t n = s->exec & ~BS_EXPLAIN_GRID, to;
-		double w, x;
-
-		if (!(s->exec & BS_EXPLAIN_GRID) ||
-		    bs_explain_access(s, r->sass, &a) < 0 ||
-		    bs_access_check(&a, NULL) < 0 ||
-		    predict_sample(r->arch, &a, &sum) < 0)
-			continue;
-		to = next_point(n, execs);
-		if (r->counted && to > r->active_execs)
-			to = r->active_execs > n ? r->active_execs : n + 1;
-		w = (double)(to - n);
-		x = sum.wavefronts;
-		sw += w;
-		sw2 += w * w;
-		swx += w * x;
-		swx2 += w * x * x;
-		k++;
-	}
-	if (k < 2 || sw <= 0)
-		return 0;
-	*mean = swx / sw;
-	*var = swx2 / sw - *mean * *mean;
-	if (*var < 0)
-		*var = 0;
-	*neff = sw * sw / sw2;
-	return 1;
-}
-
 /*
  * The samples' spread against the counters' mean m: r's sd_wf (the
  * samples' standard deviation), se_wf (the standard error of their mean)
@@ -645,7 +624,7 @@ static int weighted(bs_explain *e, const bs_verdict_result *r, double *mean,
  * lo)(hi - m): a rare value the samples missed, which the counters' mean
  * shows, widens the margin as it would if it had been sampled.
  */
-static void spread(bs_explain *e, bs_verdict_result *r)
+static void spread(bs_verdict_result *r)
 {
 	double n = (double)r->predicted, var = 0, m = r->judged_wf, lo, hi;
 	double mean = r->mean_wf;
@@ -660,8 +639,14 @@ static void spread(bs_explain *e, bs_verdict_result *r)
 		r->sd_wf = sqrt(var);
 	}
 	r->neff = n;
-	if (weighted(e, r, &mean, &var, &n))
-		r->judged_mean = mean, r->neff = n;
+	if (r->grid_n >= 2 && r->grid_w > 0) {
+		/* the grid samples' weighted mean and variance, and their
+		   effective number */
+		mean = r->judged_mean = r->grid_wx / r->grid_w;
+		var = r->grid_wx2 / r->grid_w - mean * mean;
+		var = var > 0 ? var : 0;
+		n = r->neff = r->grid_w * r->grid_w / r->grid_w2;
+	}
 	lo = fmin(r->min_wf, floor(m));
 	hi = fmax(r->max_wf, ceil(m));
 	if ((m - lo) * (hi - m) > var)
@@ -680,14 +665,13 @@ static bs_verdict by_spread(const bs_verdict_result *r)
 }
 
 /* The local verdict from r's figures (samples predicted). */
-static void judge_local(bs_explain *e, const bs_sass_insn *in,
-			bs_verdict_result *r)
+static void judge_local(const bs_sass_insn *in, bs_verdict_result *r)
 {
 	double m = r->judged_wf;
 
 	r->mean_wf = (double)r->sum_wf / (double)r->predicted;
 	r->inside = m >= r->min_wf - AGREE_TOL && m <= r->max_wf + AGREE_TOL;
-	spread(e, r);
+	spread(r);
 	if (r->min_wf != r->max_wf)
 		r->verdict = by_spread(r);
 	else if (!isnan(m) && fabs(m - r->min_wf) < AGREE_TOL)
@@ -772,6 +756,7 @@ int bs_explain_judge(const bs_arch *arch, bs_explain *e,
 	first_kind(e, r);
 	if (!judge_remote(e, r)) {
 		r->min_wf = r->min_ideal = ~0u;
+		r->grid_execs = grid_execs(e, x);
 		for (size_t i = 0; i < x->n; i++)
 			add_sample(e, r, i);
 		r->loop = loop;
@@ -779,7 +764,7 @@ int bs_explain_judge(const bs_arch *arch, bs_explain *e,
 			r->verdict = r->invalid ? BS_VERDICT_BAD_SAMPLES
 						: BS_VERDICT_NOT_MODELED;
 		else
-			judge_local(e, in, r);
+			judge_local(in, r);
 		if (loop && r->verdict != BS_VERDICT_BAD_SAMPLES)
 			loop_eval(e, r);
 		r->ideal_differs = r->predicted &&
