@@ -12,12 +12,15 @@
 #define BANKSCOPE_PROFILER_COMMON_H
 
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* The library's entry point, the only symbol it exports. */
 #define BS_EXPORT __attribute__((visibility("default")))
@@ -90,6 +93,88 @@ static inline char *bs_kernel_name(bs_demangle_fn demangle,
 		if (*p == '\t' || *p == '\n' || *p == '\r')
 			*p = ' ';
 	return c;
+}
+
+/*
+ * Processes.  A program may start several processes that use the GPU (a
+ * multiprocessing job, torchrun); each is profiled on its own, in a
+ * directory of its own.  The first process to claim `claim` (a file
+ * made with O_EXCL) in dir keeps dir; a later one takes dir/PREFIX-PID,
+ * made here.  BANKSCOPE_PROFILE_RERUN=1 (bankscope profile's runs for
+ * kernels the first run gave no records for) keeps dir: those runs add
+ * to the first's files.  The directory into out (size bytes); 1 when
+ * this process claimed it (it owns its status), 0 when it shares it, -1
+ * when no directory of its own could be made.
+ */
+static inline int bs_process_dir(const char *dir, const char *claim,
+				 const char *prefix, char *out, size_t size)
+{
+	const char *rerun = getenv("BANKSCOPE_PROFILE_RERUN");
+	char path[4200];
+	int fd;
+
+	snprintf(out, size, "%s", dir);
+	snprintf(path, sizeof path, "%s/%s", dir, claim);
+	if ((fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+		       0644)) >= 0) {
+		close(fd);
+		return 1;
+	}
+	if (rerun && !strcmp(rerun, "1"))
+		return 0;
+	if (snprintf(out, size, "%s/%s-%ld", dir, prefix, (long)getpid()) >=
+	    (int)size || mkdir(out, 0755) < 0)
+		return -1;
+	snprintf(path, sizeof path, "%s/%s", out, claim);
+	if ((fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+		       0644)) < 0)
+		return -1;
+	close(fd);
+	return 1;
+}
+
+/* Is this process to be profiled?  BANKSCOPE_PROFILE_TARGET=
+ * application-only (Nsight's --target-processes application-only): only
+ * the process bankscope started, whose parent is BANKSCOPE_PROFILE_PARENT;
+ * anything else: every process. */
+static inline int bs_process_targeted(void)
+{
+	const char *t = getenv("BANKSCOPE_PROFILE_TARGET");
+	const char *parent = getenv("BANKSCOPE_PROFILE_PARENT");
+
+	if (!t || strcmp(t, "application-only") || !parent || !*parent)
+		return 1;
+	return strtol(parent, NULL, 10) == (long)getppid();
+}
+
+/* Name (process.txt, explain-process.txt) in dir: the process's pid, parent's pid and command line
+ * (NUL-separated arguments joined by spaces; control bytes as '?'). */
+static inline void bs_write_process(const char *dir, const char *name)
+{
+	char path[4200], cmd[4096];
+	FILE *f;
+	size_t n = 0;
+	int fd;
+
+	snprintf(path, sizeof path, "/proc/%ld/cmdline", (long)getpid());
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) >= 0) {
+		ssize_t r = read(fd, cmd, sizeof cmd - 1);
+
+		n = r > 0 ? (size_t)r : 0;
+		close(fd);
+	}
+	while (n && cmd[n - 1] == '\0')
+		n--;
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)cmd[i] < 0x20 || cmd[i] == 0x7f)
+			cmd[i] = cmd[i] ? '?' : ' ';
+	cmd[n] = '\0';
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	if ((f = fopen(path, "w"))) {
+		fprintf(f, "pid\t%ld\nppid\t%ld\ncommand\t%s\n",
+			(long)getpid(), (long)getppid(), cmd);
+		fclose(f);
+	}
 }
 
 #endif

@@ -7,6 +7,7 @@
  * architecture of the predictions (device.txt, or --arch).
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <spawn.h>
@@ -379,7 +380,8 @@ int profile_load(profile *p, int save, bs_error *err)
 int profile_choose_arch(profile *p, const options *o, bs_error *err)
 {
 	if (bs_records_read_device(p->dir, p->cc, sizeof p->cc, p->gpu,
-				   sizeof p->gpu, err) < 0)
+				   sizeof p->gpu, err) < 0 ||
+	    profile_read_process(p, err) < 0)
 		return -1;
 	p->arch = o->arch ? o->arch : bs_arch_default();
 	if (o->arch || !p->cc[0])
@@ -404,13 +406,202 @@ int profile_choose_arch(profile *p, const options *o, bs_error *err)
 int profile_load_explain(profile *p, bs_error *err)
 {
 	char status[1024];
-	int rc = bs_records_read_explain(p->dir, &p->ex, status, sizeof status,
+	const char *xdir = p->xdir ? p->xdir : p->dir;
+	int rc = bs_records_read_explain(xdir, &p->ex, status, sizeof status,
 					 err);
 
 	if (status[0])
 		usage_error("explain: %s", status);
 	if (rc == 0)
 		usage_error("explain: no explain.tsv in %s: nothing sampled",
-			    p->dir);
+			    xdir);
 	return rc < 0 ? -1 : 0;
+}
+
+/* ---- processes ------------------------------------------------------------ */
+
+int profile_read_process(profile *p, bs_error *err)
+{
+	char path[4096], line[1200];
+	FILE *f;
+
+	p->pid = p->ppid = 0;
+	p->command[0] = '\0';
+	path_join(path, sizeof path, p->dir, "process.txt");
+	if (!(f = bs_records_open(path, err)))
+		return errno == ENOENT ? 0 : -1;
+	while (fgets(line, sizeof line, f)) {
+		line[strcspn(line, "\r\n")] = '\0';
+		if (!strncmp(line, "pid\t", 4))
+			p->pid = strtol(line + 4, NULL, 10);
+		else if (!strncmp(line, "ppid\t", 5))
+			p->ppid = strtol(line + 5, NULL, 10);
+		else if (!strncmp(line, "command\t", 8))
+			snprintf(p->command, sizeof p->command, "%.1000s",
+				 line + 8);
+	}
+	fclose(f);
+	return 0;
+}
+
+typedef struct {
+	long pid;
+	char *path;
+} proc_dir;
+
+static int by_pid(const void *a, const void *b)
+{
+	const proc_dir *x = a, *y = b;
+
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+long profile_process_dirs(const char *dir, const char *claim,
+			  const char *prefix, char ***out)
+{
+	char path[4096];
+	size_t plen = strlen(prefix);
+	proc_dir *v = NULL;
+	long n = 0, cap = 0;
+	struct dirent *e;
+	struct stat st;
+	DIR *d;
+
+	*out = NULL;
+	path_join(path, sizeof path, dir, claim);
+	if (!lstat(path, &st) && S_ISREG(st.st_mode)) {
+		if (!(v = calloc(1, sizeof *v)) || !(v[0].path = strdup(dir))) {
+			free(v);
+			return -1;
+		}
+		v[0].pid = -1;       /* first, whatever its pid */
+		n = cap = 1;
+	}
+	if ((d = opendir(dir))) {
+		while ((e = readdir(d))) {
+			char *end;
+			long pid;
+
+			if (strncmp(e->d_name, prefix, plen) ||
+			    e->d_name[plen] != '-')
+				continue;
+			pid = strtol(e->d_name + plen + 1, &end, 10);
+			path_join(path, sizeof path, dir, e->d_name);
+			if (*end || pid <= 0 || lstat(path, &st) ||
+			    !S_ISDIR(st.st_mode))
+				continue;
+			if (n == cap) {
+				proc_dir *w = realloc(v, (size_t)(cap ? 2 * cap : 4) *
+							 sizeof *v);
+
+				if (!w)
+					break;
+				v = w;
+				cap = cap ? 2 * cap : 4;
+			}
+			if (!(v[n].path = strdup(path)))
+				break;
+			v[n++].pid = pid;
+		}
+		closedir(d);
+	}
+	qsort(v, (size_t)n, sizeof *v, by_pid);
+	if (n && !(*out = calloc((size_t)n, sizeof **out))) {
+		for (long i = 0; i < n; i++)
+			free(v[i].path);
+		free(v);
+		return -1;
+	}
+	for (long i = 0; i < n; i++)
+		(*out)[i] = v[i].path;
+	free(v);
+	return n;
+}
+
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The distinct names of column col (0-based) of dir/name's data lines
+ * (after the header), sorted, into *names; their number. */
+static size_t column_names(const char *dir, const char *name, int col,
+			   char ***names)
+{
+	char path[4096], *line = NULL;
+	size_t cap = 0, n = 0, room = 0, k = 0;
+	char **v = NULL;
+	bs_error err;
+	FILE *f;
+
+	*names = NULL;
+	path_join(path, sizeof path, dir, name);
+	if (!(f = bs_records_open(path, &err)))
+		return 0;
+	while (getline(&line, &cap, f) > 0) {
+		char *s = line, *t;
+
+		if (k++ == 0)
+			continue;
+		for (int c = 0; c < col && s; c++)
+			s = (s = strchr(s, '\t')) ? s + 1 : NULL;
+		if (!s)
+			continue;
+		s[strcspn(s, "\t\r\n")] = '\0';
+		if (n && !strcmp(v[n - 1], s))
+			continue;
+		if (n == room) {
+			char **w = realloc(v, (room ? 2 * room : 64) * sizeof *v);
+
+			if (!w)
+				break;
+			v = w;
+			room = room ? 2 * room : 64;
+		}
+		if (!(t = strdup(s)))
+			break;
+		v[n++] = t;
+	}
+	free(line);
+	fclose(f);
+	if (n)
+		qsort(v, n, sizeof *v, str_cmp);
+	*names = v;
+	return n;
+}
+
+long profile_pair_explain(const char *dir, char **xd, long nx, const int *taken)
+{
+	char **pk, **xk;
+	size_t np = column_names(dir, "launches.tsv", 1, &pk);
+	long best = -1;
+	size_t most = 0;
+
+	for (long i = 0; i < nx; i++) {
+		size_t nxk, common = 0;
+
+		if (taken[i])
+			continue;
+		nxk = column_names(xd[i], "explain.tsv", 1, &xk);
+		for (size_t a = 0, b = 0; a < np && b < nxk;) {
+			int c = strcmp(pk[a], xk[b]);
+
+			if (!c && (!b || strcmp(xk[b], xk[b - 1])) &&
+			    (!a || strcmp(pk[a], pk[a - 1])))
+				common++;
+			a += c <= 0;
+			b += c >= 0;
+		}
+		for (size_t b = 0; b < nxk; b++)
+			free(xk[b]);
+		free(xk);
+		if (common > most) {
+			most = common;
+			best = i;
+		}
+	}
+	for (size_t a = 0; a < np; a++)
+		free(pk[a]);
+	free(pk);
+	return best;
 }

@@ -88,7 +88,7 @@ static const char profile_usage[] =
 	"                         [--launches first|all]\n"
 	"                         [--top N] [--full-names] [--verbose]\n"
 	"                         [--explain [--sample BxWxE]] [--keep DIR]\n"
-	"                         [-o FILE]\n"
+	"                         [-o FILE] [--target-processes all|application-only]\n"
 	"                         [--jobs N] [--max-runs N] [--inject PATH]\n"
 	"                         [--arch NAME|FILE] -- PROGRAM [ARGS]\n"
 	"       bankscope profile [--format FMT] [--kernel REGEX] [--top N]\n"
@@ -132,7 +132,13 @@ static const char profile_usage[] =
 	"  --keep DIR         collect into DIR (new or empty) and keep it\n"
 	"  -o, --output FILE  write the report to FILE (whole, then put in\n"
 	"                     its place), so the program's own output stays\n"
-	"                     on stdout, apart from it\n"
+	"                     on stdout, apart from it\n"	"  --target-processes WHICH  all (default): every process of the\n"
+	"                     program that uses the GPU, each profiled and\n"
+	"                     reported on its own (pid, command line, GPU);\n"
+	"                     application-only: the process started alone.\n"
+	"                     With several processes, -o FILE names one file\n"
+	"                     per process: %p in FILE is the pid, else\n"
+	"                     FILE-PID.EXT\n"
 	"  --jobs N           runs at a time after the first (default: the\n"
 	"                     processors, at most 16)\n"
 	"  --arch NAME|FILE   the architecture of the predictions\n"
@@ -182,6 +188,9 @@ static int profile_replay(const options *o)
 	bs_join *j = NULL;
 	int none;
 
+	char **pd;
+	long np;
+
 	memset(&p, 0, sizeof p);
 	p.arch = bs_arch_default();
 	p.dir = o->replay;
@@ -191,6 +200,28 @@ static int profile_replay(const options *o)
 				   strerror(errno));
 	if (!S_ISDIR(st.st_mode))
 		return usage_error("%s: not a directory", o->replay);
+	/* several processes (process-PID folders): a report for each */
+	if ((np = profile_process_dirs(o->replay, "status.txt", "process",
+				       &pd)) > 1 ||
+	    (np == 1 && strcmp(pd[0], o->replay))) {
+		int rc;
+
+		if (o->patterns || o->dataset || o->skip || o->count)
+			rc = usage_error("profile: --replay of %s, which holds "
+					 "%ld processes: --patterns, "
+					 "--dataset, --launch-skip and "
+					 "--launch-count take one", o->replay,
+					 np);
+		else
+			rc = report_processes(o, &p, pd, np, NULL, 0);
+		for (long i = 0; i < np; i++)
+			free(pd[i]);
+		free(pd);
+		return rc;
+	}
+	for (long i = 0; i < np; i++)
+		free(pd[i]);
+	free(pd);
 	if ((o->dataset && dataset_target(o->dataset)) )
 		return EXIT_BADINPUT;
 	if ((o->patterns && !(j = bs_join_open(o->patterns, &err))) ||
@@ -338,6 +369,8 @@ static int read_options(int argc, char **argv, options *o, option_text *t)
 				    &o->patterns)) ||
 		    (rc = opt_value(argc, argv, &i, "--dataset",
 				    &o->dataset)) ||
+		    (rc = opt_value(argc, argv, &i, "--target-processes",
+				    &o->targets)) ||
 		    (rc = opt_value(argc, argv, &i, "--arch", &t->arch))) {
 			if (rc < 0)
 				return EXIT_BADINPUT;
@@ -401,6 +434,10 @@ static int check_values(options *o, const option_text *t)
 		return usage_error("option --launches: '%s' is not first or "
 				   "all", t->which);
 	o->all_launches = t->which && !strcmp(t->which, "all");
+	if (o->targets && strcmp(o->targets, "all") &&
+	    strcmp(o->targets, "application-only"))
+		return usage_error("option --target-processes: '%s' is not all "
+				   "or application-only", o->targets);
 	if (t->runs && !strcmp(t->runs, "0"))
 		return usage_error("option --max-runs: 0 runs measure "
 				   "nothing");

@@ -40,6 +40,7 @@ typedef struct {
 	const char *keep, *inject, *replay, *patterns, *dataset;
 	const char *output;           /* -o FILE: the report there */
 	const char *kernel, *sample;
+	const char *targets;            /* --target-processes, or NULL */
 	const bs_arch *arch;         /* --arch, or NULL */
 	unsigned long skip, count;      /* count 0: every launch */
 	unsigned long top;              /* 0: every instruction */
@@ -53,6 +54,7 @@ typedef struct {
 
 typedef struct {
 	const char *dir;
+	const char *xdir;            /* explain.tsv's, NULL: dir */
 	bs_records_status status;    /* status.txt */
 	bs_sassprof *sp;
 	size_t n;                    /* instructions kept */
@@ -70,6 +72,8 @@ typedef struct {
 	unsigned long jobs;
 	char gpu[256];               /* device.txt: its name, or "" */
 	char cc[16];                 /* its compute capability, or "" */
+	long pid, ppid;              /* process.txt: 0 when absent */
+	char command[1024];          /* its command line */
 	int no_model;                /* no architecture for it */
 } profile;
 
@@ -82,6 +86,11 @@ static inline void path_join(char *buf, size_t size, const char *dir,
 /* run.c: run the program (o->prog) and show its profile; the exit status
  * profile.c's head describes. */
 int profile_run(const options *o);
+/* run.c: a report for each of the np processes whose directories pd
+ * holds (profile_process_dirs), top being the run's (runs 0: a replay);
+ * the worst exit status, code at least. */
+int report_processes(const options *o, const profile *top, char **pd,
+		     long np, const char *inject, int code);
 
 /* load.c: everything in p->dir, disassembled where possible (into p->dir
  * when save, else into temporary files), finished; 0, or -1 (err). */
@@ -95,6 +104,21 @@ int profile_load_explain(profile *p, bs_error *err);
 /* load.c: the architecture of the predictions, p->arch: --arch, the
  * recorded GPU's, or sm_90. */
 int profile_choose_arch(profile *p, const options *o, bs_error *err);
+
+/* load.c: process.txt of p->dir into p->pid, ppid and command (left 0
+ * and "" without one); 0, or -1 (err). */
+int profile_read_process(profile *p, bs_error *err);
+/* load.c: the directories of the processes under dir: dir itself when
+ * it holds status.txt, then its process-PID folders by pid (the later
+ * processes of a program, profiler/common.h), as new strings in *out;
+ * their number, or -1 (out of memory). */
+long profile_process_dirs(const char *dir, const char *claim,
+			  const char *prefix, char ***out);
+/* load.c: of the explain directories xd[0..nx), the one whose explain.tsv
+ * names most of the kernels in dir's launches.tsv (the explain run's
+ * process that ran what this one ran), not one already taken; -1 when
+ * none names any. */
+long profile_pair_explain(const char *dir, char **xd, long nx, const int *taken);
 
 /* show.c: the instructions the report shows; 0, or -1 (err). */
 int profile_select_shown(profile *p, const options *o, bs_error *err);

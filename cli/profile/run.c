@@ -63,6 +63,8 @@ static const char *const our_vars[] = {
 	"BANKSCOPE_PROFILE_COUNT", "BANKSCOPE_PROFILE_LAUNCH",
 	"BANKSCOPE_EXPLAIN_DIR", "BANKSCOPE_EXPLAIN_PATCH",
 	"BANKSCOPE_EXPLAIN_SAMPLE", "BANKSCOPE_EXPLAIN_LIB",
+	"BANKSCOPE_PROFILE_TARGET", "BANKSCOPE_PROFILE_PARENT",
+	"BANKSCOPE_PROFILE_RERUN",
 };
 #define NVARS (sizeof our_vars / sizeof *our_vars)
 
@@ -409,6 +411,14 @@ static char *joined(char **argv, int argc)
 	return s;
 }
 
+/* Which processes of the program are profiled: --target-processes, and
+ * this process's pid, the parent of the one it starts. */
+static int spec_target(run_spec *r, const options *o)
+{
+	return spec_set(r, 10, o->targets ? o->targets : "all") < 0 ||
+	       spec_set_ul(r, 11, (unsigned long)getpid()) < 0 ? -1 : 0;
+}
+
 /* The selection variables of o into r: the kernel, skip and count, and
  * which of the selected launches count (--launches). */
 static int spec_select(run_spec *r, const options *o)
@@ -481,6 +491,8 @@ static int more_runs(const options *o, const char *inject, profile *p,
 		r[i].quiet = 1;
 		if (!re || spec_set(&r[i], 0, inject) < 0 ||
 		    spec_set(&r[i], 1, p->dir) < 0 ||
+		    spec_set(&r[i], 12, "1") < 0 ||
+		    spec_target(&r[i], o) < 0 ||
 		    spec_set(&r[i], 2, re) < 0 ||
 		    spec_set(&r[i], 5, o->all_launches ? "all" : "first") < 0 ||
 		    (t[i].skip && spec_set_ul(&r[i], 3, t[i].skip) < 0) ||
@@ -602,12 +614,12 @@ static int set_specs(const options *o, run_spec *first, run_spec *x,
 		     const char *dir, int same)
 {
 	if (spec_set(first, 0, inject) < 0 || spec_set(first, 1, dir) < 0 ||
-	    spec_select(first, o) < 0 ||
+	    spec_select(first, o) < 0 || spec_target(first, o) < 0 ||
 	    (same && spec_explain(first, lib, dir, patch, o) < 0))
 		return -1;
 	if (!o->explain || same)
 		return 0;
-	return spec_set(x, 0, lib) < 0 ||
+	return spec_set(x, 0, lib) < 0 || spec_target(x, o) < 0 ||
 	       spec_explain(x, NULL, dir, patch, o) < 0 ||
 	       (o->kernel && spec_set(x, 2, o->kernel) < 0) ||
 	       (o->skip && spec_set_ul(x, 3, o->skip) < 0) ||
@@ -634,6 +646,116 @@ static void tell_ending(const options *o, const profile *p,
 			    o->prog[0], wait_code(x->status));
 }
 
+/*
+ * -o FILE for the process pid when several processes are reported: each
+ * "%p" replaced by the pid (Nsight's habit), else "-PID" put before the
+ * extension (report.csv: report-1234.csv).
+ */
+static void process_output(const char *out, long pid, char *buf, size_t size)
+{
+	const char *slash = strrchr(out, '/'), *dot, *pp = strstr(out, "%p");
+	size_t n = 0;
+
+	if (pp) {
+		for (const char *c = out; *c && n + 24 < size; c++) {
+			if (c[0] == '%' && c[1] == 'p') {
+				n += (size_t)snprintf(buf + n, size - n, "%ld", pid);
+				c++;
+			} else {
+				buf[n++] = *c;
+			}
+		}
+		buf[n] = '\0';
+		return;
+	}
+	dot = strrchr(slash ? slash + 1 : out, '.');
+	if (!dot || dot == (slash ? slash + 1 : out))
+		snprintf(buf, size, "%s-%ld", out, pid);
+	else
+		snprintf(buf, size, "%.*s-%ld%s", (int)(dot - out), out, pid, dot);
+}
+
+/*
+ * Several processes used the GPU (profiler/common.h: the first in the
+ * directory, the others in process-PID folders): a report for each, in
+ * pid order, the first process first, each naming its process, its
+ * explain run's samples taken from the explain process that ran the same
+ * kernels (profile_pair_explain).  The worst exit status.
+ */
+int report_processes(const options *o, const profile *top, char **pd,
+		     long np, const char *inject, int code)
+{
+	char **xd = NULL, who[1200], out[4200];
+	long nx = 0;
+	int *taken, worst = code, replay = top->runs == 0;
+	char *program = replay ? strdup("") : joined(o->prog, o->nprog);
+	const char *name = replay ? o->replay : o->prog[0];
+
+	if (o->explain && (nx = profile_process_dirs(
+				   top->dir, "explain-status.txt", "explain",
+				   &xd)) < 0)
+		nx = 0;
+	taken = calloc((size_t)(nx ? nx : 1), sizeof *taken);
+	if (!program || !taken) {
+		free(program);
+		free(taken);
+		return usage_error("profile: out of memory");
+	}
+	usage_error("%ld processes of %s used the GPU: a report for each",
+		    np, name);
+	for (long i = 0; i < np; i++) {
+		profile q;
+		options oq = *o;
+		bs_error err;
+		long k;
+
+		memset(&q, 0, sizeof q);
+		q.arch = bs_arch_default();
+		q.dir = pd[i];
+		q.jobs = top->jobs;
+		q.runs = top->runs;
+		if (o->explain &&
+		    (k = profile_pair_explain(pd[i], xd, nx, taken)) >= 0) {
+			taken[k] = 1;
+			q.xdir = xd[k];
+		}
+		if (profile_load(&q, !replay, &err) < 0 ||
+		    profile_choose_arch(&q, o, &err) < 0 ||
+		    (o->explain && q.status.state != BS_RECORDS_NONE &&
+		     !q.no_model && profile_load_explain(&q, &err) < 0) ||
+		    profile_select_shown(&q, o, &err) < 0) {
+			report_error(&err);
+			worst = EXIT_BADINPUT;
+		} else {
+			snprintf(who, sizeof who, "process %ld of %s", q.pid,
+				 name);
+			if (profile_tell(&q, who, inject) && !worst)
+				worst = 1;
+			if (o->output) {
+				process_output(o->output, q.pid, out, sizeof out);
+				oq.output = out;
+			} else if (i && o->fmt != FMT_JSON) {
+				putchar('\n');
+			}
+			if (q.status.state != BS_RECORDS_NONE &&
+			    profile_show(&q, &oq, replay ? NULL : program) < 0)
+				worst = EXIT_BADINPUT;
+			else if (o->output && q.status.state != BS_RECORDS_NONE)
+				usage_error("process %ld: the report is in %s",
+					    q.pid, out);
+		}
+		bs_sassprof_free(q.sp);
+		bs_explain_free(q.ex);
+		free(q.shown);
+	}
+	for (long i = 0; i < nx; i++)
+		free(xd[i]);
+	free(xd);
+	free(taken);
+	free(program);
+	return worst;
+}
+
 int profile_run(const options *o)
 {
 	char inject[PATH_BYTES], lib[PATH_BYTES], patch[PATH_BYTES];
@@ -642,6 +764,8 @@ int profile_run(const options *o)
 	run_spec first, x;
 	profile p;
 	bs_error err;
+	char **pd = NULL;
+	long np = 0;
 	int rc, code, same;
 	double t = now();
 
@@ -676,6 +800,20 @@ int profile_run(const options *o)
 	p.runs = 1;
 	code = wait_code(first.status);
 	phase(o, &t, "the first run");
+	if ((np = profile_process_dirs(p.dir, "status.txt", "process",
+				       &pd)) > 1 ||
+	    (np == 1 && strcmp(pd[0], p.dir))) {
+		/* several processes: each its own report, no later runs */
+		if (x.started == 1)
+			while (waitpid(x.pid, &x.status, 0) < 0 &&
+			       errno == EINTR)
+				;
+		sigaction(SIGINT, &old_int, NULL);
+		sigaction(SIGQUIT, &old_quit, NULL);
+		tell_ending(o, &p, &first, &x, code);
+		rc = report_processes(o, &p, pd, np, inject, code);
+		goto out;
+	}
 	rc = more_runs(o, inject, &p, o->explain ? &x : NULL, code, &t, &err);
 	if (x.started == 1) {
 		while (waitpid(x.pid, &x.status, 0) < 0 && errno == EINTR)
@@ -710,6 +848,9 @@ int profile_run(const options *o)
 	phase(o, &t, "the report");
 	rc = code;
 out:
+	for (long i = 0; i < np; i++)
+		free(pd[i]);
+	free(pd);
 	spec_free(&first);
 	spec_free(&x);
 	bs_sassprof_free(p.sp);

@@ -96,10 +96,24 @@ static void plural(unsigned long n, const char *one, const char *many)
 	printf("%lu %s", n, n == 1 ? one : many);
 }
 
+/* A process's command line or GPU name, escaped where it holds control
+ * bytes or invalid UTF-8 (name_shown). */
+static void print_escaped(FILE *out, const char *s)
+{
+	char buf[4200];
+
+	fputs(name_shown(s, buf, sizeof buf), out);
+}
+
 static void print_head(const profile *p, const char *program)
 {
 	if (program)
 		printf("program: %s\n", program);
+	if (p->pid) {
+		printf("process: %ld (parent %ld): ", p->pid, p->ppid);
+		print_escaped(stdout, p->command);
+		printf("%s%s\n", p->gpu[0] ? ", on " : "", p->gpu);
+	}
 	if (p->runs == 1)
 		printf("runs: 1\n");
 	else if (p->runs)
@@ -360,6 +374,14 @@ static void print_csv_table(const profile *p, const char *program)
 		fputs(program, stdout);
 		putchar('\n');
 	}
+	if (p->pid) {
+		printf("# process: %ld\n# parent: %ld\n# command: ", p->pid,
+		       p->ppid);
+		print_escaped(stdout, p->command);
+		printf("\n# gpu: ");
+		print_escaped(stdout, p->gpu);
+		putchar('\n');
+	}
 	if (p->runs)
 		printf("# runs: %lu\n", p->runs);
 	printf("# launches: %lu\n# measured_launches: %lu\n# kernels: %lu\n"
@@ -478,6 +500,14 @@ static void print_json_table(const profile *p, const char *program)
 
 	fputs("{\"program\": ", stdout);
 	json_or_null(program);
+	if (p->pid) {
+		printf(", \"process\": {\"pid\": %ld, \"ppid\": %ld, "
+		       "\"command\": ", p->pid, p->ppid);
+		json_string(stdout, p->command);
+		fputs(", \"gpu\": ", stdout);
+		json_string(stdout, p->gpu);
+		putchar('}');
+	}
 	fputs(", \"status\": ", stdout);
 	json_or_null(p->status.state == BS_RECORDS_NONE ? NULL
 						       : p->status.reason);

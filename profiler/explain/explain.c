@@ -27,7 +27,21 @@
  * (sanitizerAddPatchesFromFile) and each module is patched as it loads
  * (sanitizerPatchInstructions for SHARED_MEMORY_ACCESS, MATRIX_MEMORY_
  * ACCESS and MEMCPY_ASYNC, and sanitizerPatchModule); one that came
- * before the subscription, at its first sampled launch.  At the beginning
+ * before the subscription, at its first sampled launch.
+ *
+ * Unpatching.  Patched code costs every launch that runs it, sampled or
+ * not (a kernel launched 101 times: 0.38 s bare, 29.8 s under --explain,
+ * ../shared/evidence/real-programs).  So a module whose last
+ * BANKSCOPE_EXPLAIN_IDLE (default 8) launches sampled nothing, and none of
+ * whose sampled launches waits, is unpatched (sanitizerUnpatchModule) at
+ * the end of such a launch; a launch of a kernel not sampled yet from a
+ * module unpatched so is not sampled, and the module is patched again at
+ * its end, for that kernel's next launch.  Patching at the beginning of a
+ * launch never returned when the launch went to a non-blocking stream
+ * (the CUDA sample matrixMul, data/h200/launch-bench-20261202).
+ * BANKSCOPE_EXPLAIN_UNPATCH: end (default), begin (unpatch at the
+ * beginning of the idle launch instead), 0 (never: the earlier way, for
+ * the comparison in scripts/launch-bench.sh).  At the beginning
  * of a launch to sample, a buffer is allocated (sanitizerAlloc) and given
  * to this launch alone (sanitizerSetLaunchCallbackData); other launches
  * of patched modules get NULL and their callbacks return at once.  At the
@@ -100,12 +114,26 @@ static struct {
 	unsigned long launch;
 	CUcontext patched_ctx[64];
 	int nctx;
-	CUmodule module[MAX_MODULES];
+	struct module_state {
+		CUmodule m;
+		int patched;         /* by us, now */
+		int repatch;         /* an unsampled kernel of it launched
+					while it was unpatched */
+		unsigned idle;       /* launches since one was sampled */
+	} module[MAX_MODULES];
 	int nmod;
 	CUfunction sampled[MAX_FUNCS];
 	int nsampled;
 	pending pend[MAX_PENDING];  /* sampled launches not collected yet */
 	int npend;
+	int unpatch;                 /* BANKSCOPE_EXPLAIN_UNPATCH: 0 never,
+					1 end, 2 begin */
+	unsigned idle_after;         /* BANKSCOPE_EXPLAIN_IDLE */
+	unsigned long patches, unpatches;
+	struct name_entry {          /* demangled names by mangled */
+		char *key, *name;
+	} *names;
+	size_t names_cap, names_n;
 	bs_demangle_fn demangle;
 } g;
 
@@ -146,16 +174,56 @@ static void stop(const char *fmt, ...)
 	} while (0)
 #include "check.h"
 
-/* The demangled name into buf, cut to fit. */
-static void kernel_name(const char *mangled, char *buf, size_t size)
-{
-	char *d = bs_kernel_name(g.demangle, mangled);
+/* ---- selection ----------------------------------------------------------- */
 
-	snprintf(buf, size, "%s", d ? d : "?");
-	free(d);
+static size_t name_hash(const char *s)
+{
+	size_t h = 1469598103934665603u;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211u;
+	return h;
 }
 
-/* ---- selection ----------------------------------------------------------- */
+/* The demangled name of a launch's function, demangled once per name;
+ * NULL when out of memory. */
+static const char *launch_name(const char *mangled)
+{
+	size_t i, cap;
+
+	if (2 * (g.names_n + 1) > g.names_cap) {
+		struct name_entry *v;
+
+		cap = g.names_cap ? 2 * g.names_cap : 256;
+		if (!(v = calloc(cap, sizeof *v)))
+			return NULL;
+		for (size_t k = 0; k < g.names_cap; k++) {
+			if (!g.names[k].key)
+				continue;
+			for (i = name_hash(g.names[k].key) & (cap - 1); v[i].key;
+			     i = (i + 1) & (cap - 1))
+				;
+			v[i] = g.names[k];
+		}
+		free(g.names);
+		g.names = v;
+		g.names_cap = cap;
+	}
+	cap = g.names_cap;
+	for (i = name_hash(mangled) & (cap - 1); g.names[i].key;
+	     i = (i + 1) & (cap - 1))
+		if (!strcmp(g.names[i].key, mangled))
+			return g.names[i].name;
+	if (!(g.names[i].key = strdup(mangled)))
+		return NULL;
+	if (!(g.names[i].name = bs_kernel_name(g.demangle, mangled))) {
+		free(g.names[i].key);
+		g.names[i].key = NULL;
+		return NULL;
+	}
+	g.names_n++;
+	return g.names[i].name;
+}
 
 static int read_choices(void)
 {
@@ -168,6 +236,19 @@ static int read_choices(void)
 	 * cluster saw none of them on an H200, where the remote callback
 	 * saw every one: data/h200/dsmem-profile-20261128.) */
 	g.remote = !(r && !strcmp(r, "0"));
+	r = getenv("BANKSCOPE_EXPLAIN_UNPATCH");
+	g.unpatch = !r || !*r || !strcmp(r, "end") ? 1
+		    : !strcmp(r, "begin") ? 2 : !strcmp(r, "0") ? 0 : -1;
+	if (g.unpatch < 0) {
+		stop("BANKSCOPE_EXPLAIN_UNPATCH=%s is none of end, begin, 0", r);
+		return -1;
+	}
+	g.idle_after = 8;
+	if ((r = getenv("BANKSCOPE_EXPLAIN_IDLE")) && *r &&
+	    (sscanf(r, "%u", &g.idle_after) != 1 || !g.idle_after)) {
+		stop("BANKSCOPE_EXPLAIN_IDLE=%s is not a count of launches", r);
+		return -1;
+	}
 	g.blocks = 2;
 	g.warps = 8;
 	g.execs = 4;
@@ -201,12 +282,20 @@ static int seen_function(CUfunction f)
 	return 0;
 }
 
-static int module_patched(CUmodule m)
+/* Module m's state, NULL when never seen. */
+static struct module_state *module_of(CUmodule m)
 {
 	for (int i = 0; i < g.nmod; i++)
-		if (g.module[i] == m)
-			return 1;
-	return 0;
+		if (g.module[i].m == m)
+			return &g.module[i];
+	return NULL;
+}
+
+static int module_patched(CUmodule m)
+{
+	struct module_state *s = module_of(m);
+
+	return s && s->patched;
 }
 
 /* ---- patching and buffers ------------------------------------------------- */
@@ -242,7 +331,7 @@ static int patch_module(CUcontext ctx, CUmodule m)
 		return 0;
 	if (add_patches(ctx) < 0)
 		return -1;
-	if (g.nmod == MAX_MODULES) {
+	if (!module_of(m) && g.nmod == MAX_MODULES) {
 		stop("more than %d modules to patch", MAX_MODULES);
 		return -1;
 	}
@@ -260,8 +349,33 @@ static int patch_module(CUcontext ctx, CUmodule m)
 			"bs_remote") != SANITIZER_SUCCESS)
 		trace("remote shared-memory accesses not patched");
 	CHECK_SAN(sanitizerPatchModule(m));
-	g.module[g.nmod++] = m;
+	if (!module_of(m))
+		g.module[g.nmod++].m = m;
+	module_of(m)->patched = 1;
+	module_of(m)->repatch = 0;
+	module_of(m)->idle = 0;
+	g.patches++;
 	trace("patched module %p", (void *)m);
+	return 0;
+}
+
+/* Module m's instrumentation removed when it has been idle long enough
+ * and no sampled launch of it waits to be collected (its code would
+ * change under it). */
+static int unpatch_idle(CUmodule m)
+{
+	struct module_state *s = module_of(m);
+
+	if (!s || !s->patched || s->idle < g.idle_after)
+		return 0;
+	for (int i = 0; i < g.npend; i++)
+		if (g.pend[i].module == m)
+			return 0;
+	trace("unpatching module %p", (void *)m);
+	CHECK_SAN(sanitizerUnpatchModule(m));
+	s->patched = 0;
+	g.unpatches++;
+	trace("unpatched module %p", (void *)m);
 	return 0;
 }
 
@@ -478,26 +592,50 @@ static void collect_ended(CUcontext ctx, const char *where)
 
 static void on_launch(Sanitizer_CallbackId cbid, const Sanitizer_LaunchData *l)
 {
-	char kernel[1024];
+	const char *kernel;
+	struct module_state *ms;
 
 	if (cbid == SANITIZER_CBID_LAUNCH_END) {
+		struct module_state *s = module_of(l->module);
+
 		for (int i = 0; i < g.npend; i++)
 			g.pend[i].ended |= g.pend[i].launch == g.launch;
 		collect_ended(l->context, "launch end");
 		g.launch++;
+		if (s && s->repatch && g.unpatch == 1)
+			(void)patch_module(l->context, l->module);
+		else if (g.unpatch == 1)
+			(void)unpatch_idle(l->module);
 		return;
 	}
 	if (cbid != SANITIZER_CBID_LAUNCH_BEGIN)
 		return;
-	kernel_name(l->functionName, kernel, sizeof kernel);
+	if (!(kernel = launch_name(l->functionName))) {
+		stop("out of memory for a kernel name");
+		return;
+	}
 	trace("launch %lu begin %s", g.launch, kernel);
+	ms = module_of(l->module);
 	if (selected(kernel) && !seen_function(l->function) &&
 	    g.nsampled < MAX_FUNCS) {
+		if (ms && !ms->patched) {
+			/* unpatched by us: patched again at its end */
+			ms->repatch = 1;
+			trace("launch %lu of %s not sampled: its module is "
+			      "unpatched", g.launch, kernel);
+			return;
+		}
 		g.sampled[g.nsampled++] = l->function;
 		(void)arm(l, kernel);
-	} else if (module_patched(l->module)) {
-		(void)sanitizerSetLaunchCallbackData(l->hLaunch, l->function,
-						     l->hStream, NULL);
+		if ((ms = module_of(l->module)))
+			ms->idle = 0;
+	} else if (ms && ms->patched) {
+		ms->idle++;
+		if (g.unpatch == 2)
+			(void)unpatch_idle(l->module);
+		if (ms->patched)
+			(void)sanitizerSetLaunchCallbackData(
+				l->hLaunch, l->function, l->hStream, NULL);
 	}
 }
 
@@ -571,13 +709,21 @@ static void init(void)
 	const char *dir = getenv("BANKSCOPE_EXPLAIN_DIR");
 	char path[PATH_MAX];
 
-	if (g.inited || !dir || !*dir || strlen(dir) >= sizeof g.dir)
+	int own;
+
+	if (g.inited || !dir || !*dir || strlen(dir) >= sizeof g.dir ||
+	    !bs_process_targeted())
 		return;
 	g.inited = 1;
+	/* a later process of the program: DIR/explain-PID (common.h) */
+	if ((own = bs_process_dir(dir, "explain-status.txt", "explain", g.dir,
+				  sizeof g.dir)) < 0)
+		return;
 	bs_recursive_mutex_init(&g.lock);
 	pthread_mutex_lock(&g.lock);
-	snprintf(g.dir, sizeof g.dir, "%s", dir);
 	g.active = 1;
+	if (own)
+		bs_write_process(g.dir, "explain-process.txt");
 	if (getenv("BANKSCOPE_EXPLAIN_LOG")) {
 		snprintf(path, sizeof path, "%s/explain.log", g.dir);
 		g.log = fopen(path, "a");
@@ -609,6 +755,8 @@ static void at_exit(void)
 		if (g.npend && g.status)
 			fprintf(g.status, "%d sampled launches could not be "
 				"collected\n", g.npend);
+		trace("at exit: %lu patches, %lu unpatches", g.patches,
+		      g.unpatches);
 	}
 	if (g.status)
 		fflush(g.status);

@@ -12,6 +12,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cupti_callbacks.h>
@@ -73,6 +74,62 @@ static size_t name_hash(const char *s)
 	return h;
 }
 
+/*
+ * The name of a launch's kernel, demangled once per symbol: a program that
+ * launches three kernels 10^5 times demangled 10^5 names
+ * (data/h200/launch-bench-20261202).  The symbol, or "(function)" for a
+ * launch with none (a graph's); the string lives as long as the process.
+ */
+static struct {
+	struct name_entry {
+		char *key, *name;
+	} *v;
+	size_t cap, n;
+} names;
+
+const char *inj_launch_name(const char *symbol, const char *function)
+{
+	char key[1024];
+	size_t i;
+
+	if (!symbol) {
+		snprintf(key, sizeof key, "(%s)", function ? function : "launch");
+		symbol = key;
+	}
+	if (2 * (names.n + 1) > names.cap) {
+		size_t cap = names.cap ? 2 * names.cap : 256;
+		struct name_entry *v = calloc(cap, sizeof *v);
+
+		if (!v)
+			return NULL;
+		for (size_t k = 0; k < names.cap; k++) {
+			if (!names.v[k].key)
+				continue;
+			for (i = name_hash(names.v[k].key) & (cap - 1); v[i].key;
+			     i = (i + 1) & (cap - 1))
+				;
+			v[i] = names.v[k];
+		}
+		free(names.v);
+		names.v = v;
+		names.cap = cap;
+	}
+	for (i = name_hash(symbol) & (names.cap - 1); names.v[i].key;
+	     i = (i + 1) & (names.cap - 1))
+		if (!strcmp(names.v[i].key, symbol))
+			return names.v[i].name;
+	if (!(names.v[i].key = strdup(symbol)))
+		return NULL;
+	names.v[i].name = symbol == key ? strdup(key) : inj_kernel_name(symbol);
+	if (!names.v[i].name) {
+		free(names.v[i].key);
+		names.v[i].key = NULL;
+		return NULL;
+	}
+	names.n++;
+	return names.v[i].name;
+}
+
 /* The entry of kernel name, added when new (a copy); NULL when out of
  * memory. */
 kernel_seen *inj_seen_kernel(const char *name)
@@ -118,6 +175,42 @@ int inj_write_all(int fd, const char *what, const char *buf, size_t n)
 	inj_stop("cannot write %s/%s: %s", inj.dir, what,
 		 w < 0 ? strerror(errno) : "short write");
 	return -1;
+}
+
+/*
+ * launches.tsv's lines, gathered and written whole lines at a time: at
+ * 64 KiB, when the oldest waited a second, and at every flush, drain and
+ * exit (inj_launches_out).  One write(2) per launch cost more than the
+ * launch itself in a program of 10^5 short launches.
+ */
+static struct {
+	char buf[65536];
+	size_t n;
+	time_t since;
+} lines;
+
+int inj_launches_out(void)
+{
+	size_t n = lines.n;
+
+	lines.n = 0;
+	return n ? inj_write_all(inj.launches, "launches.tsv", lines.buf, n) : 0;
+}
+
+int inj_launch_line(const char *line, size_t n)
+{
+	time_t now = time(NULL);
+
+	if (lines.n && (lines.n + n > sizeof lines.buf || now > lines.since) &&
+	    inj_launches_out() < 0)
+		return -1;
+	if (n > sizeof lines.buf)
+		return inj_write_all(inj.launches, "launches.tsv", line, n);
+	if (!lines.n)
+		lines.since = now;
+	memcpy(lines.buf + lines.n, line, n);
+	lines.n += n;
+	return 0;
 }
 
 int inj_open_table(const char *name, const char *header)

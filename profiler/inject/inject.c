@@ -195,6 +195,7 @@ static int read_choices(void)
 	 * all; the explain library loaded before it */
 	inj.subscribe = env_flag("BANKSCOPE_INJECT_SUBSCRIBE", 1);
 	inj.explain_first = env_flag("BANKSCOPE_INJECT_EXPLAIN_FIRST", 0);
+	inj.pause = env_flag("BANKSCOPE_INJECT_PAUSE", 1);
 	if ((each = getenv("BANKSCOPE_PROFILE_LAUNCH")) && *each &&
 	    strcmp(each, "all")) {
 		if (strcmp(each, "first")) {
@@ -210,19 +211,32 @@ static int read_choices(void)
 
 BS_EXPORT int InitializeInjection(void);
 
-/* status.txt "ok" when this process is the first in the directory (it
- * owns the status), and inject-PID.log when BANKSCOPE_INJECT_LOG asks. */
+/* The process's directory (common.h, bs_process_dir: a later process of
+ * the program gets DIR/process-PID); status.txt "ok" and process.txt when
+ * this process owns it, and inject-PID.log when BANKSCOPE_INJECT_LOG
+ * asks. */
 static void open_status_and_log(void)
 {
 	char path[PATH_MAX];
 	int fd;
 
-	snprintf(path, sizeof path, "%s/status.txt", inj.dir);
-	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (fd >= 0) {
+	char own[sizeof inj.dir];
+	int r = bs_process_dir(inj.dir, "status.txt", "process", own,
+			       sizeof own);
+
+	if (r < 0) {
+		inj.active = 0;     /* nowhere to write: nothing measured */
+		return;
+	}
+	snprintf(inj.dir, sizeof inj.dir, "%s", own);
+	if (r == 1) {
 		inj.owner = 1;
-		(void)!write(fd, "ok\n", 3);
-		close(fd);
+		snprintf(path, sizeof path, "%s/status.txt", inj.dir);
+		if ((fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)) >= 0) {
+			(void)!write(fd, "ok\n", 3);
+			close(fd);
+		}
+		bs_write_process(inj.dir, "process.txt");
 	}
 	if (getenv("BANKSCOPE_INJECT_LOG")) {
 		snprintf(path, sizeof path, "%s/inject-%ld.log", inj.dir,
@@ -253,7 +267,8 @@ BS_EXPORT int InitializeInjection(void)
 	const char *dir = getenv("BANKSCOPE_PROFILE_DIR");
 	uint32_t v = 0;
 
-	if (done || !dir || !*dir || strlen(dir) >= sizeof inj.dir)
+	if (done || !dir || !*dir || strlen(dir) >= sizeof inj.dir ||
+	    !bs_process_targeted())
 		return 1;
 	done = 1;
 	bs_recursive_mutex_init(&inj.lock);

@@ -76,6 +76,10 @@ typedef struct {
 	int lazy, profiled_cb, sass;
 	int subscribe, explain_first;  /* experiments: see read_choices */
 	int each_first;             /* BANKSCOPE_PROFILE_LAUNCH=first */
+	int pause;                  /* BANKSCOPE_INJECT_PAUSE: see
+				       callbacks.c */
+	CUcontext paused;           /* the window's context, paused */
+	unsigned long pauses;       /* times paused */
 	int selecting;              /* a kernel, skip or count given */
 	unsigned long flushes;      /* flushes made, for the kernel set */
 	bs_select sel;              /* the launches to measure */
@@ -104,6 +108,9 @@ typedef struct {
 
 /* ---- files.c ---- */
 char *inj_kernel_name(const char *mangled);
+const char *inj_launch_name(const char *symbol, const char *function);
+int inj_launch_line(const char *line, size_t n);
+int inj_launches_out(void);
 kernel_seen *inj_seen_kernel(const char *name);
 int inj_write_all(int fd, const char *what, const char *buf, size_t n);
 int inj_open_table(const char *name, const char *header);
@@ -112,6 +119,7 @@ void inj_write_device(uint32_t dev);
 
 /* ---- metrics.c ---- */
 int inj_start(CUcontext ctx);
+int inj_enable(CUcontext ctx);
 int inj_disable(CUcontext ctx);
 int inj_flush(CUcontext ctx, const char *only, const char *launch, int all,
 	      unsigned long *written);

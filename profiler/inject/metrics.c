@@ -141,7 +141,7 @@ static int configure(uint32_t dev)
 	return 0;
 }
 
-static int enable(CUcontext ctx)
+int inj_enable(CUcontext ctx)
 {
 	CUpti_SassMetricsEnable_Params p;
 
@@ -185,7 +185,7 @@ int inj_start(CUcontext ctx)
 	}
 	if (configure(dev) < 0)
 		return -1;
-	return enable(ctx);
+	return inj_enable(ctx);
 }
 
 static int by_pc(const void *a, const void *b)
