@@ -264,7 +264,7 @@
 			var t = document.createElement("canvas");
 			t.width = t.height = 6;
 			var c = t.getContext("2d");
-			c.strokeStyle = "#4d6675";
+			c.strokeStyle = "#7d9db0";
 			c.lineWidth = 1;
 			c.beginPath();
 			c.moveTo(0, 6);
