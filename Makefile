@@ -629,7 +629,7 @@ web: $(WEB_PAGE)
 deps-web:
 	@$(DEPS) clang lld wasi-libc libclang-rt-14-dev-wasm32
 
-$(WEB_PAGE): $(wildcard web/*) $(LIB_SRC) $(LIB_H) \
+$(WEB_PAGE): $(wildcard web/*) $(wildcard docs/labs/lab*.md) $(LIB_SRC) $(LIB_H) \
 		$(B)/gen/archs.c $(WEB_DATA) build/stamp/version | deps-web
 	@mkdir -p $(@D)
 	CLANG='$(CLANG)' GIT_DESCRIBE='$(GIT_DESCRIBE)' sh web/build.sh $(@D) \

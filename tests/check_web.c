@@ -100,6 +100,84 @@ START_TEST(test_fix)
 }
 END_TEST
 
+/*
+ * Another CTA's shared memory: the sectors it moves and the fewest that
+ * hold its bytes, for the numbers table.  A 32x33 tile's column puts each
+ * lane in a line of its own (32 sectors); its 128 bytes fit in 4.  The
+ * sectors are numbered from address 0, as the lanes' table shows them.
+ */
+START_TEST(test_remote_sectors)
+{
+	const uint32_t *r = web_res(0);
+
+	ck_assert_int_eq(build("kind=dsmem.ld\nwidth=4\ntile=32x32\npad=1"), 0);
+	ck_assert_int_eq(web_predict(0, 0), 0);
+	ck_assert_uint_eq(r[WR_REMOTE], 1);
+	ck_assert_uint_eq(r[WR_SECTORS], 32);
+	ck_assert_uint_eq(r[WR_MIN_SECTORS], 4);
+	ck_assert_uint_eq(r[WR_WAVEFRONTS], 8);
+	ck_assert_uint_eq(r[WR_IDEAL], 8);
+	/* lane 8 reads byte 8 x 132 = 1056: sector 33 */
+	ck_assert_uint_eq(r[WR_CELL + 5 * 8 + 3], 33);
+	ck_assert_uint_eq(r[WR_CELL + 5 * 8 + 4], 1u << 8);
+	ck_assert_int_eq(build("kind=dsmem.ld\nwidth=4\nexpr=lane"), 0);
+	ck_assert_int_eq(web_predict(0, 0), 0);
+	ck_assert_uint_eq(r[WR_SECTORS], 4);
+	ck_assert_uint_eq(r[WR_MIN_SECTORS], 4);
+	/* a bank kind has none */
+	ck_assert_int_eq(build("kind=ld\nwidth=4\nexpr=lane"), 0);
+	ck_assert_int_eq(web_predict(0, 0), 0);
+	ck_assert_uint_eq(r[WR_MIN_SECTORS], 0);
+}
+END_TEST
+
+/*
+ * The tile drawn element by element: where each element lies, as
+ * bs_tile_access places the lanes that read it.
+ */
+START_TEST(test_tile_elements)
+{
+	const uint32_t *t = web_tile_addr();
+	bs_access a;
+	bs_error err;
+	bs_tile_spec mma = { .rows = 64, .cols = 64, .elem = 2, .width = 16,
+			     .dir = BS_MAT_MMA, .swizzle = BS_SWIZZLE_TMA128 };
+
+	ck_assert_int_eq(build("tile=32x32\npad=1"), 0);
+	ck_assert_uint_eq(web_tile_shape(0), 32);
+	ck_assert_uint_eq(web_tile_shape(1), 32);
+	ck_assert_uint_eq(web_tile_shape(2), 1);
+	ck_assert_uint_eq(web_tile_shape(3), 4);
+	/* all 33 columns, the padding's too: row r starts at 132 r */
+	ck_assert_int_eq(web_tile(0, 32, 0, 33), 32 * 33);
+	ck_assert_uint_eq(t[0], 0);
+	ck_assert_uint_eq(t[32], 128);           /* the padding of row 0 */
+	ck_assert_uint_eq(t[33 * 5 + 7], 5 * 132 + 7 * 4);
+	ck_assert_int_eq(web_tile(0, 33, 0, 33), -1);      /* past the rows */
+	ck_assert_int_eq(web_tile(0, 1, 0, 34), -1);       /* and columns */
+	/* XOR: column c of row r at c ^ r */
+	ck_assert_int_eq(build("tile=32x32\nswizzle=xor"), 0);
+	ck_assert_int_eq(web_tile(3, 2, 0, 32), 64);
+	ck_assert_uint_eq(t[1], 3 * 128 + (1 ^ 3) * 4);
+	ck_assert_uint_eq(t[32 + 6], 4 * 128 + (6 ^ 4) * 4);
+	/* TMA 128B over 2-byte elements: element (1, 0), byte 128, at 144 */
+	ck_assert_int_eq(build("kind=ldsm.x4\nwidth=16\ntile=64x64\nelem=2"
+			       "\naccess=mma\nswizzle=tma128"), 0);
+	ck_assert_int_eq(web_tile(0, 64, 0, 64), 4096);
+	ck_assert_uint_eq(t[64], 144);
+	/* lane 1 reads row 1's first 16 bytes: those elements' addresses */
+	ck_assert_int_eq(bs_kind_find("ldsm.x4", &mma.kind), 0);
+	ck_assert_int_eq(bs_tile_access(&mma, &a, &err), 0);
+	ck_assert_uint_eq(a.addr[1], t[64]);
+	ck_assert_uint_eq(a.addr[9], t[9 * 64]);
+	ck_assert_uint_eq(a.addr[17], t[64 + 8]);
+	/* not a tile: nothing */
+	ck_assert_int_eq(build("expr=lane"), 0);
+	ck_assert_uint_eq(web_tile_shape(3), 0);
+	ck_assert_int_eq(web_tile(0, 1, 0, 1), -1);
+}
+END_TEST
+
 /* A dataset row's nine numbers fit web_num(3): nothing past it written
    (under SANITIZE=1 an overflow of the last slot stops the test). */
 START_TEST(test_dataset_rows)
@@ -165,5 +243,6 @@ Suite *web_suite(void)
 		{ test_predict_arrays, 1 }, { test_errors_name_the_field, 1 },
 		{ test_fix, 1 }, { test_dataset_rows, 1 },
 		{ test_dataset_bad_line, 1 }, { test_profile_file, 1 },
+		{ test_remote_sectors, 1 }, { test_tile_elements, 1 },
 		{ NULL, 0 } });
 }

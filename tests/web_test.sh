@@ -11,7 +11,11 @@
 # in its names (as bankscope check judges them), and times every redraw
 # (performance.now around the form-to-map path, layout included): the
 # slowest must fit in one frame, 16 ms.  The page must be under 1 MB and
-# no input may add markup to it.
+# no input may add markup to it.  Last, tests/web_ui.js drives a copy of
+# the page as a user would, in windows of fixed sizes (the layout, the
+# dsmem numbers, the tile, predict first, the words, the labs' links from
+# a copy elsewhere, the keyboard, the colours, the charts, the state in
+# the URL); what it shows must equal tests/web_ui_expect.sh.
 cd "$(dirname "$0")/.." || exit 1
 BANKSCOPE=${BANKSCOPE:-build/bankscope}
 PAGE=${PAGE:-build/web/index.html}
@@ -104,7 +108,7 @@ EOF
 labs=$(find docs/labs -maxdepth 1 -name 'lab*.md' | sort)
 grep -h -o 'index\.html#[^)]*' $labs | sed 's/^index\.html#//' |
 	tr '&' '\n' | awk -F= '
-	/^(mode|textbook|fix|arch|tab)=/ { next }
+	/^(mode|textbook|fix|predict|arch|tab|a|b)=/ { next }
 	$0 == "" { next }
 	/^kind=/ && line != "" { print line; line = "" }
 	{ line = line (line == "" ? "" : " ") "--" $1 " " substr($0, length($1) + 2) }
@@ -302,7 +306,7 @@ grep -q -F '&lt;img src=x onerror=document.title=1&gt;' "$T/dom.html" ||
 url="file://$PWD/$PAGE#kind=ld&width=8&mode=tile&tile=32x32&swizzle=cute%3A2%2C4%2C3&name=%3Cimg%20src%3Dx%20onerror%3Ddocument.title%3D2%3E"
 dump "$url" >"$T/url.html"
 want=$($BANKSCOPE predict --format csv --kind ld --width 8 --tile 32x32 --swizzle cute:2,4,3 | sed -n 2p | cut -d, -f7)
-got=$(sed -n 's/.*<td id="out-wavefronts">\([0-9]*\)<.*/\1/p' "$T/url.html")
+got=$(sed -n 's/.*<dd id="out-wavefronts">\([0-9]*\)<.*/\1/p' "$T/url.html")
 if [ -n "$got" ] && [ "$got" = "$want" ]; then
 	ok "a link opens its case: $got wavefronts, as bankscope predict"
 else
@@ -349,6 +353,70 @@ else
 fi
 grep -q -F '<p class="verdict" id="d-verdict">AGREES: 3889 rows, 3889 measured, 3889 agree, 0 disagree, 0 skipped, 0 timing only (arch sm_90)</p>' "$T/data.html" ||
 	fail "the built-in H100 dataset's verdict is not bankscope check's"
+
+# ---- the page as a user meets it (tests/web_ui.js) ----------------------------
+# A copy of the page with tests/web_ui.js at its end, opened in iframes of
+# fixed sizes (the window's own can be no narrower than 500 px), one a
+# scenario; a second copy lies in another folder under another name, as a
+# copy on a laptop would.  Each scenario writes "what: value" lines;
+# tests/web_ui_expect.sh holds the values they must have.
+U=$T/ui
+mkdir -p "$U/laptop"
+awk -v f=tests/web_ui.js '
+/^<\/body>$/ { print "<script>"; while ((getline l < f) > 0) print l; print "</script>" }
+{ print }' "$PAGE" >"$U/page.html"
+cp "$U/page.html" "$U/laptop/bankscope lab.html"
+# three lanes on bank 0: lanes 0 and 1 share word 0, lane 2 reads word 32
+# (a wavefront beyond the ideal); lanes 3-31 one word each
+addrs="0%200%20128"
+l=3
+while [ "$l" -lt 32 ]; do
+	addrs="$addrs%20$((4 * l))"
+	l=$((l + 1))
+done
+{
+	echo '<!DOCTYPE html><html><body>'
+	while read -r name w h src; do
+		echo "<iframe src=\"$src\" width=\"$w\" height=\"$h\"></iframe><pre id=\"ui-$name\"></pre>"
+	done <<EOF
+w1024 1024 768 page.html?w1024#kind=ld&amp;width=4&amp;expr=lane
+w390 390 844 page.html?w390#kind=ld&amp;width=4&amp;expr=lane
+dsmem 1280 1000 page.html?dsmem#kind=dsmem.ld&amp;width=4&amp;mode=tile&amp;tile=32x32&amp;pad=1&amp;fix=1
+fixnone 1280 900 page.html?fixnone#kind=ld&amp;width=4&amp;expr=lane&amp;fix=1
+fixpad 1280 900 page.html?fixpad#kind=ld&amp;width=4&amp;mode=tile&amp;tile=32x32&amp;fix=1
+tilepad 1280 900 page.html?tilepad#kind=ld&amp;width=4&amp;mode=tile&amp;tile=32x32&amp;pad=1&amp;access=col&amp;index=5
+tilecol 1280 900 page.html?tilecol#kind=ld&amp;width=4&amp;mode=tile&amp;tile=32x32&amp;access=col&amp;index=5
+swizzle 1280 900 page.html?swizzle#kind=ldsm.x4&amp;width=16&amp;mode=tile&amp;tile=64x64&amp;elem=2&amp;access=mma&amp;swizzle=tma128
+predict 1280 900 page.html?predict#kind=ld&amp;width=4&amp;expr=lane*2&amp;predict=1
+predictdsmem 1280 900 page.html?predictdsmem#kind=dsmem.ld&amp;width=4&amp;mode=tile&amp;tile=32x32&amp;pad=1&amp;predict=1
+words 1280 900 page.html?words#kind=ld&amp;width=4&amp;expr=lane*2
+labs 1280 900 laptop/bankscope%20lab.html?labs
+a11y 1280 900 page.html?a11y#kind=ld&amp;width=4&amp;expr=lane*2
+colours 1280 900 page.html?colours#kind=ld&amp;width=4&amp;mode=addrs&amp;addrs=$addrs
+charts 1280 1000 page.html?charts#tab=data&amp;b=none
+state 1280 900 page.html?state
+restore 1280 900 page.html?restore#tab=data&amp;a=1&amp;b=none
+EOF
+	echo '</body></html>'
+} >"$U/run.html"
+$chrome --allow-file-access-from-files --virtual-time-budget=60000 \
+	--dump-dom "file://$PWD/$U/run.html" >"$U/run.dom" 2>>"$LOG"
+tr '\n' '\001' <"$U/run.dom" | sed 's|</pre>|</pre>\n|g' |
+	sed -n 's/.*<pre id="ui-\([a-z0-9]*\)">\([^<]*\)<\/pre>.*/\1 \2/p' >"$U/all.txt"
+# ui_check SCENARIO WHAT <WANTED: the scenario's lines must be these
+ui_check() {
+	got=$(sed -n "s/^$1 //p" "$U/all.txt" | tr '\001' '\n' | unescape)
+	want=$(cat)
+	if [ "$got" = "$want" ]; then
+		ok "$2"
+	else
+		fail "$2: the page shows otherwise (- wanted, + shown):"
+		printf '%s\n' "$want" >"$U/$1.want"
+		printf '%s\n' "$got" >"$U/$1.got"
+		diff "$U/$1.want" "$U/$1.got" | sed -n 's/^</  -/p; s/^>/  +/p' | head -40
+	fi
+}
+. tests/web_ui_expect.sh
 
 echo "web_test: $(($(date +%s) - t0)) s"
 if [ "$fails" -gt 0 ]; then

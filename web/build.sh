@@ -5,9 +5,11 @@
 # WEB_LIB below, and ARCHS_C, the built-in architectures the Makefile
 # generates) to WebAssembly with clang (--target=wasm32-wasi, wasi-libc,
 # libclang-rt-14-dev-wasm32's builtins), and writes OUT/index.html: the
-# template web/index.html with the style, the scripts, the module (base64)
-# and each DATASET (only the columns the page reads, gzip,
-# base64) put inside it.  Nothing is fetched when the page runs: Chromium
+# template web/index.html with the style, the scripts, the module (base64),
+# each DATASET (only the columns the page reads, gzip, base64) and the
+# links of the labs (docs/labs/lab*.md: each link's part after #, with its
+# lab and part, so that a copy of the page opens them anywhere) put
+# inside it.  Nothing is fetched when the page runs: Chromium
 # refuses file:// fetches, so even the module is inside the page.
 # Environment: CLANG (clang), GIT_DESCRIBE (the version the page shows),
 # WEB_MAX_BYTES (1000000: a larger page is an error).
@@ -107,6 +109,35 @@ jsstr() {
 		printf '{ label: %s, name: %s, gz: "%s" },\n' \
 			"$(jsstr "${gpu:-dataset}: $(basename "$d")")" \
 			"$(jsstr "$d")" "$(b64 "$T/data$i.csv")"
+	done
+	printf '];\n'
+	# the labs' links: "# Lab N: title", "## Part ...", "index.html#STATE"
+	printf 'var BS_LABS = [\n'
+	for f in docs/labs/lab*.md; do
+		awk '
+		# a JavaScript string: \\ " and < escaped, one character at a time
+		function js(s,   o, c, i) {
+			o = ""
+			for (i = 1; i <= length(s); i++) {
+				c = substr(s, i, 1)
+				o = o (c == "\\" || c == "\"" ? "\\" c : c == "<" ? "\\u003c" : c)
+			}
+			return "\"" o "\""
+		}
+		FNR == 1 { sub(/^# /, ""); title = $0; next }
+		/^## / { part = $0; sub(/^## /, "", part); sub(/ \([0-9]+ min\)$/, "", part) }
+		{
+			line = $0
+			while (match(line, /index\.html#[^)]*/)) {
+				links = links (links == "" ? "" : ",\n") "  { part: " js(part) \
+					", hash: " js(substr(line, RSTART + 11, RLENGTH - 11)) " }"
+				line = substr(line, RSTART + RLENGTH)
+			}
+		}
+		END {
+			if (links != "")
+				printf "{ title: %s, links: [\n%s] },\n", js(title), links
+		}' "$f"
 	done
 	printf '];\n'
 } >"$T/embed.js"

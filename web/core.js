@@ -14,7 +14,7 @@ var Bankscope = (function () {
 		CAS_WF: 10, BANKS: 11, BANK_BYTES: 12, WIDTH: 13, KIND: 14,
 		ACTIVE: 15, NPHASES: 16, NCELLS: 17, COPY: 18, SERIAL: 19,
 		PIPE_CLOCKS: 20, NPASSES: 21, REMOTE: 22, SECTORS: 23,
-		LINES: 24, ADDR: 32, PHASE: 64, PASS: 288,
+		LINES: 24, MIN_SECTORS: 25, ADDR: 32, PHASE: 64, PASS: 288,
 		CELL: 448, SIZE: 448 + 5 * 512
 	};
 	var WS = {
@@ -128,7 +128,7 @@ var Bankscope = (function () {
 			copy: r[WR.COPY], serial: r[WR.SERIAL],
 			pipe_clocks: r[WR.PIPE_CLOCKS],
 			remote: r[WR.REMOTE], sectors: r[WR.SECTORS],
-			lines: r[WR.LINES],
+			lines: r[WR.LINES], min_sectors: r[WR.MIN_SECTORS],
 			latency: d[0], tp_rule: d[1], lat_base: d[2],
 			lat_slope: d[3],
 			addr: Array.from(r.subarray(WR.ADDR, WR.ADDR + 32)),
@@ -178,6 +178,23 @@ var Bankscope = (function () {
 			 note: s("FIX_NOTE"), warning: s("FIX_WARNING"),
 			 summary: s("FIX_SUMMARY"),
 			 after: rc === 1 ? this.result(slot) : null };
+	};
+
+	/*
+	 * The tile of the access built: { rows, cols, pad, elem }, or null
+	 * when it is not a tile; tile(r0, nr, c0, nc): the byte address of
+	 * each element of that window, row by row (null past the tile).
+	 */
+	Model.prototype.tileShape = function () {
+		var x = this.x;
+		return x.web_tile_shape(3) ? { rows: x.web_tile_shape(0),
+			cols: x.web_tile_shape(1), pad: x.web_tile_shape(2),
+			elem: x.web_tile_shape(3) } : null;
+	};
+	Model.prototype.tile = function (r0, nr, c0, nc) {
+		var n = this.x.web_tile(r0, nr, c0, nc);
+		return n < 0 ? null : new Uint32Array(this.x.memory.buffer,
+			this.x.web_tile_addr(), n).slice();
 	};
 
 	/* An arch file's text: null, or the error. */

@@ -9,52 +9,207 @@
 "use strict";
 
 var BankscopeData = (function () {
-	var model, $, el, svg, clear, show, kinds, datasets = [];
+	var model, $, el, svg, clear, show, kinds, tip, untip, onState;
+	var datasets = [], drawn = 0;
 
-	var COLORS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
-		"#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"];
+	/*
+	 * Series colours (Okabe and Ito's, yellow replaced by a darker one)
+	 * and, turning with them, five marker shapes: series k and k + 8
+	 * never look alike, and none is told by colour alone.
+	 */
+	var COLORS = ["#0072b2", "#e69f00", "#009e73", "#d55e00", "#cc79a7",
+		"#56b4e9", "#1b1b1b", "#8c6d00"];
+	var SHAPES = ["circle", "square", "triangle", "diamond", "down"];
 
-	/* A scatter chart: series [{name, pts: [[x, y]]}] */
+	function marker(k, x, y, r) {
+		var c = COLORS[k % COLORS.length], shape = SHAPES[k % SHAPES.length];
+		x = Math.round(x * 10) / 10;
+		y = Math.round(y * 10) / 10;
+		var a = { fill: c, "data-series": k };
+		if (shape === "circle")
+			return svg("circle", Object.assign(a, { cx: x, cy: y, r: r }));
+		if (shape === "square")
+			return svg("rect", Object.assign(a, { x: x - r, y: y - r,
+				width: 2 * r, height: 2 * r }));
+		var p = shape === "triangle" ? [[0, -1.2], [1.1, 0.9], [-1.1, 0.9]]
+			: shape === "down" ? [[0, 1.2], [1.1, -0.9], [-1.1, -0.9]]
+			: [[0, -1.3], [1.3, 0], [0, 1.3], [-1.3, 0]];
+		return svg("polygon", Object.assign(a, { points: p.map(function (q) {
+			return (x + q[0] * r).toFixed(1) + "," + (y + q[1] * r).toFixed(1);
+		}).join(" ") }));
+	}
+
+	/*
+	 * Ticks at 1, 2 or 5 times a power of ten, three to eight of them,
+	 * covering lo..hi: the step whose last tick passes hi the least (on a
+	 * tie, the one nearer five ticks).
+	 */
+	function niceTicks(lo, hi) {
+		if (!(hi > lo))
+			hi = lo + 1;
+		var p = Math.pow(10, Math.floor(Math.log10(hi - lo)) - 1), best = null;
+		[1, 2, 5, 10, 20, 50, 100].forEach(function (m) {
+			var step = m * p, a = Math.floor(lo / step + 1e-9);
+			var b = Math.ceil(hi / step - 1e-9), n = b - a + 1;
+			if (n < 3 || n > 8)
+				return;
+			var over = b * step - hi, c = { a: a, b: b, step: step,
+				over: over, off: Math.abs(n - 5) };
+			if (!best || over < best.over - 1e-9 || (over < best.over +
+			    1e-9 && c.off < best.off))
+				best = c;
+		});
+		var out = [];
+		for (var i = best.a; i <= best.b; i++)
+			out.push(+(i * best.step).toFixed(9));
+		return out;
+	}
+
+	/* A logarithmic axis of strides: 0 and the powers of two. */
+	function strideTicks(hi) {
+		var out = [0, 1];
+		while (out[out.length - 1] < hi)
+			out.push(out[out.length - 1] * 2);
+		return out;
+	}
+
+	/*
+	 * A scatter chart: series [{name, pts: [[x, y, row name]]}], in a
+	 * figure with its legend below it (never over the points), and the
+	 * point under the pointer, or the one the arrow keys reach, named in
+	 * a tooltip and in a line of text below.
+	 */
 	function scatter(title, xl, yl, series, logx) {
-		var W = 500, H = 300, L = 48, B = 36, T = 32, R = 160;
+		var W = 520, H = 290, L = 52, B = 40, T = 26, R = 18;
+		var fig = el("figure", { "class": "chart" });
 		var xs = [], ys = [];
 		series.forEach(function (s) {
 			s.pts.forEach(function (p) { xs.push(p[0]); ys.push(p[1]); });
 		});
-		var g = svg("svg", { width: W, height: H, viewBox: "0 0 " + W + " " + H });
+		var g = svg("svg", { width: W, height: H, viewBox: "0 0 " + W +
+				     " " + H, role: "img", tabindex: "0" });
+		fig.appendChild(g);
 		g.appendChild(svg("text", { x: L, y: 14, "font-weight": "bold" },
 				  title));
 		if (!xs.length) {
+			g.setAttribute("aria-label", title + ": no rows");
 			g.appendChild(svg("text", { x: L, y: 60 }, "no rows"));
-			return g;
+			return fig;
 		}
+		var xt = logx ? strideTicks(Math.max.apply(null, xs))
+			: niceTicks(Math.min(0, Math.min.apply(null, xs)),
+				    Math.max.apply(null, xs));
+		var yt = niceTicks(0, Math.max.apply(null, ys));
 		var tx = function (v) { return logx ? Math.log2(v + 1) : v; };
-		var x0 = Math.min.apply(null, xs.map(tx)), x1 = Math.max.apply(null, xs.map(tx));
-		var y0 = 0, y1 = Math.max.apply(null, ys);
-		if (x1 === x0) x1 = x0 + 1;
-		if (y1 === y0) y1 = y0 + 1;
+		var x0 = tx(xt[0]), x1 = tx(xt[xt.length - 1]);
+		var y0 = yt[0], y1 = yt[yt.length - 1];
 		var px = function (v) { return L + (tx(v) - x0) / (x1 - x0) * (W - L - R); };
 		var py = function (v) { return H - B - (v - y0) / (y1 - y0) * (H - B - T); };
+		g.appendChild(svg("rect", { x: L, y: T, width: W - L - R,
+			height: H - B - T, fill: "none", "class": "plot" }));
+		yt.forEach(function (v) {
+			g.appendChild(svg("line", { x1: L, y1: py(v), x2: W - R, y2: py(v),
+				"class": "grid" }));
+			g.appendChild(svg("text", { x: L - 4, y: py(v) + 3,
+				"text-anchor": "end", "class": "tick-y" }, String(v)));
+		});
+		xt.forEach(function (v) {
+			g.appendChild(svg("line", { x1: px(v), y1: T, x2: px(v), y2: H - B,
+				"class": "grid" }));
+			g.appendChild(svg("text", { x: px(v), y: H - B + 13,
+				"text-anchor": "middle", "class": "tick-x" }, String(v)));
+		});
 		g.appendChild(svg("line", { x1: L, y1: H - B, x2: W - R, y2: H - B, "class": "axis" }));
 		g.appendChild(svg("line", { x1: L, y1: T, x2: L, y2: H - B, "class": "axis" }));
-		for (var i = 0; i <= 4; i++) {
-			var yv = y0 + (y1 - y0) * i / 4;
-			g.appendChild(svg("text", { x: 2, y: py(yv) + 4 }, +yv.toFixed(1)));
-			var xv = x0 + (x1 - x0) * i / 4;
-			var lab = logx ? Math.round(Math.pow(2, xv) - 1) : +xv.toFixed(1);
-			g.appendChild(svg("text", { x: L + (xv - x0) / (x1 - x0) * (W - L - R) - 6, y: H - B + 14 }, lab));
-		}
-		g.appendChild(svg("text", { x: L + 60, y: H - 4 }, xl));
-		g.appendChild(svg("text", { x: 2, y: T - 8 }, yl));
+		g.appendChild(svg("text", { x: L + (W - L - R) / 2, y: H - 6,
+			"text-anchor": "middle" }, xl + (logx ? " (log scale)" : "")));
+		g.appendChild(svg("text", { x: 12, y: T + (H - B - T) / 2,
+			"text-anchor": "middle", transform: "rotate(-90 12 " +
+			(T + (H - B - T) / 2) + ")" }, yl));
+		var legend = el("ul", { "class": "chart-legend" });
+		var all = [];           /* every point: [series, x, y, px, py, name] */
 		series.forEach(function (s, k) {
-			var c = COLORS[k % COLORS.length];
+			var grp = svg("g", { "fill-opacity": "0.75" });
 			s.pts.forEach(function (p) {
-				g.appendChild(svg("circle", { cx: px(p[0]), cy: py(p[1]), r: 2.5, fill: c, "fill-opacity": 0.7 }));
+				var cx = px(p[0]), cy = py(p[1]);
+				grp.appendChild(marker(k, cx, cy, 3));
+				all.push([k, p[0], p[1], cx, cy, p[2]]);
 			});
-			g.appendChild(svg("circle", { cx: W - R + 12, cy: T + 10 + k * 14, r: 4, fill: c }));
-			g.appendChild(svg("text", { x: W - R + 20, y: T + 14 + k * 14 }, s.name + " (" + s.pts.length + ")"));
+			g.appendChild(grp);
+			var m = svg("svg", { width: 12, height: 12, "aria-hidden": "true" });
+			m.appendChild(marker(k, 6, 6, 4));
+			legend.appendChild(el("li", {}, [m, s.name + " (" + s.pts.length +
+				")"]));
 		});
-		return g;
+		fig.appendChild(legend);
+		var detail = el("p", { "class": "cell-detail", "aria-live": "polite" });
+		fig.appendChild(detail);
+		g.setAttribute("aria-label", title + ": " + series.length +
+			" series, " + all.length + " points; arrow keys step through " +
+			"the points (left and right along a series, up and down " +
+			"between series)");
+		var ring = svg("circle", { r: 6, "class": "focus", visibility: "hidden" });
+		g.appendChild(ring);
+		/* each series' points by x, for the keyboard */
+		var bySeries = series.map(function (s, k) {
+			return all.filter(function (a) { return a[0] === k; })
+				.sort(function (a, b) { return a[1] - b[1] || a[2] - b[2]; });
+		});
+		var at = null;
+		function say(a) {
+			ring.setAttribute("cx", a[3]);
+			ring.setAttribute("cy", a[4]);
+			ring.setAttribute("visibility", "visible");
+			var t = series[a[0]].name + ": " + a[5] + ", " + xl + " " +
+				a[1] + ", " + yl + " " + a[2];
+			detail.textContent = t;
+			return t;
+		}
+		g.addEventListener("mousemove", function (ev) {
+			var rc = g.getBoundingClientRect(), sc = W / rc.width;
+			var mx = (ev.clientX - rc.left) * sc, my = (ev.clientY - rc.top) * sc;
+			var best = null, bd = 100;
+			all.forEach(function (a) {
+				var d = (a[3] - mx) * (a[3] - mx) + (a[4] - my) * (a[4] - my);
+				if (d < bd) {
+					bd = d;
+					best = a;
+				}
+			});
+			if (!best)
+				return untip();
+			tip(ev, say(best));
+		});
+		g.addEventListener("mouseleave", untip);
+		g.addEventListener("keydown", function (ev) {
+			var k = at ? at[0] : 0, list = bySeries[k], i = at ?
+				list.indexOf(at) : -1;
+			if (!at && /^(Arrow|Home|End)/.test(ev.key)) {
+				at = bySeries.filter(function (l) { return l.length; })[0][0];
+			} else if (ev.key === "ArrowRight") {
+				at = list[Math.min(list.length - 1, i + 1)];
+			} else if (ev.key === "ArrowLeft") {
+				at = list[Math.max(0, i - 1)];
+			} else if (ev.key === "ArrowDown" || ev.key === "ArrowUp") {
+				var n = series.length, d = ev.key === "ArrowDown" ? 1 : n - 1;
+				for (var j = (k + d) % n; j !== k; j = (j + d) % n)
+					if (bySeries[j].length)
+						break;
+				var x = at[1];
+				at = bySeries[j].reduce(function (m, a) {
+					return Math.abs(a[1] - x) < Math.abs(m[1] - x) ? a : m;
+				});
+			} else if (ev.key === "Home") {
+				at = list[0];
+			} else if (ev.key === "End") {
+				at = list[list.length - 1];
+			} else {
+				return;
+			}
+			ev.preventDefault();
+			say(at);
+		});
+		return fig;
 	}
 
 	function kindName(k) {
@@ -161,7 +316,7 @@ var BankscopeData = (function () {
 			if (r.probe !== "stride" || !m || isNaN(r.wf_m))
 				return;
 			var k = r.width + "-byte " + kindName(r.kind);
-			(byw[k] = byw[k] || []).push([+m[1], r.wf_m]);
+			(byw[k] = byw[k] || []).push([+m[1], r.wf_m, r.name]);
 		});
 		charts.appendChild(scatter("stride: wavefronts measured",
 			"stride (elements)", "wavefronts",
@@ -174,7 +329,7 @@ var BankscopeData = (function () {
 			if (isNaN(r.cycles) || isNaN(r.wf_m) || r.kind !== 0)
 				return;
 			var k = r.width + "-byte ld" + (r.packed ? " packed" : "");
-			(lat[k] = lat[k] || []).push([r.wf_m, r.cycles]);
+			(lat[k] = lat[k] || []).push([r.wf_m, r.cycles, r.name]);
 		});
 		charts.appendChild(scatter("latency: loads", "wavefronts measured",
 			"cycles", Object.keys(lat).sort().map(function (k) {
@@ -186,13 +341,13 @@ var BankscopeData = (function () {
 			if (isNaN(r.tp_bytes) || isNaN(r.wf_m) || r.kind > 1)
 				return;
 			var k = r.width + "-byte " + kindName(r.kind);
-			(tp[k] = tp[k] || []).push([r.wf_m, r.tp_bytes]);
+			(tp[k] = tp[k] || []).push([r.wf_m, r.tp_bytes, r.name]);
 		});
 		charts.appendChild(scatter("throughput: loads and stores",
 			"wavefronts measured", "B/clk/SM", Object.keys(tp).sort()
 				.map(function (k) { return { name: k, pts: tp[k] }; })));
 		/* kinds: cycles against wavefronts, the matrix kinds, then the
-		   atomics and cp.async (10 series a chart at most) */
+		   atomics and cp.async (every kind: no series is left out) */
 		[["kinds: ldmatrix and stmatrix", function (k) {
 			return /^(ld|st)sm/.test(k);
 		}], ["kinds: atomics and cp.async", function (k) {
@@ -203,10 +358,10 @@ var BankscopeData = (function () {
 				var k = kindName(r.kind);
 				if (!c[1](k) || isNaN(r.cycles) || isNaN(r.wf_m))
 					return;
-				(kd[k] = kd[k] || []).push([r.wf_m, r.cycles]);
+				(kd[k] = kd[k] || []).push([r.wf_m, r.cycles, r.name]);
 			});
 			charts.appendChild(scatter(c[0], "wavefronts measured",
-				"cycles", Object.keys(kd).slice(0, 10).map(function (k) {
+				"cycles", Object.keys(kd).map(function (k) {
 					return { name: k, pts: kd[k] };
 				})));
 		});
@@ -289,25 +444,62 @@ var BankscopeData = (function () {
 		});
 	}
 
+	/*
+	 * The view of A (and B beside it).  The built-in datasets unpack
+	 * after a promise: a draw asked for meanwhile wins, and the older one
+	 * draws nothing.
+	 */
 	function drawData() {
 		var box = clear($("d-view")), a = $("d-a").value,
-			b = $("d-b").value;
+			b = $("d-b").value, me = ++drawn;
 		show($("d-error"), false);
 		if (a === "")
 			return Promise.resolve();
 		return loadDataset(+a).then(function (da) {
+			if (me !== drawn)
+				return;
 			if (da.error)
 				return dataError(da.error);
 			drawDataset(da, box);
 			if (b === "" || b === a)
 				return;
 			return loadDataset(+b).then(function (db) {
+				if (me !== drawn)
+					return;
 				if (db.error)
 					return dataError(db.error);
 				drawCompare(da, db, box);
 				drawDataset(db, box);
 			});
 		});
+	}
+
+	/*
+	 * The datasets chosen, for the URL: a and b when they are not the
+	 * first two (b=none: no second).  setState: a URL's choice (one the
+	 * page does not hold leaves the first two); true when it changed.
+	 */
+	function defaultB() {
+		return datasets.length > 1 ? "1" : "";
+	}
+	function state() {
+		var o = {}, a = $("d-a").value, b = $("d-b").value;
+		if (a !== "0")
+			o.a = a;
+		if (b !== defaultB())
+			o.b = b === "" ? "none" : b;
+		return o;
+	}
+	function setState(s) {
+		var ok = function (v) {
+			return /^[0-9]+$/.test(v || "") && +v < datasets.length;
+		};
+		var a = ok(s.a) ? s.a : "0";
+		var b = s.b === "none" ? "" : ok(s.b) ? s.b : defaultB();
+		var changed = a !== $("d-a").value || b !== $("d-b").value;
+		$("d-a").value = a;
+		$("d-b").value = b;
+		return changed;
 	}
 
 	function dataError(text) {
@@ -330,6 +522,7 @@ var BankscopeData = (function () {
 		datasetOptions();
 		$("d-a").value = String(datasets.length - 1);
 		drawData();
+		onState();
 		return p;
 	}
 
@@ -341,6 +534,9 @@ var BankscopeData = (function () {
 		clear = ctx.clear;
 		show = ctx.show;
 		kinds = ctx.kinds;
+		tip = ctx.tip;
+		untip = ctx.untip;
+		onState = ctx.onState || function () {};
 		BS_DATA.forEach(function (d) {
 			datasets.push({ label: d.label, name: d.name,
 				bytes: function () {
@@ -351,7 +547,8 @@ var BankscopeData = (function () {
 		if (datasets.length > 1)
 			$("d-b").value = "1";
 		return { draw: drawData, open: openDataset,
-			 verdictLine: verdictLine };
+			 verdictLine: verdictLine, state: state,
+			 setState: setState };
 	}
 
 	return { init: init };

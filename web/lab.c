@@ -45,6 +45,7 @@ enum {
 	WR_NCELLS, WR_COPY, WR_SERIAL, WR_PIPE_CLOCKS, WR_NPASSES,
 	WR_REMOTE, WR_SECTORS, WR_LINES,   /* a remote kind's (dsmem.*); its
 					      sectors go in the cells' place */
+	WR_MIN_SECTORS,                    /* the fewest that hold its bytes */
 	WR_ADDR = 32,                      /* 32 addresses */
 	WR_PHASE = 64,                     /* 32 x 7: lanes, active, slots,
 					      wavefronts, words, first_cell,
@@ -475,6 +476,8 @@ static void fill(int slot, const bs_arch *p, const bs_access *a,
 	r[WR_REMOTE] = bs_kind_get(a->kind)->remote;
 	r[WR_SECTORS] = d->sum.sectors;
 	r[WR_LINES] = d->sum.lines;
+	r[WR_MIN_SECTORS] = bs_kind_get(a->kind)->remote
+				    ? bs_fix_fewest_sectors(a) : 0;
 	for (unsigned l = 0; l < BS_LANES; l++)
 		r[WR_ADDR + l] = a->addr[l];
 	for (unsigned i = 0; i < d->nphases; i++) {
@@ -527,6 +530,58 @@ EXPORT(web_predict) int web_predict(int slot, int arch)
 		return fail(&err);
 	fill(slot, p, &cur.access, &detail);
 	return 0;
+}
+
+/* ---- the tile, element by element --------------------------------------- */
+
+#define TILE_MAX 4096
+static uint32_t tile_addr[TILE_MAX];
+
+/* The tile web_build() made: 0 rows, 1 cols, 2 pad, 3 element bytes; 0
+   when the access is not a tile. */
+EXPORT(web_tile_shape) unsigned web_tile_shape(int i)
+{
+	const bs_tile_spec *t = &cur.fix.tile;
+
+	if (!cur.built || cur.fix.source != BS_FIX_FROM_TILE)
+		return 0;
+	switch (i) {
+	case 0: return t->rows;
+	case 1: return t->cols;
+	case 2: return t->pad;
+	default: return t->elem ? t->elem : t->width;
+	}
+}
+
+EXPORT(web_tile_addr) uint32_t *web_tile_addr(void)
+{
+	return tile_addr;
+}
+
+/*
+ * Rows r0..r0+nr-1 and element columns c0..c0+nc-1 of that tile (columns
+ * past cols are the row's padding): web_tile_addr()[i] the byte address
+ * of element (r0 + i / nc, c0 + i % nc), placed by bs_tile_addr as the
+ * access's lanes are.  nr x nc, or -1: no tile, a window past the tile or
+ * TILE_MAX elements, an address past 32 bits.
+ */
+EXPORT(web_tile) int web_tile(unsigned r0, unsigned nr, unsigned c0,
+			      unsigned nc)
+{
+	const bs_tile_spec *t = &cur.fix.tile;
+	unsigned elem = web_tile_shape(3);
+
+	if (!elem || !nr || !nc || nr > TILE_MAX / nc ||
+	    (uint64_t)r0 + nr > t->rows ||
+	    (uint64_t)c0 + nc > (uint64_t)t->cols + t->pad)
+		return -1;
+	for (unsigned i = 0; i < nr * nc; i++) {
+		uint64_t cb = (uint64_t)(c0 + i % nc) * elem;
+
+		if (bs_tile_addr(t, r0 + i / nc, &cb, &tile_addr[i]) < 0)
+			return -1;
+	}
+	return (int)(nr * nc);
 }
 
 /* ---- the fix advisor ------------------------------------------------- */

@@ -140,6 +140,11 @@ typedef struct {
 	unsigned min_sectors;
 } bs_fix;
 
+/*
+ * A remote access's fewest sectors: its distinct bytes (aligned accesses
+ * of one width), 32 to a sector, rounded up; bs_fix's min_sectors.
+ */
+unsigned bs_fix_fewest_sectors(const bs_access *a);
 /* "none", "pad", "swizzle", "widen". */
 const char *bs_fix_kind_name(bs_fix_kind kind);
 /* 0, or -1 with err (an invalid spec or access, max_pad too large). */

@@ -159,7 +159,7 @@ static int tensor_copy(bs_kind kind)
 
 /* The fewest 32-byte sectors that hold the bytes access a reads:
  * ceil(distinct bytes / 32). */
-static unsigned fewest_sectors(const bs_access *a)
+unsigned bs_fix_fewest_sectors(const bs_access *a)
 {
 	uint32_t start[BS_LANES];
 	unsigned n = 0, bytes = 0;
@@ -242,7 +242,7 @@ int bs_fix_search(const bs_arch *p, const bs_fix_input *in, bs_fix *out,
 				       : (unsigned)in->max_pad;
 	if (bs_kind_get(out->before.kind)->remote) {
 		s.remote = out->remote = 1;
-		s.min_sectors = out->min_sectors = fewest_sectors(&out->before);
+		s.min_sectors = out->min_sectors = bs_fix_fewest_sectors(&out->before);
 	}
 	if (s.remote ? out->sum_before.sectors <= s.min_sectors
 		     : out->sum_before.bank_conflicts == 0) {

@@ -135,6 +135,14 @@ typedef struct {
 
 int bs_tile_access(const bs_tile_spec *s, bs_access *out, bs_error *err);
 /*
+ * The address of byte *cb of the tile's logical row r (the swizzles
+ * applied; *cb becomes the byte XOR moved it to): 0, or -1 when it lies
+ * beyond the 32-bit shared window.  No other check: the spec is one
+ * bs_tile_access took.
+ */
+int bs_tile_addr(const bs_tile_spec *s, uint64_t r, uint64_t *cb,
+		 uint32_t *out);
+/*
  * What the tile's layout warns of, or 0: a byte swizzle over a base that
  * is not a multiple of its repeat (the pattern starts part-way in), rows
  * wider than a TMA swizzle's span (no one TMA box writes them).  The text

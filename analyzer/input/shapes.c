@@ -282,12 +282,37 @@ static void tile_name(const bs_tile_spec *s, unsigned elem, bs_access *a)
 		 bs_tile_dir_name(s->dir), s->index, col, sw);
 }
 
+/*
+ * Where the bytes at *cb of logical row r lie: XOR moves an element of the
+ * row's data to column (cb / elem) ^ (r % cols) (*cb becomes its byte in
+ * the row; the padding does not move), then base + r x row bytes + *cb,
+ * and a byte swizzle applied to that address last.  bs_tile_access places
+ * its lanes with it, and the lab draws the tile with it.
+ */
+int bs_tile_addr(const bs_tile_spec *s, uint64_t r, uint64_t *cb,
+		 uint32_t *out)
+{
+	unsigned elem = s->elem ? s->elem : s->width;
+	uint64_t stride = ((uint64_t)s->cols + s->pad) * elem, addr;
+	bs_cute sw;
+
+	if (s->swizzle == BS_SWIZZLE_XOR && *cb < (uint64_t)s->cols * elem)
+		*cb = (*cb / elem ^ r % s->cols) * elem + *cb % elem;
+	if (__builtin_mul_overflow(r, stride, &addr) ||
+	    __builtin_add_overflow(addr, *cb, &addr) ||
+	    __builtin_add_overflow(addr, s->base, &addr) ||
+	    addr > UINT32_MAX - (s->width - 1))
+		return -1;
+	if (bs_swizzle_bytes(s->swizzle, s->cute, &sw))
+		addr = bs_cute_apply(sw, (uint32_t)addr);
+	*out = (uint32_t)addr;
+	return 0;
+}
+
 int bs_tile_access(const bs_tile_spec *s, bs_access *out, bs_error *err)
 {
-	uint64_t stride, data;
+	uint64_t data;
 	unsigned elem, nmat = 0;
-	int bytes;
-	bs_cute sw;
 	bs_access a;
 
 	if (s->rows < 1 || s->cols < 1)
@@ -308,14 +333,12 @@ int bs_tile_access(const bs_tile_spec *s, bs_access *out, bs_error *err)
 	tile_name(s, elem, &a);
 	a.width = s->width;
 	a.kind = s->kind;
-	stride = ((uint64_t)s->cols + s->pad) * elem;
 	data = (uint64_t)s->cols * elem;
-	bytes = bs_swizzle_bytes(s->swizzle, s->cute, &sw);
 	if (matrix_dir(s->dir))
 		nmat = (unsigned)__builtin_popcount(
 			bs_kind_get(s->kind)->addr_lanes) / 8;
 	for (unsigned l = 0; l < BS_LANES; l++) {
-		uint64_t r, cb, addr;
+		uint64_t r, cb;
 		unsigned rb, mb;
 
 		switch (s->dir) {
@@ -345,20 +368,12 @@ int bs_tile_access(const bs_tile_spec *s, bs_access *out, bs_error *err)
 			cb = (uint64_t)s->column * elem + 16 * mb;
 			break;
 		}
-		if (s->swizzle == BS_SWIZZLE_XOR)
-			cb = (cb / elem ^ r % s->cols) * elem;
-		if (__builtin_mul_overflow(r, stride, &addr) ||
-		    __builtin_add_overflow(addr, cb, &addr) ||
-		    __builtin_add_overflow(addr, s->base, &addr) ||
-		    addr > UINT32_MAX - (s->width - 1))
+		if (bs_tile_addr(s, r, &cb, &a.addr[l]) < 0)
 			return bs_error_set(err, "--tile", 0, 0, "lane %u: "
 					    "tile[%llu][%llu] lies beyond the "
 					    "32-bit shared window", l,
 					    (unsigned long long)r,
 					    (unsigned long long)(cb / elem));
-		if (bytes)
-			addr = bs_cute_apply(sw, (uint32_t)addr);
-		a.addr[l] = (uint32_t)addr;
 		a.active |= 1u << l;
 	}
 	mask_lanes(&a);
