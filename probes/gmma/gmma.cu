@@ -1124,7 +1124,8 @@ int main(int argc, char **argv)
 		return 2;
 	if (open_device())
 		return 1;
-	if (bs_counters_chip(chip, sizeof chip, NULL, 0))
+	/* (not under --no-counters: CUPTI's profiler may belong to ncu) */
+	if (!counters || bs_counters_chip(chip, sizeof chip, NULL, 0))
 		chip[0] = '\0';
 	say("%s (%s), %d wgmma rows, %d TMA rows%s", prop.name, chip, nrows,
 	    ntm, preflight ? ", preflight: checks only" : "");
