@@ -121,6 +121,35 @@ static void print_remote_rules(FILE *out, const bs_arch *p, uint32_t kinds,
 		}
 }
 
+/*
+ * The wgmma rules (the 'gmma' lines), apart: no lane gives an address,
+ * so no bank column applies.  Only when every kind is listed (--kind
+ * names access kinds, and wgmma is none).
+ */
+static void print_gmma_rules(FILE *out, const bs_arch *p, uint32_t kinds,
+			     char tag[][4 * sizeof p->source[0].tag + 1])
+{
+	uint32_t all = bs_kind_count() >= 32 ? UINT32_MAX
+		       : (1u << bs_kind_count()) - 1;
+
+	if (!p->ngmma || (kinds & all) != all)
+		return;
+	fprintf(out, "  wgmma operand reads (per warpgroup instruction: "
+		"a_copies x ceil(A_B / wave_bytes) + b_copies x ceil(B_B / "
+		"wave_bytes)):\n  %-13s %-3s %10s %8s %8s %-8s %s\n",
+		"family", "src", "wave_bytes", "a_copies", "b_copies",
+		"measured", "source");
+	for (unsigned i = 0; i < p->ngmma && i < BS_MAX_GMMA_RULES; i++) {
+		const bs_gmma_rule *g = &p->gmma[i];
+
+		fprintf(out, "  %-13s %-3s %10u %8u %8u %-8s %s\n",
+			bs_gmma_op_name(g->op), g->a_regs ? "rs" : "ss",
+			g->wave_bytes, g->a_copies, g->b_copies,
+			g->measured ? "yes" : "NO", g->source < p->nsources
+			? tag[g->source] : "?");
+	}
+}
+
 void archs_print(FILE *out, const bs_arch *p, uint32_t kinds)
 {
 	/* a file's own text, escaped: at most 4 bytes (\xHH) a byte */
@@ -180,6 +209,7 @@ void archs_print(FILE *out, const bs_arch *p, uint32_t kinds)
 							: "?");
 		}
 	print_remote_rules(out, p, kinds, tag);
+	print_gmma_rules(out, p, kinds, tag);
 	putc('\n', out);
 }
 

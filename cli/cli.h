@@ -201,6 +201,7 @@ void report_rule_text(char *buf, size_t size, const bs_arch *p,
 		      const bs_rule *r);
 int cmd_fix(int argc, char **argv);
 int cmd_profile(int argc, char **argv);
+int cmd_gmma(int argc, char **argv);
 
 
 #endif

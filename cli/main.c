@@ -25,6 +25,9 @@ static const cli_command commands[] = {
 	  "access's conflicts" },
 	{ "profile", cmd_profile,
 	  "per-instruction shared-memory wavefronts of any CUDA program" },
+	{ "gmma", cmd_gmma,
+	  "a wgmma instruction's operand reads from shared memory: its\n"
+	  "descriptors decoded, bytes, wavefronts (sm_90a)" },
 };
 #define NCOMMANDS (sizeof commands / sizeof *commands)
 

@@ -696,6 +696,65 @@ int bs_counters_passes(const char *chip, const char *const *metrics,
     return rc;
 }
 
+int bs_counters_chip(char *chip, size_t size, char *why, size_t whylen)
+{
+    pfn_cuCtxGetDevice cu_ctx_get_device;
+    void *fn_dev;
+    bs_counters c;
+    CUpti_Profiler_DeInitialize_Params d;
+
+    memset(&c, 0, sizeof c);
+    CHECK_CUDA(cudaFree(0));
+    if (driver_entry("cuCtxGetDevice", &fn_dev, why, whylen) != 0)
+        return -1;
+    memcpy(&cu_ctx_get_device, &fn_dev, sizeof fn_dev);
+    CHECK_CU(cu_ctx_get_device(&c.dev));
+    if (prof_initialize(&c, why, whylen) != 0)
+        return -1;
+    if (prof_chip_name(&c, why, whylen) != 0)
+        return -1;
+    memset(&d, 0, sizeof d);
+    d.structSize = CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE;
+    CHECK_CUPTI(cuptiProfilerDeInitialize(&d));
+    snprintf(chip, size, "%s", c.chip);
+    return 0;
+}
+
+int bs_counters_list(const char *chip,
+                     void (*fn)(const char *type, const char *name, void *arg),
+                     void *arg, char *why, size_t whylen)
+{
+    static const char *const types[] = { "counter", "ratio", "throughput" };
+    bs_counters c;
+    int rc = 0;
+
+    memset(&c, 0, sizeof c);
+    snprintf(c.chip, sizeof c.chip, "%s", chip);
+    if (host_initialize(&c, why, whylen) != 0)
+        return -1;
+    for (int t = 0; t < 3 && rc == 0; t++) {
+        CUpti_Profiler_Host_GetBaseMetrics_Params p;
+        CUptiResult r;
+
+        memset(&p, 0, sizeof p);
+        p.structSize = CUpti_Profiler_Host_GetBaseMetrics_Params_STRUCT_SIZE;
+        p.pHostObject = c.host;
+        p.metricType = (CUpti_MetricType)t;
+        r = cuptiProfilerHostGetBaseMetrics(&p);
+        if (r != CUPTI_SUCCESS) {
+            if (why != NULL && whylen > 0)
+                bs_cupti_reason(why, whylen, __FILE__, __LINE__,
+                                "cuptiProfilerHostGetBaseMetrics", r);
+            rc = -1;
+            break;
+        }
+        for (size_t i = 0; i < p.numMetrics; i++)
+            fn(types[t], p.ppMetricNames[i], arg);
+    }
+    host_deinitialize(&c, NULL, 0);
+    return rc;
+}
+
 int bs_counters_open(bs_counters **out, const char *const *metrics, int nmetrics,
                      int max_ranges, char *why, size_t whylen)
 {

@@ -120,6 +120,21 @@ void bs_counters_close(bs_counters *c);
 int bs_counters_passes(const char *chip, const char *const *metrics,
                        int nmetrics, size_t *passes, char *why, size_t whylen);
 
+/*
+ * The chip of the current CUDA device as CUPTI names it ("GH100"), for
+ * bs_counters_passes and bs_counters_list: 0, or -1 with a reason.
+ */
+int bs_counters_chip(char *chip, size_t size, char *why, size_t whylen);
+
+/*
+ * Every base metric CUPTI's host API knows for a chip (no GPU needed),
+ * each passed to fn with its type ("counter", "ratio", "throughput"):
+ * 0, or -1 with a reason (an unknown chip).
+ */
+int bs_counters_list(const char *chip,
+                     void (*fn)(const char *type, const char *name, void *arg),
+                     void *arg, char *why, size_t whylen);
+
 /* Version of the libcupti loaded, e.g. "CUPTI 13.0 (API 130000)", from
  * cuptiGetVersion.  Static storage; never NULL. */
 const char *bs_counters_version(void);

@@ -197,4 +197,73 @@ enum {
 #define BS_DSMEM_METRIC_SASS_ATOM "sm__sass_inst_executed_op_dshared_atom.sum"
 #define BS_DSMEM_METRIC_SASS_REDAS "sm__sass_inst_executed_op_dshared_redas.sum"
 
+/*
+ * ---- wgmma and TMA: bankscope-gmma's candidates -------------------------
+ * Seen in `ncu --query-metrics --chip gh100` on an H200 and in CUPTI's
+ * host API for GH100 (shared/evidence/hopper-async/): per wgmma (op_gmma:
+ * HGMMA, IGMMA, QGMMA, BGMMA) the LSU wavefronts, bank conflicts and
+ * requests, the tensor pipe; per kernel only, the banks' reads and writes
+ * (which TMA's writes reach) and the TMA pipe.  bankscope-gmma tries each
+ * on the device, records the ones CUPTI refuses, and packs the rest into
+ * one-pass groups itself (probes/gmma/gmma.cu): the list is a list of
+ * candidates, not of passes.  The smsp__sass_ wavefront name is known to
+ * be refused on GH100 (sm__sass_ is its spelling); it stays, so that the
+ * run says so.
+ */
+#define BS_GMMA_METRIC_WAVEFRONTS "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_gmma.sum"
+#define BS_GMMA_METRIC_CONFLICTS "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_gmma.sum"
+#define BS_GMMA_METRIC_LSUIN "l1tex__lsuin_requests_op_gmma.sum"
+#define BS_GMMA_METRIC_SMSP_LSUIN "smsp__l1tex_lsuin_requests_op_gmma.sum"
+#define BS_GMMA_METRIC_WRITEBACK "l1tex__lsu_writeback_active_mem_shared_op_gmma.sum"
+#define BS_GMMA_METRIC_INST_TENSOR "smsp__inst_executed_pipe_tensor_op_gmma.sum"
+#define BS_GMMA_METRIC_TENSOR_CYCLES "sm__pipe_tensor_op_hmma_type_hmma_hgmma_qgmma_cycles_active.sum"
+#define BS_GMMA_METRIC_TENSOR_CYCLES_ALL "sm__pipe_tensor_type_hmma_hgmma_qgmma_imma_igmma_bmma_bgmma_cycles_active.sum"
+#define BS_GMMA_METRIC_STALLED "smsp__warps_issue_stalled_gmma.sum"
+#define BS_GMMA_METRIC_SASS_INST "smsp__sass_inst_executed_op_shared_gmma.sum"
+#define BS_GMMA_METRIC_SASS_BYTES "smsp__sass_data_bytes_mem_shared_op_gmma.sum"
+#define BS_GMMA_METRIC_SASS_WAVEFRONTS "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_gmma.sum"
+#define BS_GMMA_METRIC_SMSP_SASS_WAVEFRONTS "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_gmma.sum"
+#define BS_GMMA_METRIC_BANK_READS "l1tex__data_bank_reads.sum"
+#define BS_GMMA_METRIC_BANK_WRITES "l1tex__data_bank_writes.sum"
+#define BS_GMMA_METRIC_WAVEFRONTS_ALL "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum"
+#define BS_GMMA_METRIC_CONFLICTS_ALL "l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum"
+#define BS_GMMA_METRIC_ARBITRATION "l1tex__data_bank_conflicts_type_arbitration.sum"
+#define BS_GMMA_METRIC_CYCLES "sm__cycles_elapsed.max"
+#define BS_TMA_METRIC_PIPE_CYCLES "sm__pipe_tma_cycles_active.sum"
+#define BS_TMA_METRIC_INST "sm__inst_executed_pipe_tma.sum"
+#define BS_TMA_METRIC_TMAIN "l1tex__tmain_requests.sum"
+#define BS_TMA_METRIC_READ_BYTES "l1tex__m_xbar2l1tex_read_bytes_pipe_tma.sum"
+#define BS_TMA_METRIC_WRITE_BYTES "l1tex__m_l1tex2xbar_write_bytes_pipe_tma.sum"
+#define BS_TMA_METRIC_LD_BYTES "l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld.sum"
+#define BS_TMA_METRIC_ST_BYTES "l1tex__m_l1tex2xbar_write_bytes_mem_global_op_tma_st.sum"
+#define BS_TMA_METRIC_MULTICAST_BYTES "l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld_dest_multicast.sum"
+#define BS_TMA_METRIC_SELF_BYTES "l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld_dest_self.sum"
+#define BS_TMA_METRIC_INST_LD "smsp__inst_executed_op_tma_ld.sum"
+#define BS_TMA_METRIC_INST_ST "smsp__inst_executed_op_tma_st.sum"
+#define BS_TMA_METRIC_SASS "smsp__sass_inst_executed_op_tma.sum"
+#define BS_TMA_METRIC_SASS_LD "smsp__sass_inst_executed_op_tma_ld.sum"
+#define BS_TMA_METRIC_SASS_ST "smsp__sass_inst_executed_op_tma_st.sum"
+
+#define BS_GMMA_METRICS                                                      \
+	{                                                                    \
+		BS_GMMA_METRIC_WAVEFRONTS, BS_GMMA_METRIC_CONFLICTS,         \
+		BS_GMMA_METRIC_LSUIN, BS_GMMA_METRIC_SMSP_LSUIN,             \
+		BS_GMMA_METRIC_WRITEBACK, BS_GMMA_METRIC_INST_TENSOR,        \
+		BS_GMMA_METRIC_TENSOR_CYCLES,                                \
+		BS_GMMA_METRIC_TENSOR_CYCLES_ALL, BS_GMMA_METRIC_STALLED,    \
+		BS_GMMA_METRIC_SASS_INST, BS_GMMA_METRIC_SASS_BYTES,         \
+		BS_GMMA_METRIC_SASS_WAVEFRONTS,                              \
+		BS_GMMA_METRIC_SMSP_SASS_WAVEFRONTS,                         \
+		BS_GMMA_METRIC_BANK_READS, BS_GMMA_METRIC_BANK_WRITES,       \
+		BS_GMMA_METRIC_WAVEFRONTS_ALL, BS_GMMA_METRIC_CONFLICTS_ALL, \
+		BS_GMMA_METRIC_ARBITRATION, BS_GMMA_METRIC_CYCLES,           \
+		BS_TMA_METRIC_PIPE_CYCLES, BS_TMA_METRIC_INST,               \
+		BS_TMA_METRIC_TMAIN, BS_TMA_METRIC_READ_BYTES,               \
+		BS_TMA_METRIC_WRITE_BYTES, BS_TMA_METRIC_LD_BYTES,           \
+		BS_TMA_METRIC_ST_BYTES, BS_TMA_METRIC_MULTICAST_BYTES,       \
+		BS_TMA_METRIC_SELF_BYTES, BS_TMA_METRIC_INST_LD,             \
+		BS_TMA_METRIC_INST_ST, BS_TMA_METRIC_SASS,                   \
+		BS_TMA_METRIC_SASS_LD, BS_TMA_METRIC_SASS_ST                 \
+	}
+
 #endif

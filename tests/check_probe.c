@@ -179,6 +179,43 @@ START_TEST(test_dsmem_many)
 }
 END_TEST
 
+/* bankscope-gmma with no device: its options and its host side (every
+ * row's descriptors and operand image, --list). */
+static const probe_case gmma_cases[] = {
+	{ "--bogus", 2, "bankscope-gmma: unknown option '--bogus'\n"
+	  "usage: bankscope-gmma [--quick]" },
+	{ "--out", 2, "bankscope-gmma: --out needs a value\n" },
+	{ "--out a --out b", 2, "bankscope-gmma: --out given twice\n" },
+	{ "--list --only hgmma_ss_n128_asw128_k_bsw128_k_wg1", 0,
+	  "hgmma_ss_n128_asw128_k_bsw128_k_wg1 holdout=0 "
+	  "desc_a=0x4000004000010000 desc_b=0x4000004000010800 image=ok\n" },
+	{ "--list --only _gap", 0, "hgmma_ss_n64_ainter_k_binter_k_wg1_gap "
+	  "holdout=1 desc_a=0x0000001000080000 desc_b=0x0000001000080800 "
+	  "image=ok\n" },
+	{ "--list --only tma_mcast_64x64", 0, "tma_mcast_64x64_sw128 "
+	  "holdout=0\ntma_mcast_64x64_none holdout=0\n" },
+};
+
+START_TEST(test_gmma_options)
+{
+	option_case("GMMA", &gmma_cases[_i]);
+}
+END_TEST
+
+/* Every row's operand image lies in its region. */
+START_TEST(test_gmma_images)
+{
+	char cmd[1024];
+	int rc;
+
+	snprintf(cmd, sizeof cmd, "%s --list | grep -c 'image=ok' 2>&1",
+		 env("GMMA"));
+	rc = run(cmd, buf, sizeof buf);
+	ck_assert_int_eq(rc, 0);
+	ck_assert_str_eq(buf, "385\n");
+}
+END_TEST
+
 START_TEST(test_dsmem_options)
 {
 	option_case("DSMEM", &dsmem_cases[_i]);
@@ -403,6 +440,13 @@ Suite *probe_suite(void)
 	} else
 		fprintf(stderr, "check_probe: skipped bankscope-dsmem's "
 			"options: DSMEM is empty, it was not built\n");
+	if (getenv("GMMA") && *getenv("GMMA")) {
+		tcase_add_loop_test(tc, test_gmma_options, 0,
+				    sizeof gmma_cases / sizeof *gmma_cases);
+		tcase_add_test(tc, test_gmma_images);
+	} else
+		fprintf(stderr, "check_probe: skipped bankscope-gmma's "
+			"options: GMMA is empty, it was not built\n");
 	tcase_set_timeout(td, 60);
 	tcase_add_loop_test(td, test_committed_verdict, 0,
 			    sizeof datasets / sizeof *datasets);

@@ -22,6 +22,7 @@ CLANG=${CLANG:-clang}
 MAX=${WEB_MAX_BYTES:-1000000}
 WEB_LIB="base/util model/kinds base/lines base/grow model/arch input/pattern
 input/expr input/shapes input/swizzle model/predict model/copy model/remote
+model/gmma
 fix/fix fix/candidates fix/describe base/version input/stats input/dataset
 input/dsmem_csv"
 

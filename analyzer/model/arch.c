@@ -139,6 +139,9 @@ typedef struct {
 	/* per rule: the line and column of its source tag, resolved last */
 	long rule_line[BS_MAX_RULES], rule_col[BS_MAX_RULES];
 	char rule_tag[BS_MAX_RULES][16];
+	/* the same for the gmma lines */
+	long gmma_line[BS_MAX_GMMA_RULES], gmma_col[BS_MAX_GMMA_RULES];
+	char gmma_tag[BS_MAX_GMMA_RULES][16];
 } reader;
 
 enum { SEEN_NAME, SEEN_DESCRIPTION, SEEN_CC, SEEN_BANKS, SEEN_BANK_BYTES,
@@ -609,6 +612,107 @@ static int parse_rule(reader *rd, const char *at)
 	return 0;
 }
 
+/*
+ * gmma FAMILY ss|rs wave_bytes=B [a_copies=N] [b_copies=N] measured=yes|no
+ * source=TAG: how one wgmma family's operand reads become wavefronts
+ * (bs_gmma_rule).
+ */
+static int parse_gmma(reader *rd, const char *at)
+{
+	static const char *const gkeys[] = { "wave_bytes", "a_copies",
+					     "b_copies", "measured", "source" };
+	const char *seen[5] = { NULL };
+	bs_gmma_rule g;
+	char word[24];
+	size_t n = bs_token_len(at);
+	unsigned op, v, gi = rd->p->ngmma;
+
+	memset(&g, 0, sizeof g);
+	g.a_copies = g.b_copies = 1;
+	bs_copy_token(word, sizeof word, at, n);
+	if (!n || n >= sizeof word || bs_gmma_op_find(word, &op) < 0)
+		return FAIL(at, "gmma needs a wgmma family: hgmma, hgmma.tf32, "
+			    "igmma or qgmma, not '%s'", n ? word : "");
+	g.op = (uint8_t)op;
+	at = bs_skip_blanks(at + n);
+	n = bs_token_len(at);
+	if (n == 2 && (!memcmp(at, "ss", 2) || !memcmp(at, "rs", 2)))
+		g.a_regs = *at == 'r';
+	else
+		return FAIL(at, "gmma %s needs ss (A and B in shared memory) "
+			    "or rs (A in registers)", word);
+	if (bs_arch_gmma_rule(rd->p, g.op, g.a_regs))
+		return FAIL(at, "a second gmma rule for %s %.2s", word, at);
+	if (gi == BS_MAX_GMMA_RULES)
+		return FAIL(at, "more than %d gmma rules", BS_MAX_GMMA_RULES);
+	for (at = bs_skip_blanks(at + n); *at && *at != '#';
+	     at = bs_skip_blanks(at + n)) {
+		const char *eq, *val;
+		int k;
+
+		n = bs_token_len(at);
+		if (!(eq = memchr(at, '=', n)))
+			return FAIL(at, "expected KEY=VALUE, not '%.*s'",
+				    (int)(n > 24 ? 24 : n), at);
+		for (k = 0; k < 5; k++)
+			if (strlen(gkeys[k]) == (size_t)(eq - at) &&
+			    !memcmp(gkeys[k], at, (size_t)(eq - at)))
+				break;
+		if (k == 5)
+			return FAIL(at, "unknown gmma key '%.*s' (wave_bytes, "
+				    "a_copies, b_copies, measured, source)",
+				    (int)(eq - at > 24 ? 24 : eq - at), at);
+		if (seen[k])
+			return FAIL(at, "%s given twice", gkeys[k]);
+		seen[k] = at;
+		val = eq + 1;
+		if (val == at + n)
+			return FAIL(val, "%s needs a value", gkeys[k]);
+		switch (k) {
+		case 0:
+			if (parse_uint(rd, val, (size_t)(at + n - val), 1, 4096,
+				       &v, "wave_bytes") < 0)
+				return -1;
+			g.wave_bytes = (uint16_t)v;
+			break;
+		case 1:
+		case 2:
+			if (parse_uint(rd, val, (size_t)(at + n - val), 0, 8,
+				       &v, gkeys[k]) < 0)
+				return -1;
+			if (k == 1)
+				g.a_copies = (uint8_t)v;
+			else
+				g.b_copies = (uint8_t)v;
+			break;
+		case 3:
+			if (at + n - val == 3 && !memcmp(val, "yes", 3))
+				g.measured = 1;
+			else if (at + n - val == 2 && !memcmp(val, "no", 2))
+				g.measured = 0;
+			else
+				return FAIL(val, "measured is yes or no");
+			break;
+		case 4:
+			if ((size_t)(at + n - val) >= sizeof rd->gmma_tag[0])
+				return FAIL(val, "source tag longer than %zu "
+					    "bytes", sizeof rd->gmma_tag[0] - 1);
+			bs_copy_token(rd->gmma_tag[gi], sizeof rd->gmma_tag[gi],
+				      val, (size_t)(at + n - val));
+			rd->gmma_line[gi] = rd->line;
+			rd->gmma_col[gi] = (long)(val - rd->text) + 1;
+			break;
+		}
+	}
+	for (int k = 0; k < 5; k++)
+		if (k != 1 && k != 2 && !seen[k])
+			return FAIL(at, "gmma %s %s needs %s=", word,
+				    g.a_regs ? "rs" : "ss", gkeys[k]);
+	rd->p->gmma[gi] = g;
+	rd->p->ngmma++;
+	return 0;
+}
+
 /* One statement; 0 or -1. */
 static int parse_statement(reader *rd, const char *s)
 {
@@ -626,6 +730,10 @@ static int parse_statement(reader *rd, const char *s)
 	}
 	if (n == 6 && !memcmp(s, "source", 6))
 		return parse_source(rd, at);
+	if (n == 4 && !memcmp(s, "gmma", 4)) {
+		rd->line_of[SEEN_ANY_RULE] = rd->line;
+		return parse_gmma(rd, at);
+	}
 	for (h = 0; h < 5; h++)
 		if (strlen(header[h]) == n && !memcmp(header[h], s, n))
 			break;
@@ -634,7 +742,7 @@ static int parse_statement(reader *rd, const char *s)
 	if (h == 5)
 		return FAIL(s, "unknown statement '%.*s' (arch, "
 			    "description, compute_capability, banks, "
-			    "bank_bytes, source, rule)",
+			    "bank_bytes, source, rule, gmma)",
 			    (int)(n > 24 ? 24 : n), s);
 	if (rd->line_of[h])
 		return FAIL(s, "%.*s given twice (first on line %ld)", (int)n,
@@ -684,6 +792,20 @@ static int finish(reader *rd)
 		if (need[h] && !rd->line_of[h])
 			return bs_error_set(rd->err, rd->name, 0, 0,
 					    "no '%s' line", need[h]);
+	for (unsigned i = 0; i < p->ngmma; i++) {
+		unsigned s;
+
+		for (s = 0; s < p->nsources; s++)
+			if (!strcmp(p->source[s].tag, rd->gmma_tag[i]))
+				break;
+		if (s == p->nsources)
+			return bs_error_set(rd->err, rd->name, rd->gmma_line[i],
+					    rd->gmma_col[i], "source '%s' is "
+					    "not declared by a 'source %s ...' "
+					    "line", rd->gmma_tag[i],
+					    rd->gmma_tag[i]);
+		p->gmma[i].source = (uint8_t)s;
+	}
 	for (unsigned i = 0; i < p->nrules; i++) {
 		unsigned s;
 
@@ -864,6 +986,16 @@ int bs_arch_write(FILE *f, const bs_arch *p)
 			if (r)
 				put_rule(f, p, r);
 		}
+	for (unsigned i = 0; i < p->ngmma && i < BS_MAX_GMMA_RULES; i++) {
+		const bs_gmma_rule *g = &p->gmma[i];
+
+		fprintf(f, "gmma %s %s wave_bytes=%u a_copies=%u b_copies=%u "
+			"measured=%s source=%s\n", bs_gmma_op_name(g->op),
+			g->a_regs ? "rs" : "ss", g->wave_bytes, g->a_copies,
+			g->b_copies, g->measured ? "yes" : "no",
+			g->source < p->nsources ? p->source[g->source].tag
+						: "?");
+	}
 	return ferror(f) ? -1 : 0;
 }
 

@@ -254,6 +254,23 @@ typedef enum {
 	BS_IDEAL_LANES = 1,
 } bs_ideal;
 
+/*
+ * One rule of an architecture's 'gmma' lines: how the operand reads of
+ * one family with A in shared memory (ss) or registers (rs) become
+ * wavefronts: a_copies x ceil(A bytes / wave_bytes) + b_copies x
+ * ceil(B bytes / wave_bytes) per warpgroup instruction.  measured 0: not
+ * yet measured by bankscope-gmma (the CLI says so beside every figure).
+ */
+#define BS_MAX_GMMA_RULES 8
+typedef struct {
+	uint8_t op;              /* BS_GMMA_OP_* (below, "wgmma") */
+	uint8_t a_regs;          /* 0: ss, 1: rs */
+	uint8_t a_copies, b_copies;
+	uint8_t measured;
+	uint8_t source;          /* index into bs_arch.source */
+	uint16_t wave_bytes;
+} bs_gmma_rule;
+
 #define BS_MAX_RULES 128
 #define BS_MAX_SOURCES 8
 #define BS_ARCH_NAME_MAX 32
@@ -311,6 +328,9 @@ typedef struct {
 	bs_rule rule[BS_MAX_RULES];
 	/* rule_of[kind][width index]: index into rule, -1 when not modeled */
 	int16_t rule_of[BS_MAX_KINDS][BS_NWIDTHS];
+	/* the 'gmma' lines: wgmma operand reads (bs_gmma_rule) */
+	unsigned ngmma;
+	bs_gmma_rule gmma[BS_MAX_GMMA_RULES];
 } bs_arch;
 
 /* The built-in architectures: NULL-terminated list, lookup by name. */
@@ -494,6 +514,165 @@ int bs_remote_predict(const bs_rule *r, const bs_access *a, bs_summary *s);
 
 /* Is the request pairwise uniform under lane partner l^m? */
 int bs_pairwise_uniform(const bs_access *a, unsigned m);
+
+/* ---- wgmma: the warpgroup MMA's operands in shared memory (sm_90a) -----
+ * wgmma.mma_async (SASS HGMMA, IGMMA, QGMMA) reads B, and A unless A is
+ * in registers (RS; SS: both from shared memory), through a 64-bit
+ * matrix descriptor each (gmma.c; the PTX ISA's "Matrix Descriptor
+ * Format", CUTLASS's cute::GmmaDescriptor):
+ *
+ *   bits  0-13  start address >> 4       bits 32-45  stride byte offset >> 4
+ *   bits 16-29  leading byte offset >> 4  bits 49-51  base offset
+ *   bits 62-63  layout type: 0 interleave (no swizzle), 1 128B, 2 64B,
+ *               3 32B swizzle (the reverse of CUtensorMapSwizzle's order)
+ *
+ * No lane gives an address: the descriptor places the operand's 8 x 16-byte
+ * core matrices.  One instruction is m64nNk(32 bytes): A is 64 rows of 32
+ * bytes (2 KB), B N rows of 32 bytes, whatever the element type.  What it
+ * costs in wavefronts is a rule of the architecture (a 'gmma' line, bs_
+ * gmma_rule), which may say it is not yet measured.
+ */
+#define BS_GMMA_INTERLEAVE 0u
+#define BS_GMMA_B128 1u
+#define BS_GMMA_B64 2u
+#define BS_GMMA_B32 3u
+
+typedef struct {
+	uint64_t raw;
+	uint32_t start;          /* byte address (the field << 4) */
+	uint32_t lbo;            /* leading byte offset, bytes */
+	uint32_t sbo;            /* stride byte offset, bytes */
+	unsigned base_offset;    /* bits 49-51 */
+	unsigned layout;         /* BS_GMMA_* (bits 62-63) */
+	uint64_t stray;          /* the bits set outside every field */
+} bs_gmma_desc;
+
+void bs_gmma_decode(uint64_t raw, bs_gmma_desc *out);
+/*
+ * The descriptor of these fields: start, lbo and sbo multiples of 16
+ * below 256 KiB, base_offset below 8, layout below 4.  0 and *raw, or -1
+ * with err naming source and the field.
+ */
+int bs_gmma_encode(uint32_t start, uint32_t lbo, uint32_t sbo,
+		   unsigned base_offset, unsigned layout, uint64_t *raw,
+		   const char *source, bs_error *err);
+/* "interleave", "128B", "64B", "32B"; "?" past 3. */
+const char *bs_gmma_layout_name(unsigned layout);
+/* The swizzle span in bytes of a layout type: 0 (interleave), 128, 64,
+ * 32; and the layout type of a span (0, 32, 64, 128), or -1. */
+unsigned bs_gmma_swizzle_bytes(unsigned layout);
+int bs_gmma_layout_of_swizzle(unsigned bytes);
+
+/* The instruction families, by element type: K is 32 bytes of elements. */
+#define BS_GMMA_OP_H16 0u     /* HGMMA, f16 or bf16, k16 (transposable) */
+#define BS_GMMA_OP_TF32 1u    /* HGMMA, tf32, k8 */
+#define BS_GMMA_OP_I8 2u      /* IGMMA, s8/u8, k32 */
+#define BS_GMMA_OP_F8 3u      /* QGMMA, e4m3/e5m2, k32 */
+#define BS_GMMA_NOPS 4u
+/* "hgmma", "hgmma.tf32", "igmma", "qgmma"; NULL past the table. */
+const char *bs_gmma_op_name(unsigned op);
+int bs_gmma_op_find(const char *name, unsigned *op);
+unsigned bs_gmma_op_elem_bytes(unsigned op);    /* 2, 4, 1, 1 */
+
+/*
+ * CUTLASS's canonical tile for one k-block of an operand (make_gmma_desc
+ * on a tile_to_shape of GMMA::Layout_{K,MN}_{INTER,SW32,SW64,SW128}_Atom,
+ * the atoms along M or N first): rows (M or N: a multiple of 8) by 32
+ * bytes of K at byte address start, under layout, K-major or MN-major.
+ *   K-major: interleave SBO 128, LBO rows x 16; swizzled SBO 8 x the
+ *     swizzle span, LBO 16 (unused, "assumed 1").
+ *   MN-major (16-bit elements): interleave SBO 128, LBO rows x 16 (the
+ *     second 8 k); swizzled LBO = the atom (8 x the span) and SBO = the
+ *     atoms across the rows (at least one) x the atom.
+ * 0, or -1 with err (rows not a multiple of 8 from 8 to 256, MN-major
+ * of an element that is not 2 bytes, start not a multiple of 16).
+ */
+int bs_gmma_canonical(unsigned layout, int mn_major, unsigned rows,
+		      unsigned elem_bytes, uint32_t start, bs_gmma_desc *out,
+		      bs_error *err);
+/* Bytes a canonical tile spans from start (what a probe allocates). */
+uint32_t bs_gmma_canonical_span(unsigned layout, int mn_major,
+				unsigned rows);
+
+/*
+ * The shared-memory byte address of element (row, k) (row: M for A, N for
+ * B; k in elements, k x elem_bytes < 32) as the descriptor places it:
+ * the core-matrix offset from start, then the layout's XOR of address
+ * bits [4, 4+b) with bits [7, 7+b) (b = 1, 2, 3 for 32B, 64B, 128B) on
+ * the whole address.  The base offset is not applied (bs_gmma_predict
+ * warns when it is not 0).
+ */
+uint32_t bs_gmma_addr(const bs_gmma_desc *d, int mn_major,
+		      unsigned elem_bytes, unsigned row, unsigned k);
+
+typedef struct {
+	unsigned op;             /* BS_GMMA_OP_* */
+	unsigned n;              /* 8 to 256, a multiple of 8 */
+	int a_regs;              /* 1: A from registers (RS) */
+	int a_mn, b_mn;          /* 1: MN-major (transposed), 16-bit only */
+	int have_a, have_b;      /* a descriptor given for A, for B */
+	bs_gmma_desc a, b;
+} bs_gmma_instr;
+
+
+typedef struct {
+	unsigned a_bytes, b_bytes, bytes;   /* read from shared memory */
+	unsigned wavefronts;                /* by the rule */
+	unsigned ideal_wavefronts;          /* bytes / 128, rounded up */
+	int measured;                       /* the rule's measured flag */
+	/*
+	 * From the descriptors, where given: the operand's elements that
+	 * share an address with another (offsets that make core matrices
+	 * overlap), and the bytes it reads, [lo, hi).  (Every descriptor
+	 * puts a core matrix's 8 rows of 16 bytes in 8 different groups of
+	 * 4 banks, contiguous or XOR-swizzled, so there is no address
+	 * conflict to find within one.)
+	 */
+	unsigned a_overlap, b_overlap;
+	uint32_t a_lo, a_hi, b_lo, b_hi;    /* the bytes read, [lo, hi) */
+} bs_gmma_summary;
+
+/*
+ * The operand bytes (exact: the shape's) and the rule's wavefronts of g
+ * under p, with the descriptors' overlaps and extents.  0, or -1 with err (an
+ * invalid shape, MN-major of a type that cannot transpose, no gmma rule
+ * for the family in p).
+ */
+int bs_gmma_predict(const bs_arch *p, const bs_gmma_instr *g,
+		    bs_gmma_summary *out, bs_error *err);
+/* p's gmma rule for family op with A in registers (a_regs 1) or not;
+ * NULL when it has none. */
+const bs_gmma_rule *bs_arch_gmma_rule(const bs_arch *p, unsigned op,
+				      int a_regs);
+
+/*
+ * A SASS warpgroup MMA ("HGMMA.64x128x16.F32 R24, gdesc[UR4], R24",
+ * "HGMMA.64x64x16.F32 R24, R152, gdesc[UR8], R24, gsb0",
+ * "HGMMA.64x128x16.F32 R88, gdesc[UR8].tnspB, R88"): 1 with the family,
+ * N, SS/RS and the transposes (.tnspA, .tnspB: MN-major) in *out (no
+ * descriptors) and, in *ur, the uniform register of the gdesc operand
+ * (SS: A in UR, UR+1 and B in UR+2, UR+3; RS: B in UR, UR+1); 0 when it
+ * is no dense m64 warpgroup MMA (.SP sparse ones included).  out and ur
+ * may be NULL.
+ */
+int bs_sass_gmma(const char *sass, bs_gmma_instr *out, unsigned *ur);
+
+/*
+ * The descriptor in uniform registers ur (low word: start address and
+ * leading byte offset) and ur+1 (high word: stride byte offset, base
+ * offset, layout) before instruction at of a function's SASS (insn[0..
+ * at), one instruction's text each, in program order).  Each word is
+ * known when its last write is a UMOV of an immediate, of URZ or of a
+ * uniform register that is one, with no branch, label or call in
+ * between: compilers build the high word from constants and the low one
+ * from the shared address (Triton's mm: UMOV UR9, 0x80000020).  Returns
+ * the words known (bit 0 low, bit 1 high), *raw holding them (0 for the
+ * others), and in why (when not NULL) a sentence on the first that is
+ * not: which instruction writes it.
+ */
+unsigned bs_gmma_sass_desc(const char *const *insn, size_t at, unsigned ur,
+			   uint64_t *raw, char *why, size_t whylen);
+
 
 #ifdef __cplusplus
 }
