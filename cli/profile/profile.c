@@ -65,7 +65,10 @@
  * (128+N for signal N), or 1 when the program launched no kernel; 2 for
  * bad usage or an unreadable records directory.  A replay: 0 a profile
  * was shown, 1 the directory holds none (counters not collected, or
- * nothing launched), 2 bad input.
+ * nothing launched), 2 bad input, a directory without status.txt among
+ * it (a run writes one as CUDA starts, so a directory without it is none
+ * a run kept, or one of a program that never started CUDA: nothing to
+ * replay either way).
  *
  * This file: the usage, the options and the command, and a replay; the
  * other jobs are in run.c, load.c and show.c beside it (profile.h).
@@ -154,7 +157,8 @@ static const char profile_usage[] =
 	"Exit status: the program's own in its first run (128+N when signal N\n"
 	"killed it), 1 when it launched no kernel, 127 when it is not found,\n"
 	"126 when it cannot be run, 2 bad usage.  With --replay: 0 a profile\n"
-	"was shown, 1 none was collected, 2 bad input.\n";
+	"was shown, 1 none was collected, 2 bad input (a directory without\n"
+	"status.txt among it).\n";
 
 /* --dataset: a new file, never one that is there (or a directory). */
 static int dataset_target(const char *path)
@@ -171,6 +175,19 @@ static int dataset_target(const char *path)
 		return usage_error("option --dataset: %s names a directory",
 				   path);
 	return 0;
+}
+
+/* A replay's directory without status.txt: not a records directory. */
+static int no_status(const char *dir, bs_error *err)
+{
+	char path[4096];
+
+	snprintf(path, sizeof path, "%s/status.txt", dir);
+	return bs_error_set(err, path, 0, 0, "missing: not a records "
+			    "directory a run kept (the injection library "
+			    "writes status.txt as the program starts CUDA; a "
+			    "program that never did leaves nothing to "
+			    "replay)");
 }
 
 static int profile_replay(const options *o)
@@ -195,6 +212,8 @@ static int profile_replay(const options *o)
 		return EXIT_BADINPUT;
 	if ((o->patterns && !(j = bs_join_open(o->patterns, &err))) ||
 	    profile_load(&p, 0, &err) < 0 ||
+	    (p.status.state == BS_RECORDS_NONE &&
+	     no_status(o->replay, &err) < 0) ||
 	    profile_choose_arch(&p, o, &err) < 0 ||
 	    (o->explain && p.status.state != BS_RECORDS_NONE && !p.no_model &&
 	     profile_load_explain(&p, &err) < 0) ||
