@@ -1416,6 +1416,97 @@ START_TEST(test_dataset_write_error)
 }
 END_TEST
 
+/*
+ * --dataset through a dangling symbolic link (issue 30, item 20): the
+ * dataset went to NAME-2.csv beside the link, which no one asked for.
+ * A link is refused as anything there is, before anything is written:
+ * the link stays as it was, no NAME-2.csv, no report on stdout, and -o's
+ * file keeps its text.  A link without .csv is checked under the name
+ * written (NAME.csv) too.
+ */
+START_TEST(test_dataset_dangling_link)
+{
+	char dir[] = "/tmp/bankscope-profile-link-XXXXXX", link[600];
+	char out[600], other[600], want[2048], target[700], *text;
+	char *src = path_of("transpose", ""), *pat = path_of("transpose",
+								 "patterns");
+	const char *args[] = { "profile", "--replay", src, "--patterns", pat,
+			       "--dataset", link, "-o", out, NULL };
+	struct stat st;
+	ssize_t n;
+	FILE *f;
+
+	tu_mkdtemp(dir);
+	snprintf(link, sizeof link, "%s/d.csv", dir);
+	snprintf(out, sizeof out, "%s/report.txt", dir);
+	snprintf(other, sizeof other, "%s/d-2.csv", dir);
+	ck_assert_int_eq(symlink("nowhere/d.csv", link), 0);
+	ck_assert_ptr_nonnull(f = fopen(out, "w"));
+	fputs("the previous report\n", f);
+	ck_assert_int_eq(fclose(f), 0);
+	snprintf(want, sizeof want, "bankscope: option --dataset: %s is a "
+		 "symbolic link to nothing (a dangling link); not written "
+		 "through: name a new file, or the link's target\n", link);
+	expect(run(args), 2, "", want);
+	ck_assert_int_eq(lstat(link, &st), 0);
+	ck_assert(S_ISLNK(st.st_mode));
+	n = readlink(link, target, sizeof target - 1);
+	ck_assert_int_eq(n, (ssize_t)strlen("nowhere/d.csv"));
+	target[n] = '\0';
+	ck_assert_str_eq(target, "nowhere/d.csv");
+	ck_assert_int_ne(access(other, F_OK), 0);
+	text = tu_slurp(out, NULL);
+	ck_assert_str_eq(text, "the previous report\n");
+	free(text);
+	/* --dataset d: the file written would be d.csv, the link */
+	snprintf(link, sizeof link, "%s/d", dir);
+	snprintf(want, sizeof want, "bankscope: option --dataset: %s.csv is "
+		 "a symbolic link to nothing (a dangling link); not written "
+		 "through: name a new file, or the link's target\n", link);
+	expect(run(args), 2, "", want);
+	ck_assert_int_ne(access(other, F_OK), 0);
+	tu_remove(dir);
+	free(src);
+	free(pat);
+}
+END_TEST
+
+/*
+ * A dataset that cannot be written (its folder is a file here) leaves
+ * -o's file as it was: the dataset is written before the report (the
+ * report was put in place first, and then the run failed, exit 2).
+ */
+START_TEST(test_dataset_failure_keeps_output)
+{
+	char dir[] = "/tmp/bankscope-profile-keep-XXXXXX", plain[600];
+	char out[600], target[700], want[2048], *text;
+	char *src = path_of("transpose", ""), *pat = path_of("transpose",
+							      "patterns");
+	const char *args[] = { "profile", "--replay", src, "--patterns", pat,
+			       "--dataset", target, "-o", out, NULL };
+	FILE *f;
+
+	tu_mkdtemp(dir);
+	snprintf(plain, sizeof plain, "%s/plain", dir);
+	snprintf(target, sizeof target, "%s/d.csv", plain);
+	snprintf(out, sizeof out, "%s/report.txt", dir);
+	ck_assert_ptr_nonnull(f = fopen(out, "w"));
+	fputs("the previous report\n", f);
+	ck_assert_int_eq(fclose(f), 0);
+	ck_assert_ptr_nonnull(f = fopen(plain, "w"));
+	ck_assert_int_eq(fclose(f), 0);
+	snprintf(want, sizeof want, "bankscope: %s: not a directory\n",
+		 plain);
+	expect(run(args), 2, "", want);
+	text = tu_slurp(out, NULL);
+	ck_assert_str_eq(text, "the previous report\n");
+	free(text);
+	tu_remove(dir);
+	free(src);
+	free(pat);
+}
+END_TEST
+
 /* A replay path with a newline: the dataset keeps its header (the path
  * in the metadata with '?' for the newline); the header write was not
  * checked and the file came out headerless (issue 13). */
@@ -1740,6 +1831,8 @@ Suite *profile_suite(void)
 		{ test_run_all_launches, 1 }, { test_run_kernel, 1 },
 		{ test_run_verbose, 1 }, { test_dataset_write_error, 1 },
 		{ test_dataset_newline_path, 1 }, { test_usage, 1 },
+		{ test_dataset_dangling_link, 1 },
+		{ test_dataset_failure_keeps_output, 1 },
 		{ NULL, 0 } });
 	tu_add_tcase(s, "damaged", 0, (const tu_test[]){
 		{ test_replay_fifo, TU_ROWS(fifo_files) },
