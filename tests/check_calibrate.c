@@ -421,8 +421,6 @@ END_TEST
 START_TEST(test_kinds_sm_90)
 {
 	const bs_arch *p = bs_arch_default();
-	static bs_arch want;
-	bs_kind ld;
 
 	run(synthesize(p, NULL));
 	for (size_t i = 0; i < res.nopen; i++)
@@ -434,16 +432,9 @@ START_TEST(test_kinds_sm_90)
 	ck_assert_uint_eq(res.remote_rows, 398);
 	ck_assert(res.remote.cycles == BS_CALIB_CYCLES_TOL);
 	ck_assert_uint_eq(derived.nrules, p->nrules);
-	want = *p;
-	ck_assert_int_eq(bs_kind_find("dsmem.ld", &ld), 0);
-	for (unsigned w = 1; w <= 16; w *= 2) {
-		bs_rule r = *bs_arch_rule(p, ld, w);
-
-		r.lat_base = 196;
-		r.lat_slope = 2;
-		ck_assert_int_eq(bs_arch_set_rule(&want, &r, NULL), 0);
-	}
-	same_rules(&derived, &want);
+	/* every rule back, the remote loads' lines per width exactly (no
+	   whole-cycle line keeps their rows within the tolerance) */
+	same_rules(&derived, p);
 	bs_calib_result_free(&res);
 }
 END_TEST
@@ -622,8 +613,10 @@ static void count_findings(size_t *st, size_t *atom, size_t *wf,
  * Every remote row of the file: the derived architecture predicts its
  * sectors and dshared wavefronts as sm_90 does, so check judges it the
  * same.  Every timed remote point of probe-dsmem: the derived latency is
- * within 10 cycles of sm_90's (its lines, fitted on the H200's systematic
- * rows, miss held-out rows by up to 21.9).
+ * within 6 cycles of sm_90's (loads 3.00 on the H100, 4.25 on the H200,
+ * atomics 4.07 and 5.52; 8.44 and 9.02 for loads while sm_90 had one
+ * line for every width).  sm_90's lines, fitted on the H200's
+ * systematic rows, miss held-out rows by up to 21.9.
  */
 static void judged_as_sm_90(const char *path)
 {
@@ -662,7 +655,7 @@ static void judged_as_sm_90(const char *path)
 		ck_assert_int_eq(bs_predict(p, &pts.v[i], &y, NULL), 0);
 		ck_assert(isnan(x.latency_cycles) == isnan(y.latency_cycles));
 		ck_assert_msg(isnan(x.latency_cycles) ||
-			      fabs(x.latency_cycles - y.latency_cycles) <= 10,
+			      fabs(x.latency_cycles - y.latency_cycles) <= 6,
 			      "%s: %.2f cycles, sm_90 %.2f", pts.v[i].name,
 			      x.latency_cycles, y.latency_cycles);
 	}
