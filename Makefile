@@ -25,6 +25,7 @@
 #   make bench        prediction speed: 10 million random accesses per width;
 #                     profile --replay of crafted records directories;
 #                     calibrate's time and memory on a 1 GB dataset
+#                     (BENCH_DISTINCT=N: on N rows of distinct accesses)
 #   make profile-bench  on a GPU: profile against the bare programs and ncu
 #                     (SAMPLES=cuda-samples checkout; scripts/profile-bench.sh)
 #   make fuzz         libFuzzer on the pattern reader, the expression

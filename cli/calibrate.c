@@ -2,12 +2,14 @@
  * calibrate.c - bankscope calibrate: the architecture that explains a
  * probe run.  The arch file goes to standard output; every measured row it
  * cannot explain, and every rule the rows leave open, to standard error,
- * with the latency tolerance used.  On a terminal, standard error shows
- * the progress as rows are read and rules derived.
+ * with the latency tolerance used.  On a terminal, a run that has lasted
+ * a second shows its progress on standard error, one line rewritten as
+ * rows are read and rules derived, ended before the findings.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -40,7 +42,48 @@ static const char calibrate_usage[] =
 	"Exit status: 0 every row explained and no rule open, 1 some row\n"
 	"unexplained or some rule open, 2 bad input.\n";
 
-static int add_file(bs_calib *c, const char *path)
+/* The progress line: when the run began, whether the line is open. */
+typedef struct {
+	double start, shown;
+	int open;
+} progress_line;
+
+static double now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + t.tv_nsec / 1e9;
+}
+
+/* On a terminal, from a second into the run: one line, rewritten at
+ * most ten times a second. */
+static void progress(void *ctx, const char *what, size_t done, size_t total)
+{
+	progress_line *p = ctx;
+	double t = now();
+
+	if (t - p->start < 1 || t - p->shown < 0.1)
+		return;
+	p->shown = t;
+	p->open = 1;
+	if (total)
+		fprintf(stderr, "\rcalibrate: %s: %zu of %zu        ", what,
+			done, total);
+	else
+		fprintf(stderr, "\rcalibrate: %s: %zu        ", what, done);
+	fflush(stderr);
+}
+
+/* What follows the progress line starts a line of its own. */
+static void end_progress(progress_line *p)
+{
+	if (p->open)
+		fputc('\n', stderr);
+	p->open = 0;
+}
+
+static int add_file(bs_calib *c, const char *path, progress_line *line)
 {
 	const char *name;
 	FILE *f;
@@ -48,27 +91,17 @@ static int add_file(bs_calib *c, const char *path)
 	bs_error err;
 	int rc;
 
-	if (input_open(path, &f, &name))
+	if (input_open(path, &f, &name)) {
+		end_progress(line);
 		return EXIT_BADINPUT;
+	}
 	d = bs_dataset_open(f, name, &err);
 	rc = d ? bs_calib_add_dataset(c, d, name, &err) : -1;
 	bs_dataset_close(d);
 	input_close(f);
+	if (rc < 0)
+		end_progress(line);
 	return rc < 0 ? report_error(&err) : 0;
-}
-
-/* On a terminal: one line, rewritten. */
-static void progress(void *ctx, const char *what, size_t done, size_t total)
-{
-	(void)ctx;
-	if (total)
-		fprintf(stderr, "\rcalibrate: %s: %zu of %zu        ", what,
-			done, total);
-	else
-		fprintf(stderr, "\rcalibrate: %s: %zu        ", what, done);
-	if (total && done == total && !strcmp(what, "rules derived"))
-		fputc('\n', stderr);
-	fflush(stderr);
 }
 
 static void print_result(const bs_calib_result *res)
@@ -128,6 +161,7 @@ int cmd_calibrate(int argc, char **argv)
 	bs_calib_options o = { 0 };
 	bs_calib_result res;
 	bs_calib *c = NULL;
+	progress_line line = { now(), 0, 0 };
 	bs_error err;
 	char **files;
 	int nfiles, rc;
@@ -153,13 +187,15 @@ int cmd_calibrate(int argc, char **argv)
 	if (!rc && !(c = bs_calib_new()))
 		rc = usage_error("out of memory");
 	if (!rc && isatty(STDERR_FILENO))
-		bs_calib_set_progress(c, progress, NULL);
+		bs_calib_set_progress(c, progress, &line);
 	for (int i = 0; !rc && i < nfiles; i++)
-		rc = add_file(c, files[i]);
+		rc = add_file(c, files[i], &line);
 	if (!rc) {
 		o.name = name;
 		o.description = description;
-		if (bs_calib_run(c, &o, &out, &res, &err) < 0) {
+		rc = bs_calib_run(c, &o, &out, &res, &err);
+		end_progress(&line);
+		if (rc < 0) {
 			rc = report_error(&err);
 		} else {
 			bs_arch_write(stdout, &out);

@@ -162,6 +162,8 @@ size_t verdict_stale(const bs_row *r, const bs_summary *s,
 		     verdict_field out[VERDICT_FIELDS]);
 
 extern const char *const predict_csv_header;
+/* The column a run that may predict a remote kind adds to the header. */
+extern const char *const predict_csv_sectors;
 void lane_list(uint32_t mask, char *buf, size_t size);
 void csv_field(FILE *out, const char *s);
 /* name as is, or escaped into buf (bs_escape_text) when it holds a
@@ -170,14 +172,19 @@ const char *name_shown(const char *name, char *buf, size_t size);
 void json_string(FILE *out, const char *s);
 void print_text(FILE *out, const bs_arch *p, const bs_access *a,
 		const bs_detail *d);
-void print_csv(FILE *out, const bs_access *a, const bs_summary *s);
+/* A CSV row of predict; sectors: with the sectors column (empty for a
+ * bank kind). */
+void print_csv(FILE *out, const bs_access *a, const bs_summary *s,
+	       int sectors);
 /* print_csv's row into row (CSV_ROW_MAX bytes); 0 when the name needs
  * quoting (then print_csv it). */
 #define CSV_ROW_MAX (BS_NAME_MAX + 200)
-size_t csv_row(char *row, const bs_access *a, const bs_summary *s);
+size_t csv_row(char *row, const bs_access *a, const bs_summary *s,
+	       int sectors);
 /* print_csv's row into row (CSV_ROW_ANY_MAX bytes), whatever the name. */
 #define CSV_ROW_ANY_MAX (2 * BS_NAME_MAX + 200)
-size_t csv_row_any(char *row, const bs_access *a, const bs_summary *s);
+size_t csv_row_any(char *row, const bs_access *a, const bs_summary *s,
+		   int sectors);
 void print_json(FILE *out, const bs_arch *p, const bs_access *a,
 		const bs_detail *d, int first);
 void print_map(FILE *out, const bs_arch *p, const bs_access *a,

@@ -8,7 +8,9 @@
  *       is escaped for the terminal (bs_escape_text).
  * csv:  a header, then one row per access.  csv and map write a name
  *       that holds a control byte or bytes that are no UTF-8 escaped as
- *       text does (name_shown), so neither carries them raw.
+ *       text does (name_shown), so neither carries them raw.  A run that
+ *       may predict a remote (dsmem.*) access has one column more, last:
+ *       sectors, the 32-byte sectors it moves (empty for a bank kind).
  * json: an array with one object per access carrying everything the text
  *       shows.
  * map:  per access, a comment line, a header and one row per cell
@@ -28,6 +30,7 @@
 const char *const predict_csv_header =
 	"name,width,op,active_lanes,phases,packed,wavefronts,"
 	"ideal_wavefronts,bank_conflicts,max_way,latency_cycles";
+const char *const predict_csv_sectors = ",sectors";
 
 /* "0-15,17,20-23" for a lane mask; "none" for 0. */
 void lane_list(uint32_t m, char *buf, size_t size)
@@ -434,7 +437,8 @@ size_t put_field(char *b, unsigned v)
 	return n + 1;
 }
 
-size_t csv_row(char *row, const bs_access *a, const bs_summary *s)
+size_t csv_row(char *row, const bs_access *a, const bs_summary *s,
+	       int sectors)
 {
 	size_t n = put_plain_name(row, a->name);
 
@@ -456,6 +460,11 @@ size_t csv_row(char *row, const bs_access *a, const bs_summary *s)
 	n += put_field(row + n, s->max_way);
 	if (!isnan(s->latency_cycles))
 		n += put_latency(row + n, s->latency_cycles);
+	if (sectors) {
+		row[n++] = ',';
+		if (bs_kind_get(a->kind)->remote)
+			n += put_uint(row + n, s->sectors);
+	}
 	row[n++] = '\n';
 	return n;
 }
@@ -496,9 +505,10 @@ const char *name_shown(const char *name, char *buf, size_t size)
 	return name;
 }
 
-size_t csv_row_any(char *row, const bs_access *a, const bs_summary *s)
+size_t csv_row_any(char *row, const bs_access *a, const bs_summary *s,
+		   int sectors)
 {
-	size_t n = csv_row(row, a, s);
+	size_t n = csv_row(row, a, s, sectors);
 	char esc[BS_NAME_MAX];
 	bs_access plain;
 
@@ -509,14 +519,15 @@ size_t csv_row_any(char *row, const bs_access *a, const bs_summary *s)
 	n = put_csv_name(row, name_shown(a->name, esc, sizeof esc));
 	plain = *a;
 	plain.name[0] = '\0';
-	return n + csv_row(row + n, &plain, s);
+	return n + csv_row(row + n, &plain, s, sectors);
 }
 
-void print_csv(FILE *out, const bs_access *a, const bs_summary *s)
+void print_csv(FILE *out, const bs_access *a, const bs_summary *s,
+	       int sectors)
 {
 	char row[CSV_ROW_ANY_MAX];
 
-	fwrite(row, 1, csv_row_any(row, a, s), out);
+	fwrite(row, 1, csv_row_any(row, a, s, sectors), out);
 }
 
 void print_json(FILE *out, const bs_arch *p, const bs_access *a,

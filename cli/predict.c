@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -82,6 +83,12 @@ typedef struct {
 	int first_json;
 	int started;    /* the CSV header or JSON '[' is out */
 	int each_row;   /* stdout is a terminal: no row waits in rows */
+	/*
+	 * CSV: the sectors column, for a run that may predict a remote
+	 * (dsmem.*) kind: 1 with it, 0 without, -1 not known before the
+	 * first access (standard input, a FIFO), which then decides.
+	 */
+	int sectors;
 } run;
 
 /*
@@ -108,12 +115,20 @@ static void put_row(const run *r, const bs_access *a, const bs_summary *s)
 
 	if (rows.n > sizeof rows.buf - CSV_ROW_MAX)
 		flush_rows();
-	n = csv_row(rows.buf + rows.n, a, s);
+	n = csv_row(rows.buf + rows.n, a, s, r->sectors);
 	if (!n) {               /* a name to quote: print_csv's */
 		flush_rows();
-		print_csv(stdout, a, s);
+		print_csv(stdout, a, s, r->sectors);
 	}
 	rows.n += n;
+	/* a remote access after a header without the column (standard
+	 * input that began with a bank kind): its sectors on a line of
+	 * their own, as a not-modeled row's note */
+	if (!r->sectors && bs_kind_get(a->kind)->remote) {
+		flush_rows();
+		printf("# sectors: %u (no column: the header went out before "
+		       "the first remote access)\n", s->sectors);
+	}
 	if (r->each_row)
 		flush_rows();
 }
@@ -124,20 +139,23 @@ static void put_row(const run *r, const bs_access *a, const bs_summary *s)
  * option, a file that cannot be opened or the first line, leaves standard
  * output empty.
  */
-static void start(run *r)
+static void start(run *r, const bs_access *first)
 {
 	if (r->started)
 		return;
 	r->started = 1;
+	if (r->sectors < 0)
+		r->sectors = first && bs_kind_get(first->kind)->remote;
 	if (r->format == FMT_CSV)
-		printf("%s\n", predict_csv_header);
+		printf("%s%s\n", predict_csv_header,
+		       r->sectors ? predict_csv_sectors : "");
 	else if (r->format == FMT_JSON)
 		printf("[\n");
 }
 
 static void emit(run *r, const bs_access *a, const bs_detail *d)
 {
-	start(r);
+	start(r, a);
 	switch (r->format) {
 	case FMT_TEXT:
 		print_text(stdout, r->arch, a, d);
@@ -175,7 +193,7 @@ static void emit_not_modeled(run *r, const bs_access *a)
 	char note[256], name[4 * BS_NAME_MAX];
 
 	flush_rows();
-	start(r);
+	start(r, a);
 	snprintf(note, sizeof note, "not modeled: arch %s has no rule "
 		 "for %u-byte %s (bankscope archs %s lists its rules)",
 		 p->name, a->width, kind, p->name);
@@ -188,8 +206,8 @@ static void emit_not_modeled(run *r, const bs_access *a)
 		break;
 	case FMT_CSV:
 		csv_field(stdout, name_shown(a->name, name, sizeof name));
-		printf(",%u,%s,%u,,,,,,,\n# %s\n", a->width, kind,
-		       active, note);
+		printf(",%u,%s,%u,,,,,,,%s\n# %s\n", a->width, kind,
+		       active, r->sectors ? "," : "", note);
 		break;
 	case FMT_JSON:
 		printf("%s{\"name\":", r->first_json ? "" : ",\n");
@@ -248,7 +266,7 @@ static int predict_one(run *r, const bs_access *a, bs_error *err)
 
 static void stream_start(void *ctx)
 {
-	start(ctx);
+	start(ctx, NULL);
 }
 
 static void stream_not_modeled(void *ctx, const bs_access *a)
@@ -262,7 +280,7 @@ static void stream_not_modeled(void *ctx, const bs_access *a)
  */
 static int predict_stream(run *r, FILE *f, const char *name, int threads)
 {
-	stream_hooks h = { stream_start, stream_not_modeled, r };
+	stream_hooks h = { stream_start, stream_not_modeled, r, r->sectors };
 	bs_error err;
 	int rc;
 
@@ -285,7 +303,10 @@ static int predict_file(run *r, const char *path)
 
 	if (input_open(path, &f, &name))
 		return EXIT_BADINPUT;
-	if (r->format == FMT_CSV && f != stdin && (rc = stream_threads(f)))
+	/* (a regular file: its remote kinds were looked for, sectors is
+	   known) */
+	if (r->format == FMT_CSV && f != stdin && r->sectors >= 0 &&
+	    (rc = stream_threads(f)))
 		return predict_stream(r, f, name, rc);
 	rd = bs_reader_new(f, name);
 	if (!rd) {
@@ -308,6 +329,40 @@ static int predict_file(run *r, const char *path)
 	bs_reader_free(rd);
 	input_close(f);
 	return rc < 0 ? report_error(&err) : 0;
+}
+
+/*
+ * Whether a pattern file may name a remote kind: it holds "dsmem." (every
+ * remote kind's name starts so; a name field that holds it only adds an
+ * empty column).  1 yes, 0 no, -1 not a regular file (standard input, a
+ * FIFO: not read twice) or one that cannot be read here (predict_file
+ * says why).
+ */
+static int names_remote(const char *path)
+{
+	static const char key[] = "dsmem.";
+	enum { KEY = sizeof key - 1, CHUNK = 65536 };
+	char buf[KEY + CHUNK];
+	size_t keep = 0, n;
+	struct stat st;
+	FILE *f;
+	int found = 0;
+
+	if (!strcmp(path, "-") || stat(path, &st) < 0 ||
+	    !S_ISREG(st.st_mode) || !(f = fopen(path, "r")))
+		return -1;
+	while (!found && (n = fread(buf + keep, 1, CHUNK, f)) > 0) {
+		n += keep;
+		for (const char *p = buf; !found &&
+		     (p = memchr(p, 'd', (size_t)(buf + n - p))); p++)
+			found = (size_t)(buf + n - p) >= KEY &&
+				!memcmp(p, key, KEY);
+		/* a key cut by the chunk's end: its first KEY - 1 bytes */
+		keep = n < KEY - 1 ? n : KEY - 1;
+		memmove(buf, buf + n - keep, keep);
+	}
+	fclose(f);
+	return found;
 }
 
 typedef struct {
@@ -414,11 +469,20 @@ int cmd_predict(int argc, char **argv)
 		return rc;
 	}
 
+	/* the sectors column: known before the header where it can be */
+	r.sectors = 0;
+	for (i = 0; r.format == FMT_CSV && i < nfiles && r.sectors < 1; i++) {
+		int k = names_remote(files[i]);
+
+		r.sectors = k < 0 ? -1 : k ? 1 : r.sectors;
+	}
 	if (shape_count(&o.s)) {
 		bs_access a;
 		bs_error err;
 
 		rc = generated_access(&o, &a);
+		if (!rc && bs_kind_get(a.kind)->remote)
+			r.sectors = 1;
 		if (!rc && predict_one(&r, &a, &err) < 0)
 			rc = report_error(&err);
 	}
@@ -427,7 +491,7 @@ int cmd_predict(int argc, char **argv)
 	free(files);
 	flush_rows();
 	if (!rc)
-		start(&r);
+		start(&r, NULL);
 	if (r.format == FMT_JSON && r.started)
 		printf("\n]\n");
 	else if (r.format == FMT_TEXT && !rc && r.count > 1) {

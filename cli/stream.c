@@ -69,6 +69,7 @@ typedef struct {
 typedef struct {
 	const char *name;
 	const bs_arch *arch;
+	int sectors;             /* rows with the sectors column */
 	block *b;
 	unsigned nb;
 	pthread_mutex_t mu;
@@ -157,7 +158,7 @@ static int put_access(const stream *s, block *b, const bs_access *a,
 		return -1;
 	if (room((void **)&b->out, &b->cap, b->n, CSV_ROW_ANY_MAX, 1) < 0)
 		return bs_error_set(err, s->name, 0, 0, "out of memory");
-	b->n += csv_row_any(b->out + b->n, a, &sum);
+	b->n += csv_row_any(b->out + b->n, a, &sum, s->sectors);
 	b->rows++;
 	return 0;
 }
@@ -363,7 +364,7 @@ static int pump(stream *s, FILE *f, int workers, const stream_hooks *h,
 int stream_csv(FILE *f, const char *name, const bs_arch *arch, int threads,
 	       const stream_hooks *h, unsigned long *count, bs_error *err)
 {
-	stream s = { .name = name, .arch = arch };
+	stream s = { .name = name, .arch = arch, .sectors = h->sectors };
 	pthread_t tid[THREADS_MAX];
 	int n = 0, rc;
 

@@ -16,6 +16,7 @@ typedef struct {
 	void (*start)(void *ctx);
 	void (*not_modeled)(void *ctx, const bs_access *a);
 	void *ctx;
+	int sectors;             /* rows with the sectors column (csv_row) */
 } stream_hooks;
 
 /*

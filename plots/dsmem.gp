@@ -14,7 +14,9 @@
 # Rows: kind dsmem.ld (remote, filled markers) and ld (local, open
 # markers) with a median, one color per width; the local loads of a name
 # sit at the sectors its remote load moves.  The architecture's line of
-# each width is drawn once: widths that share it share one line.  No
+# each width is drawn once: widths that share it share one line, in the
+# color of the first of them when there are several lines (sm_90 has a
+# line per width since issue 30), else dark grey.  No
 # remote load with cycles: the chart is not drawn (exit status SKIP, see
 # common.gp).
 #
@@ -87,6 +89,7 @@ do for [fmt in "png svg"] {
 		with points pt 6 ps 1.6 lw 1.4 lc rgb word(colors, i) \
 		title (nl[i] ? sprintf("%s-byte local, same addresses (%d rows)", word(widths, i), nl[i]) : ""), \
 	     for [k = 1:(nlines > 0 ? nlines : 1)] (nlines > 0 ? base[int(word(lines, k))] + slope[int(word(lines, k))] * x : NaN) \
-		with lines lw 2 dt 2 lc rgb "#333333" title (nlines > 0 ? linetitle(int(word(lines, k))) : "")
+		with lines lw 2 dt 2 lc rgb (nlines > 1 ? word(colors, int(word(lines, k))) : "#333333") \
+		title (nlines > 0 ? linetitle(int(word(lines, k))) : "")
 	unset output
 }

@@ -276,6 +276,53 @@ static void run(bs_calib *c)
 	bs_calib_free(c);
 }
 
+/*
+ * Distinct accesses cost the search little each (issue 30, item 6): the
+ * nine-family run four times over, copy c with every address moved by
+ * c x 4096 bytes (banks, lines and counters unchanged), is 14,576
+ * distinct accesses; calibrate gives back the same 34 rules, explains
+ * every row, and predicts each access under a hundred times, not once per
+ * candidate rule and geometry (about 9,000 times each before: 2 ms and a
+ * minute for these, 625 s for 300,000).  Its time is make bench's
+ * business (tests/bench_calibrate.sh, BENCH_DISTINCT).
+ */
+START_TEST(test_distinct_scale)
+{
+	bs_calib *c = bs_calib_new();
+	bs_arch once;
+	bs_error err;
+
+	calibrate_file(H100_KINDS);
+	once = derived;
+	bs_calib_result_free(&res);
+	for (unsigned copy = 0; copy < 4; copy++) {
+		FILE *f = fopen(H100_KINDS, "r");
+		bs_dataset *d = bs_dataset_open(f, H100_KINDS, &err);
+		bs_row row;
+
+		ck_assert_ptr_nonnull(d);
+		while (bs_dataset_next(d, &row, &err) > 0) {
+			for (unsigned l = 0; l < BS_LANES; l++)
+				if (row.access.active >> l & 1)
+					row.access.addr[l] += copy * 4096;
+			ck_assert_int_eq(bs_calib_add_row(c, &row, H100_KINDS,
+					 bs_dataset_line(d)), 0);
+		}
+		bs_dataset_close(d);
+		fclose(f);
+	}
+	run(c);
+	ck_assert_uint_eq(res.rows, 4 * 3889);
+	ck_assert_uint_eq(res.distinct, 4 * 3644);
+	ck_assert_uint_eq(res.nmiss, 0);
+	ck_assert_uint_eq(res.nopen, 0);
+	same_rules(&derived, &once);
+	ck_assert_msg(res.judged < 100 * res.distinct, "%zu predictions for "
+		      "%zu distinct accesses", res.judged, res.distinct);
+	bs_calib_result_free(&res);
+}
+END_TEST
+
 START_TEST(test_textbook)
 {
 	const bs_arch *t = bs_arch_find("textbook");
@@ -374,8 +421,6 @@ END_TEST
 START_TEST(test_kinds_sm_90)
 {
 	const bs_arch *p = bs_arch_default();
-	static bs_arch want;
-	bs_kind ld;
 
 	run(synthesize(p, NULL));
 	for (size_t i = 0; i < res.nopen; i++)
@@ -387,16 +432,9 @@ START_TEST(test_kinds_sm_90)
 	ck_assert_uint_eq(res.remote_rows, 398);
 	ck_assert(res.remote.cycles == BS_CALIB_CYCLES_TOL);
 	ck_assert_uint_eq(derived.nrules, p->nrules);
-	want = *p;
-	ck_assert_int_eq(bs_kind_find("dsmem.ld", &ld), 0);
-	for (unsigned w = 1; w <= 16; w *= 2) {
-		bs_rule r = *bs_arch_rule(p, ld, w);
-
-		r.lat_base = 196;
-		r.lat_slope = 2;
-		ck_assert_int_eq(bs_arch_set_rule(&want, &r, NULL), 0);
-	}
-	same_rules(&derived, &want);
+	/* every rule back, the remote loads' lines per width exactly (no
+	   whole-cycle line keeps their rows within the tolerance) */
+	same_rules(&derived, p);
 	bs_calib_result_free(&res);
 }
 END_TEST
@@ -575,8 +613,10 @@ static void count_findings(size_t *st, size_t *atom, size_t *wf,
  * Every remote row of the file: the derived architecture predicts its
  * sectors and dshared wavefronts as sm_90 does, so check judges it the
  * same.  Every timed remote point of probe-dsmem: the derived latency is
- * within 10 cycles of sm_90's (its lines, fitted on the H200's systematic
- * rows, miss held-out rows by up to 21.9).
+ * within 6 cycles of sm_90's (loads 3.00 on the H100, 4.25 on the H200,
+ * atomics 4.07 and 5.52; 8.44 and 9.02 for loads while sm_90 had one
+ * line for every width).  sm_90's lines, fitted on the H200's
+ * systematic rows, miss held-out rows by up to 21.9.
  */
 static void judged_as_sm_90(const char *path)
 {
@@ -615,7 +655,7 @@ static void judged_as_sm_90(const char *path)
 		ck_assert_int_eq(bs_predict(p, &pts.v[i], &y, NULL), 0);
 		ck_assert(isnan(x.latency_cycles) == isnan(y.latency_cycles));
 		ck_assert_msg(isnan(x.latency_cycles) ||
-			      fabs(x.latency_cycles - y.latency_cycles) <= 10,
+			      fabs(x.latency_cycles - y.latency_cycles) <= 6,
 			      "%s: %.2f cycles, sm_90 %.2f", pts.v[i].name,
 			      x.latency_cycles, y.latency_cycles);
 	}
@@ -1000,6 +1040,7 @@ Suite *calibrate_suite(void)
 {
 	return tu_suite("calibrate", "derive", 300, (const tu_test[]){
 		{ test_measured_sm_90, 2 }, { test_measured_kinds, 1 },
+		{ test_distinct_scale, 1 },
 		{ test_textbook, 1 }, { test_altered, 1 },
 		{ test_altered_loops, 1 }, { test_64_banks, 1 },
 		{ test_kinds_sm_90, 1 }, { test_sparse, 1 },

@@ -285,6 +285,10 @@ static const struct {
 	  "r.tsv:2:17: pc_offset: '0x1g' is not a non-negative integer" },
 	{ HEAD "k()\t0\t7\t0\t_Z1kv\t0x10\t1\t-2\t1\n",
 	  "r.tsv:2:24: wavefronts: '-2' is not a non-negative integer" },
+	/* the injection library writes every count in decimal */
+	{ HEAD "k()\t0\t7\t0\t_Z1kv\t0x10\t1\t0x20\t1\n",
+	  "r.tsv:2:24: wavefronts: '0x20' is not decimal (pc_offset alone is "
+	  "hex)" },
 	{ HEAD "k()\t0\t7\t0\t_Z1kv\t0x10\t1\t2\t9223372036854775808\n",
 	  "r.tsv:2:26: wavefronts_ideal: 9223372036854775808 is larger than "
 	  "9223372036854775807" },
@@ -790,6 +794,16 @@ static const struct {
 	  "x:2:15: width: 3 is not 1, 2, 4, 8 or 16" },
 	{ XHEAD "0\tk\tf\t0x1g\tld\t4\t1\t0\t0\t0\t" LANES0 "\n",
 	  "x:2:7: pc_offset: '0x1g' is not a non-negative integer" },
+	/* the explain library writes every field but the pc in decimal
+	   (issue 30, item 19: a width of 0x4 was taken for 4) */
+	{ XHEAD "0\tk\tf\t0x10\tld\t0x4\t1\t0\t0\t0\t" LANES0 "\n",
+	  "x:2:15: width: '0x4' is not decimal (pc_offset alone is hex)" },
+	{ XHEAD "0x0\tk\tf\t0x10\tld\t4\t1\t0\t0\t0\t" LANES0 "\n",
+	  "x:2:1: launch: '0x0' is not decimal (pc_offset alone is hex)" },
+	{ XHEAD "0\tk\tf\t0x10\tld\t4\t1\t0\t0\t0\t0X10 4 8 12 "
+	  "16 20 24 28 32 36 40 44 48 52 56 60 64 68 72 76 80 84 88 92 96 "
+	  "100 104 108 112 116 120 124\n",
+	  "x:2:25: address: '0X10' is not decimal (pc_offset alone is hex)" },
 	{ XHEAD "0\tk\tf\t0x10\tld\t4\t1\t0\t0\t0\t0 4 8\n",
 	  "x:2:30: addresses: 3 lane fields, expected 32" },
 	{ XHEAD "0\tk\tf\t0x10\tld\t4\t1\t0\t0\t0\t" LANES0 " 9\n",
@@ -1055,16 +1069,92 @@ START_TEST(test_replay_refused)
 }
 END_TEST
 
-START_TEST(test_replay_no_status)
+/* A copy of transpose/'s status, records, launches, cubin and disassembly
+ * in a new directory dir (a mkdtemp template). */
+static void transpose_copy(char *dir)
 {
-	char dir[] = "/tmp/bankscope-profile-empty-XXXXXX", want[256];
-	const char *args[] = { "profile", "--replay", dir, NULL };
+	const char *names[] = { "status.txt", "records.tsv", "launches.tsv",
+				"cubin-1656416357.cubin",
+				"cubin-1656416357.sass" };
 
 	tu_mkdtemp(dir);
-	snprintf(want, sizeof want, "bankscope: %s: no status.txt: the "
-		 "program launched no CUDA kernel\n", dir);
-	expect(run(args), 1, "", want);
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+		copy_case("transpose", names[i], dir);
+}
+
+/*
+ * A directory without status.txt is no records directory a run kept:
+ * bad input that names the file, in every format (issue 30, item 19:
+ * it said the program launched no kernel, exit 1, and --format json
+ * printed nothing on stdout to say so), empty or not.
+ */
+START_TEST(test_replay_no_status)
+{
+	char dir[] = "/tmp/bankscope-profile-empty-XXXXXX", want[1600];
+	const char *args[] = { "profile", "--replay", dir, NULL };
+	const char *json[] = { "profile", "--format", "json", "--replay", dir,
+			       NULL };
+	char kept[] = "/tmp/bankscope-profile-kept-XXXXXX", path[1200];
+	const char *kept_args[] = { "profile", "--format", "json",
+				    "--replay", kept, NULL };
+
+	tu_mkdtemp(dir);
+	snprintf(want, sizeof want, "bankscope: %s/status.txt: missing: not "
+		 "a records directory a run kept (the injection library "
+		 "writes status.txt as the program starts CUDA; a program "
+		 "that never did leaves nothing to replay)\n", dir);
+	expect(run(args), 2, "", want);
+	expect(run(json), 2, "", want);
 	rmdir(dir);
+	transpose_copy(kept);
+	snprintf(path, sizeof path, "%s/status.txt", kept);
+	ck_assert_int_eq(unlink(path), 0);
+	snprintf(want, sizeof want, "bankscope: %s: missing: not a records "
+		 "directory a run kept (the injection library writes "
+		 "status.txt as the program starts CUDA; a program that never "
+		 "did leaves nothing to replay)\n", path);
+	expect(run(kept_args), 2, "", want);
+	tu_remove(kept);
+}
+END_TEST
+
+/*
+ * status.txt and device.txt with a UTF-8 byte-order mark (an editor's)
+ * read as without it, as datasets and patterns do (issue 30, item 19:
+ * device.txt kept it in the compute capability, which then named no
+ * architecture).
+ */
+START_TEST(test_records_bom)
+{
+	char dir[] = "/tmp/bankscope-bom-XXXXXX", path[1200], cc[16], gpu[256];
+	bs_records_status st;
+	bs_error err;
+	FILE *f;
+
+	tu_mkdtemp(dir);
+	snprintf(path, sizeof path, "%s/status.txt", dir);
+	ck_assert_ptr_nonnull(f = fopen(path, "w"));
+	fputs("\xef\xbb\xbfok\n", f);
+	ck_assert_int_eq(fclose(f), 0);
+	ck_assert_int_eq(bs_records_read_status(dir, &st, &err), 0);
+	ck_assert_int_eq(st.state, BS_RECORDS_OK);
+	ck_assert_str_eq(st.reason, "ok");
+	snprintf(path, sizeof path, "%s/device.txt", dir);
+	ck_assert_ptr_nonnull(f = fopen(path, "w"));
+	fputs("\xef\xbb\xbf" "9.0\tNVIDIA H200\r\n", f);
+	ck_assert_int_eq(fclose(f), 0);
+	ck_assert_int_eq(bs_records_read_device(dir, cc, sizeof cc, gpu,
+						sizeof gpu, &err), 1);
+	ck_assert_str_eq(cc, "9.0");
+	ck_assert_str_eq(gpu, "NVIDIA H200");
+	ck_assert_ptr_nonnull(bs_arch_for_cc(cc));
+	/* a mark alone is no line */
+	ck_assert_ptr_nonnull(f = fopen(path, "w"));
+	fputs("\xef\xbb\xbf", f);
+	ck_assert_int_eq(fclose(f), 0);
+	ck_assert_int_eq(bs_records_read_device(dir, cc, sizeof cc, gpu,
+						sizeof gpu, &err), -1);
+	tu_remove(dir);
 }
 END_TEST
 
@@ -1326,6 +1416,97 @@ START_TEST(test_dataset_write_error)
 }
 END_TEST
 
+/*
+ * --dataset through a dangling symbolic link (issue 30, item 20): the
+ * dataset went to NAME-2.csv beside the link, which no one asked for.
+ * A link is refused as anything there is, before anything is written:
+ * the link stays as it was, no NAME-2.csv, no report on stdout, and -o's
+ * file keeps its text.  A link without .csv is checked under the name
+ * written (NAME.csv) too.
+ */
+START_TEST(test_dataset_dangling_link)
+{
+	char dir[] = "/tmp/bankscope-profile-link-XXXXXX", link[600];
+	char out[600], other[600], want[2048], target[700], *text;
+	char *src = path_of("transpose", ""), *pat = path_of("transpose",
+								 "patterns");
+	const char *args[] = { "profile", "--replay", src, "--patterns", pat,
+			       "--dataset", link, "-o", out, NULL };
+	struct stat st;
+	ssize_t n;
+	FILE *f;
+
+	tu_mkdtemp(dir);
+	snprintf(link, sizeof link, "%s/d.csv", dir);
+	snprintf(out, sizeof out, "%s/report.txt", dir);
+	snprintf(other, sizeof other, "%s/d-2.csv", dir);
+	ck_assert_int_eq(symlink("nowhere/d.csv", link), 0);
+	ck_assert_ptr_nonnull(f = fopen(out, "w"));
+	fputs("the previous report\n", f);
+	ck_assert_int_eq(fclose(f), 0);
+	snprintf(want, sizeof want, "bankscope: option --dataset: %s is a "
+		 "symbolic link to nothing (a dangling link); not written "
+		 "through: name a new file, or the link's target\n", link);
+	expect(run(args), 2, "", want);
+	ck_assert_int_eq(lstat(link, &st), 0);
+	ck_assert(S_ISLNK(st.st_mode));
+	n = readlink(link, target, sizeof target - 1);
+	ck_assert_int_eq(n, (ssize_t)strlen("nowhere/d.csv"));
+	target[n] = '\0';
+	ck_assert_str_eq(target, "nowhere/d.csv");
+	ck_assert_int_ne(access(other, F_OK), 0);
+	text = tu_slurp(out, NULL);
+	ck_assert_str_eq(text, "the previous report\n");
+	free(text);
+	/* --dataset d: the file written would be d.csv, the link */
+	snprintf(link, sizeof link, "%s/d", dir);
+	snprintf(want, sizeof want, "bankscope: option --dataset: %s.csv is "
+		 "a symbolic link to nothing (a dangling link); not written "
+		 "through: name a new file, or the link's target\n", link);
+	expect(run(args), 2, "", want);
+	ck_assert_int_ne(access(other, F_OK), 0);
+	tu_remove(dir);
+	free(src);
+	free(pat);
+}
+END_TEST
+
+/*
+ * A dataset that cannot be written (its folder is a file here) leaves
+ * -o's file as it was: the dataset is written before the report (the
+ * report was put in place first, and then the run failed, exit 2).
+ */
+START_TEST(test_dataset_failure_keeps_output)
+{
+	char dir[] = "/tmp/bankscope-profile-keep-XXXXXX", plain[600];
+	char out[600], target[700], want[2048], *text;
+	char *src = path_of("transpose", ""), *pat = path_of("transpose",
+							      "patterns");
+	const char *args[] = { "profile", "--replay", src, "--patterns", pat,
+			       "--dataset", target, "-o", out, NULL };
+	FILE *f;
+
+	tu_mkdtemp(dir);
+	snprintf(plain, sizeof plain, "%s/plain", dir);
+	snprintf(target, sizeof target, "%s/d.csv", plain);
+	snprintf(out, sizeof out, "%s/report.txt", dir);
+	ck_assert_ptr_nonnull(f = fopen(out, "w"));
+	fputs("the previous report\n", f);
+	ck_assert_int_eq(fclose(f), 0);
+	ck_assert_ptr_nonnull(f = fopen(plain, "w"));
+	ck_assert_int_eq(fclose(f), 0);
+	snprintf(want, sizeof want, "bankscope: %s: not a directory\n",
+		 plain);
+	expect(run(args), 2, "", want);
+	text = tu_slurp(out, NULL);
+	ck_assert_str_eq(text, "the previous report\n");
+	free(text);
+	tu_remove(dir);
+	free(src);
+	free(pat);
+}
+END_TEST
+
 /* A replay path with a newline: the dataset keeps its header (the path
  * in the metadata with '?' for the newline); the header write was not
  * checked and the file came out headerless (issue 13). */
@@ -1444,19 +1625,6 @@ START_TEST(test_usage)
 END_TEST
 
 /* ---- damaged records directories ----------------------------------------- */
-
-/* A copy of transpose/'s status, records, launches, cubin and disassembly
- * in a new directory dir (a mkdtemp template). */
-static void transpose_copy(char *dir)
-{
-	const char *names[] = { "status.txt", "records.tsv", "launches.tsv",
-				"cubin-1656416357.cubin",
-				"cubin-1656416357.sass" };
-
-	tu_mkdtemp(dir);
-	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-		copy_case("transpose", names[i], dir);
-}
 
 /* A FIFO planted as any file a replay reads is refused at once, never
  * opened for a read that would wait for a writer. */
@@ -1650,7 +1818,8 @@ Suite *profile_suite(void)
 		{ test_window_counts, 1 }, { test_not_counted_kept, 1 },
 		{ test_out_of_order, 1 }, { test_explain_read, 1 },
 		{ test_explain_bad, TU_ROWS(bad_explain) },
-		{ test_explain_sources, 1 }, { NULL, 0 } });
+		{ test_explain_sources, 1 }, { test_records_bom, 1 },
+		{ NULL, 0 } });
 	tu_add_tcase(s, "command", 30, (const tu_test[]){
 		{ test_replay_formats, TU_ROWS(replay_formats) },
 		{ test_replay_refused, TU_ROWS(refused_dirs) },
@@ -1662,6 +1831,8 @@ Suite *profile_suite(void)
 		{ test_run_all_launches, 1 }, { test_run_kernel, 1 },
 		{ test_run_verbose, 1 }, { test_dataset_write_error, 1 },
 		{ test_dataset_newline_path, 1 }, { test_usage, 1 },
+		{ test_dataset_dangling_link, 1 },
+		{ test_dataset_failure_keeps_output, 1 },
 		{ NULL, 0 } });
 	tu_add_tcase(s, "damaged", 0, (const tu_test[]){
 		{ test_replay_fifo, TU_ROWS(fifo_files) },

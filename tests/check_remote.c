@@ -8,6 +8,7 @@
  * Tests run from the repository's root.
  */
 #include <check.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,8 @@
 #include "testutil.h"
 
 #define DSMEM_CSV "data/h200/dsmem-20261127/dsmem-a.csv"
+/* the same points on an H100 */
+#define DSMEM_H100 "data/h100-sxm/dsmem-20261128/dsmem-h100.csv"
 
 /*
  * Hand-made accesses: lane l at base + stride x l for the first n lanes,
@@ -168,32 +171,36 @@ START_TEST(test_family_is_the_run)
 }
 END_TEST
 
-/*
- * sm_90's remote rules against the run they were fitted on: a load's
- * predicted latency (196.2 + 1.98 x sectors, fitted on the systematic
- * rows) within 24.8 cycles of every measured one (24.6 for the unrounded
- * line of research/dsmem/analyze.py) and within 16.0 of the held-out
- * ones (docs/probes/dsmem.md); predicted sectors are measured read
- * sectors on every load.
- */
-START_TEST(test_sm_90_rules)
+/* A remote load run's rows under sm_90: per holdout (0 systematic, 1
+ * held out) the largest miss and the rows off by more than 5 %, and per
+ * width the least-squares line of the systematic rows' cycles against
+ * their sectors. */
+typedef struct {
+	double worst[2];
+	unsigned far[2], n;
+	double base[5], slope[5];
+} load_run;
+
+static load_run sm_90_loads(const char *path)
 {
 	int cyc, rd_ld, hold;
-	double worst[2] = { 0, 0 };
-	unsigned n = 0;
+	double sx[5] = { 0 }, sy[5] = { 0 }, sxx[5] = { 0 }, sxy[5] = { 0 };
+	unsigned m[5] = { 0 };
+	load_run t;
 	tu_csv c;
 
-	tu_csv_open(&c, DSMEM_CSV);
+	memset(&t, 0, sizeof t);
+	tu_csv_open(&c, path);
 	cyc = tu_csv_column(&c, "cycles_median");
 	hold = tu_csv_column(&c, "holdout");
 	rd_ld = tu_csv_column(&c,
 		"l1tex__m_xbar2l1tex_read_sectors_mem_dshared_op_ld.sum");
 	while (tu_csv_next(&c) > 0) {
-		int off[BS_LANES];
+		int off[BS_LANES], h = atoi(c.v[hold]) != 0, wi;
+		double y = atof(c.v[cyc]), miss;
 		bs_summary sum;
 		bs_error err;
 		bs_access a;
-		double miss;
 
 		if (strcmp(c.v[3], "remote") || strcmp(c.v[1], "ld"))
 			continue;
@@ -203,16 +210,69 @@ START_TEST(test_sm_90_rules)
 		ck_assert_msg(bs_predict(bs_arch_default(), &a, &sum, &err) == 0,
 			      "%s", err.text);
 		ck_assert_uint_eq(sum.sectors, (unsigned)atof(c.v[rd_ld]));
-		miss = sum.latency_cycles - atof(c.v[cyc]);
-		miss = miss < 0 ? -miss : miss;
-		if (miss > worst[atoi(c.v[hold])])
-			worst[atoi(c.v[hold])] = miss;
-		n++;
+		miss = fabs(sum.latency_cycles - y);
+		if (miss > t.worst[h])
+			t.worst[h] = miss;
+		t.far[h] += miss > 0.05 * y;
+		t.n++;
+		wi = bs_width_index(a.width);
+		if (!h) {
+			m[wi]++;
+			sx[wi] += sum.sectors;
+			sy[wi] += y;
+			sxx[wi] += (double)sum.sectors * sum.sectors;
+			sxy[wi] += sum.sectors * y;
+		}
 	}
 	tu_csv_close(&c);
-	ck_assert_uint_eq(n, 166);
-	ck_assert_msg(worst[0] <= 24.8 && worst[1] <= 16.0, "largest miss "
-		      "%.2f (systematic), %.2f (held out)", worst[0], worst[1]);
+	for (int w = 0; w < 5; w++) {
+		t.slope[w] = (m[w] * sxy[w] - sx[w] * sy[w]) /
+			     (m[w] * sxx[w] - sx[w] * sx[w]);
+		t.base[w] = (sy[w] - t.slope[w] * sx[w]) / m[w];
+	}
+	return t;
+}
+
+/*
+ * sm_90's remote load latency, a line per width (issue 30: one line for
+ * every width predicted the 16-byte loads 5 to 16 cycles short, 4 of the
+ * 16 held-out ones beyond 5 %): each width's lat_base and lat_slope are
+ * the least-squares line of the run's systematic rows of that width
+ * (holdout 0; to 0.1 and 0.01 cycles), and the lines miss the
+ * systematic rows by at most 16.5 cycles, the held-out random ones
+ * (holdout 1: drawn by the probe, never fitted) by at most 9.0 and none
+ * by more than 5 %; so too on the H100's run of the same points (at most
+ * 8.3).  Predicted sectors are measured read sectors on every load.
+ */
+START_TEST(test_sm_90_rules)
+{
+	static const unsigned widths[] = { 1, 2, 4, 8, 16 };
+	load_run t = sm_90_loads(DSMEM_CSV), h100;
+	bs_kind ld;
+
+	ck_assert_uint_eq(t.n, 166);
+	ck_assert_int_eq(bs_kind_find("dsmem.ld", &ld), 0);
+	for (int w = 0; w < 5; w++) {
+		const bs_rule *r = bs_arch_rule(bs_arch_default(), ld,
+						widths[w]);
+
+		ck_assert_msg(fabs(r->lat_base - round(t.base[w] * 10) / 10) <
+			      1e-9 && fabs(r->lat_slope -
+					   round(t.slope[w] * 100) / 100) <
+			      1e-9, "%u-byte dsmem.ld: lat_base=%g lat_slope=%g,"
+			      " the systematic rows' line %.3f + %.4f",
+			      widths[w], r->lat_base, r->lat_slope, t.base[w],
+			      t.slope[w]);
+	}
+	ck_assert_msg(t.worst[0] <= 16.5 && t.worst[1] <= 9.0, "largest miss "
+		      "%.2f (systematic), %.2f (held out)", t.worst[0],
+		      t.worst[1]);
+	ck_assert_uint_eq(t.far[1], 0);
+	h100 = sm_90_loads(DSMEM_H100);
+	ck_assert_uint_eq(h100.n, 166);
+	ck_assert_msg(h100.worst[1] <= 8.3, "H100: largest held-out miss %.2f",
+		      h100.worst[1]);
+	ck_assert_uint_eq(h100.far[1], 0);
 }
 END_TEST
 

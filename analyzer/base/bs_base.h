@@ -59,6 +59,8 @@ const char *bs_version(void);
 
 /* Parse a whole unsigned decimal or 0x-hex token: 0, -1 on junk, -2 when > max. */
 int bs_parse_u64(const char *s, uint64_t max, uint64_t *out);
+/* The same for a field that is decimal alone: -3 for a 0x-hex token. */
+int bs_parse_dec_u64(const char *s, uint64_t max, uint64_t *out);
 /*
  * The one number grammar of arch files and datasets: the n bytes of s
  * are a whole decimal, [+-] then digits with an optional '.' and fraction

@@ -79,6 +79,13 @@ int bs_parse_u64(const char *s, uint64_t max, uint64_t *out)
 	return 0;
 }
 
+int bs_parse_dec_u64(const char *s, uint64_t max, uint64_t *out)
+{
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		return -3;
+	return bs_parse_u64(s, max, out);
+}
+
 static size_t digits(const char *s, size_t n)
 {
 	size_t i = 0;

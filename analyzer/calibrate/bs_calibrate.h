@@ -134,6 +134,11 @@ typedef struct {
 	size_t distinct;         /* distinct accesses among them */
 	size_t skipped;          /* rows with a note or no counters */
 	size_t miss_rows;        /* rows of the distinct accesses in miss */
+	/*
+	 * The search's work: how many times a candidate rule predicted a
+	 * distinct access to judge it.
+	 */
+	size_t judged;
 	double cycles_tol;       /* the latency tolerance used, and why: */
 	double spread;           /* 90th percentile of the rows' spread */
 	double sigma;            /* robust deviation about the lines */

@@ -66,8 +66,8 @@ static int make_groups(const bs_calib *c, groups *gs)
 /* g as the group k of gs. */
 static void set_group(group *g, const groups *gs, size_t k)
 {
-	g->idx = gs->idx + gs->start[k];
-	g->n = gs->start[k + 1] - gs->start[k];
+	calib_set_group(g, gs->idx + gs->start[k],
+			gs->start[k + 1] - gs->start[k]);
 	g->kind = g->c->row[g->idx[0]].a.kind;
 	g->width = g->c->row[g->idx[0]].a.width;
 }
@@ -81,35 +81,56 @@ static int remote_group(const group *g)
 /*
  * The geometry whose best rules explain the most rows, first of equals;
  * open in res when another explains as many.  Remote kinds' rows take
- * no bank and say nothing of it.  Its index into calib_geometries, or -1
- * out of memory.
+ * no bank and say nothing of it.  A geometry is judged only as far as it
+ * could still tie the best so far: once its groups have missed more rows
+ * than the best missed in all, it is out (and when the best explains
+ * every row, that is at the first group no candidate explains whole).
+ * Its index into calib_geometries.
  */
 static int choose_geometry(group *g, const groups *gs, bs_calib_result *res)
 {
 	const bs_calib *c = g->c;
-	size_t best_total = 0, score[CALIB_NGEOM];
-	int best = 0;
+	size_t rows = 0, best_total = 0, score[CALIB_NGEOM];
+	int best = -1, out[CALIB_NGEOM];
 
+	for (size_t k = 0; k < gs->n; k++) {
+		set_group(g, gs, k);
+		if (!remote_group(g))
+			rows += g->n;
+	}
 	for (size_t gi = 0; gi < CALIB_NGEOM; gi++) {
-		bs_rule r;
+		/* the rows this geometry may miss and still tie the best */
+		size_t allowed = best < 0 ? rows : rows - best_total;
 
 		score[gi] = 0;
-		for (size_t k = 0; k < gs->n; k++) {
+		out[gi] = 0;
+		for (size_t k = 0; k < gs->n && !out[gi]; k++) {
+			size_t got, max_miss;
+			bs_rule r;
+
 			set_group(g, gs, k);
-			if (!remote_group(g))
-				score[gi] += calib_best_rule(g,
-						&calib_geometries[gi], &r);
+			if (remote_group(g))
+				continue;
+			max_miss = allowed < g->n ? allowed : g->n;
+			got = calib_best_rule_within(g, &calib_geometries[gi],
+						     &r, max_miss);
+			if (got + max_miss < g->n) {
+				out[gi] = 1;
+				break;
+			}
+			score[gi] += got;
+			allowed -= g->n - got;
 		}
 		if (c->progress)
 			c->progress(c->progress_ctx, "bank geometries tried",
 				    gi + 1, CALIB_NGEOM);
-		if (score[gi] > best_total) {
+		if (!out[gi] && (best < 0 || score[gi] > best_total)) {
 			best_total = score[gi];
 			best = (int)gi;
 		}
 	}
 	for (size_t gi = 0; gi < CALIB_NGEOM; gi++) {
-		if ((int)gi == best || score[gi] != best_total)
+		if ((int)gi == best || out[gi] || score[gi] != best_total)
 			continue;
 		if (calib_add_open(res, BS_KIND_NONE, 0, NULL, -1, "bank "
 				   "geometry: the rows fit %u banks of %u "
@@ -414,6 +435,7 @@ int bs_calib_run(bs_calib *c, const bs_calib_options *o, bs_arch *out,
 	if (fit_latencies(&g, &gs, geo, out, res, err) < 0)
 		goto out;
 	name_profile(c, o, out);
+	res->judged = c->judged;
 	rc = reads_back(out, err);
 out:
 	free(gs.idx);

@@ -28,6 +28,18 @@
 #define SPREAD_BINS 4096
 
 /*
+ * The cycles and throughputs kept of a repeated access's rows, with the
+ * row of each cycles value.  An access read once (most of a large run's
+ * are) keeps its one value of each in its mrow; its second timed row
+ * moves them here.
+ */
+typedef struct {
+	double cyc[KEEP], tpv[KEEP];
+	long cyc_line[KEEP];
+	unsigned cyc_file[KEEP];
+} kept;
+
+/*
  * One distinct access: its addresses and measured counters (a remote
  * kind's: dshared wavefronts and sectors, no conflicts), the rows of it
  * that were read, the first of them (file, line) to name it.
@@ -36,9 +48,11 @@ typedef struct {
 	bs_access a;
 	double wf, bc, sec;
 	double cycles, tp;       /* medians of the kept values, by the run */
-	double cyc[KEEP], tpv[KEEP];
-	long cyc_line[KEEP];     /* the row of each cycles value kept */
-	unsigned cyc_file[KEEP];
+	/* the values kept while there is one of each (kept == 0) */
+	double cyc1, tpv1;
+	long cyc_line1;
+	unsigned cyc_file1;
+	unsigned kept;           /* index + 1 into bs_calib.kept, or 0 */
 	unsigned ncyc, ntp;
 	size_t count;            /* rows read of this access */
 	size_t next;             /* the hash chain: index + 1, 0 ends it */
@@ -51,6 +65,9 @@ typedef struct {
 	 * residuals say nothing of the noise.
 	 */
 	int off_x;
+	uint8_t witness;         /* in its group's witnesses (group.wit) */
+	uint8_t uniform;         /* bit b: pairwise uniform under partner
+				    1 << b (bs_pairwise_uniform) */
 } mrow;
 
 /* The timing noise of bank kinds (0) and of remote ones (1), apart: the
@@ -60,6 +77,9 @@ enum { NOISE_BANK, NOISE_REMOTE, NOISE_CLASSES };
 struct bs_calib {
 	mrow *row;               /* the distinct accesses */
 	size_t n, cap, rows, skipped, remote_rows;
+	kept *kept;              /* the values of the repeated ones */
+	size_t nkept, kept_cap;
+	size_t judged;           /* predictions of a row by a candidate */
 	size_t noted;            /* of skipped: rows with a note */
 	char first_note[96];     /* the first of those notes */
 	size_t *bucket, nbucket;
@@ -82,6 +102,9 @@ typedef struct {
 #define CALIB_NGEOM 5
 extern const geometry calib_geometries[CALIB_NGEOM];
 
+/* The most witnesses a group keeps. */
+#define CALIB_WITNESSES 32
+
 /* The distinct accesses of one (kind, width), as the search sees them. */
 typedef struct {
 	bs_calib *c;
@@ -96,9 +119,34 @@ typedef struct {
 	 */
 	const bs_arch *built;
 	bs_arch scratch;
+	/*
+	 * Witnesses: rows (indexes into c->row) that turned a candidate
+	 * down, the latest first.  A candidate is tried on them before the
+	 * other rows, so most candidates that miss are turned down after a
+	 * prediction or two, however many rows the group has.
+	 */
+	size_t wit[CALIB_WITNESSES];
+	unsigned nwit;
+	/*
+	 * The tally (search.c), when tally_geo is not NULL: fit[same_word]
+	 * [slot_waves - 1][uniform][phase] the rows of each pairwise-uniform
+	 * mrow.uniform that the unpacked rule of 32 >> phase lanes gives
+	 * their wavefronts under tally_geo.
+	 */
+	const geometry *tally_geo;
+	size_t fit[2][2][32][6];
 } group;
 
 /* ---- intake.c ---------------------------------------------------------- */
+
+/* Where an access's kept values are: arrays of m->ncyc and m->ntp. */
+typedef struct {
+	double *cyc, *tpv;
+	long *cyc_line;
+	unsigned *cyc_file;
+} kept_view;
+
+kept_view calib_kept(const bs_calib *c, mrow *m);
 
 /* Each access's medians; the spread of a repeated access's rows. */
 void calib_finish(bs_calib *c);
@@ -108,6 +156,9 @@ int calib_noise_class(bs_kind kind);
 double calib_spread_p90(const bs_calib *c, int noise);
 
 /* ---- search.c ---------------------------------------------------------- */
+
+/* g as the rows idx[0..n) of one (kind, width), its witnesses none. */
+void calib_set_group(group *g, size_t *idx, size_t n);
 
 /* A rule as its arch file line, for messages. */
 void calib_rule_text(const bs_rule *r, char *buf, size_t size);
@@ -119,6 +170,13 @@ unsigned calib_extra_kinds(const group *g);
 /* The best wavefront rule of a group under one geometry; the rows it
  * explains. */
 size_t calib_best_rule(group *g, const geometry *geo, bs_rule *best);
+/*
+ * The same among the candidates that miss at most max_miss rows: when
+ * none does, a count below g->n - max_miss (and best the first
+ * candidate).
+ */
+size_t calib_best_rule_within(group *g, const geometry *geo, bs_rule *best,
+			      size_t max_miss);
 /* Name in res another explaining rule that a family point tells apart. */
 int calib_check_open(group *g, const geometry *geo, const bs_rule *chosen,
 		     bs_calib_result *res);

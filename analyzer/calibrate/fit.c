@@ -262,25 +262,26 @@ int calib_fit_latency(group *g, const geometry *geo, bs_rule *r, double tol,
 	calib_one_rule(g, geo, r);
 	for (size_t i = 0; i < nv; i++) {
 		mrow *m = &g->c->row[v[i].row];
+		kept_view kv = calib_kept(g->c, m);
 		bs_calib_miss *miss;
 		char lat[64];
 
 		/* a row far from the other rows of its access */
 		for (unsigned k = 0; k < m->ncyc; k++) {
-			if (fabs(m->cyc[k] - m->cycles) <= tol)
+			if (fabs(kv.cyc[k] - m->cycles) <= tol)
 				continue;
 			if (!(miss = calib_add_miss(g->c, res, m, r, 1))) {
 				free(v);
 				return -1;
 			}
 			snprintf(miss->file, sizeof miss->file, "%s",
-				 g->c->files[m->cyc_file[k]]);
-			miss->line = m->cyc_line[k];
+				 g->c->files[kv.cyc_file[k]]);
+			miss->line = kv.cyc_line[k];
 			miss->latency = 1;
 			snprintf(miss->what, sizeof miss->what, "measured %.2f "
 				 "cycles, the %zu rows of this access %.2f "
 				 "(their median): an outlier, left out of the "
-				 "fit", m->cyc[k], m->count, m->cycles);
+				 "fit", kv.cyc[k], m->count, m->cycles);
 		}
 		if (bs_predict(&g->scratch, &m->a, &s, NULL) < 0 ||
 		    fabs(m->cycles - s.latency_cycles) <= tol)
@@ -312,17 +313,17 @@ int calib_fit_latency(group *g, const geometry *geo, bs_rule *r, double tol,
  */
 void calib_fit_throughput(group *g, const geometry *geo, bs_rule *r)
 {
-	double *v = malloc((g->n * KEEP + 1) * sizeof *v), med, lo;
-	size_t k = 0;
+	double *v, med, lo;
+	size_t k = 0, all = 0;
 
-	if (!v)
-		return;
 	/* a loop's cycles follow its passes; a remote access takes no bank
 	   slot, so no row of it is a conflict-free one */
-	if (r->loop || r->remote) {
-		free(v);
+	if (r->loop || r->remote)
 		return;
-	}
+	for (size_t i = 0; i < g->n; i++)
+		all += g->c->row[g->idx[i]].ntp;
+	if (!(v = malloc((all + 1) * sizeof *v)))
+		return;
 	calib_one_rule(g, geo, r);
 	for (size_t i = 0; i < g->n; i++) {
 		const mrow *m = &g->c->row[g->idx[i]];
@@ -345,7 +346,8 @@ void calib_fit_throughput(group *g, const geometry *geo, bs_rule *r)
 					break;
 				}
 		for (unsigned j = 0; distinct && j < m->ntp; j++)
-			v[k++] = m->tpv[j];   /* each row kept, not the access */
+			/* each row kept, not the access */
+			v[k++] = calib_kept(g->c, (mrow *)m).tpv[j];
 	}
 	/* none written that an architecture cannot hold */
 	if (k && bs_min_median(v, k, &lo, &med) == 0 && holdable(med))

@@ -5,6 +5,7 @@
  * throughputs; the spread of the timings is binned as it comes, that of
  * remote kinds apart.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,7 @@ void bs_calib_free(bs_calib *c)
 		free(c->files[i]);
 	free(c->files);
 	free(c->row);
+	free(c->kept);
 	free(c->bucket);
 	free(c);
 }
@@ -120,6 +122,36 @@ int calib_noise_class(bs_kind kind)
 	return bs_kind_get(kind)->remote ? NOISE_REMOTE : NOISE_BANK;
 }
 
+kept_view calib_kept(const bs_calib *c, mrow *m)
+{
+	kept *k;
+
+	if (!m->kept)
+		return (kept_view){ &m->cyc1, &m->tpv1, &m->cyc_line1,
+				    &m->cyc_file1 };
+	k = &c->kept[m->kept - 1];
+	return (kept_view){ k->cyc, k->tpv, k->cyc_line, k->cyc_file };
+}
+
+/* Room for a second value of an access: its first moves to the pool. */
+static int keep_more(bs_calib *c, mrow *m)
+{
+	kept *k;
+
+	if (m->kept)
+		return 0;
+	if (c->nkept >= UINT_MAX - 1 ||
+	    bs_grow(&c->kept, &c->kept_cap, c->nkept, 64, sizeof *c->kept) < 0)
+		return -1;
+	k = &c->kept[c->nkept++];
+	k->cyc[0] = m->cyc1;
+	k->tpv[0] = m->tpv1;
+	k->cyc_line[0] = m->cyc_line1;
+	k->cyc_file[0] = m->cyc_file1;
+	m->kept = (unsigned)c->nkept;
+	return 0;
+}
+
 static void add_spread(bs_calib *c, int noise, double d)
 {
 	double bin = fabs(d) * 100 + 0.5;
@@ -183,22 +215,27 @@ int bs_calib_add_row(bs_calib *c, const bs_row *r, const char *file,
 	m->count++;
 	c->rows++;
 	c->remote_rows += noise == NOISE_REMOTE;
+	if (((m->ncyc == 1 && !isnan(r->cycles_per_access_median)) ||
+	     (m->ntp == 1 && !isnan(r->tp_bytes_per_clk_per_sm))) &&
+	    keep_more(c, m) < 0)
+		return -1;
 	if (!isnan(r->cycles_per_access_median)) {
 		if (m->ncyc < KEEP) {
+			kept_view k = calib_kept(c, m);
 			unsigned fi;
 
 			if (file_index(c, file ? file : "", &fi) < 0)
 				return -1;
-			m->cyc_file[m->ncyc] = fi;
-			m->cyc_line[m->ncyc] = line;
-			m->cyc[m->ncyc++] = r->cycles_per_access_median;
+			k.cyc_file[m->ncyc] = fi;
+			k.cyc_line[m->ncyc] = line;
+			k.cyc[m->ncyc++] = r->cycles_per_access_median;
 		}
 		if (!isnan(r->cycles_per_access_min))
 			add_spread(c, noise, r->cycles_per_access_median -
 					     r->cycles_per_access_min);
 	}
 	if (!isnan(r->tp_bytes_per_clk_per_sm) && m->ntp < KEEP)
-		m->tpv[m->ntp++] = r->tp_bytes_per_clk_per_sm;
+		calib_kept(c, m).tpv[m->ntp++] = r->tp_bytes_per_clk_per_sm;
 	if (c->progress && !(c->rows & 0xffff))
 		c->progress(c->progress_ctx, "rows read", c->rows, 0);
 	return 0;
@@ -237,14 +274,20 @@ void calib_finish(bs_calib *c)
 	c->final = 1;
 	for (size_t i = 0; i < c->n; i++) {
 		mrow *m = &c->row[i];
+		kept_view k = calib_kept(c, m);
 		double v[KEEP];
 
-		memcpy(v, m->cyc, sizeof v);
+		memcpy(v, k.cyc, m->ncyc * sizeof *v);
 		m->cycles = m->ncyc ? calib_median(v, m->ncyc) : NAN;
-		m->tp = m->ntp ? calib_median(m->tpv, m->ntp) : NAN;
-		for (unsigned k = 0; m->ncyc > 1 && k < m->ncyc; k++)
+		m->tp = m->ntp ? calib_median(k.tpv, m->ntp) : NAN;
+		m->uniform = 0;
+		for (unsigned b = 0; b < 5; b++)
+			m->uniform |= (uint8_t)(bs_pairwise_uniform(&m->a,
+								    1u << b)
+						<< b);
+		for (unsigned j = 0; m->ncyc > 1 && j < m->ncyc; j++)
 			add_spread(c, calib_noise_class(m->a.kind),
-				   m->cyc[k] - m->cycles);
+				   k.cyc[j] - m->cycles);
 	}
 }
 

@@ -289,7 +289,8 @@ typedef struct {
 } bs_records_status;
 
 /* dir/status.txt (at most 64 KiB, one line of text, then later runs'
- * lines): 0, or -1 (err). */
+ * lines; a UTF-8 byte-order mark before it is dropped): 0, or -1 (err);
+ * st->state BS_RECORDS_NONE when there is no status.txt. */
 int bs_records_read_status(const char *dir, bs_records_status *st,
 			   bs_error *err);
 /* dir/records.tsv (required: its absence is an error) and launches.tsv
@@ -341,9 +342,9 @@ typedef struct {
 int bs_records_read_disasm(const char *dir, bs_sassprof *sp,
 			   bs_disasm_hook hook, void *ctx,
 			   bs_records_disasm *d, bs_error *err);
-/* dir/device.txt, "CC<tab>NAME": 1 and the compute capability and GPU
- * name, 0 when it is not there, -1 (err) when it is unreadable or not
- * such a line. */
+/* dir/device.txt, "CC<tab>NAME" (a UTF-8 byte-order mark before it is
+ * dropped): 1 and the compute capability and GPU name, 0 when it is not
+ * there, -1 (err) when it is unreadable or not such a line. */
 int bs_records_read_device(const char *dir, char *cc, size_t ccsize,
 			   char *gpu, size_t gpusize, bs_error *err);
 /*

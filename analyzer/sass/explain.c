@@ -5,7 +5,8 @@
  * symbol and pc offset) for `bankscope profile --explain`.
  *
  * Reading: the header line exactly, then lines of exactly 11 tab-separated
- * fields; empty lines are skipped; counts are unsigned decimal, the pc
+ * fields; empty lines are skipped; every number but the pc is unsigned
+ * decimal (a 0x-hex one is refused: the library writes none), the pc
  * 0x hex or decimal, the kind one of ld, st, atom, ldsm, stsm, ldgsts,
  * remote (another CTA's shared memory: generic addresses), the
  * width 1, 2, 4, 8 or 16, the addresses 32 space-separated fields, each
@@ -87,11 +88,17 @@ void bs_explain_free(bs_explain *e)
 static const char *const kinds[] = { "ld", "st", "atom", "ldsm", "stsm",
 				     "ldgsts", "remote" };
 
+/* A field of unsigned decimal (hex: pc_offset's alone, 0x or decimal). */
 static int field_u64(const char *name, long line, long col, const char *what,
 		     const char *t, uint64_t max, uint64_t *out, bs_error *err)
 {
-	int rc = bs_parse_u64(t, max, out);
+	int rc = strcmp(what, "pc_offset") ? bs_parse_dec_u64(t, max, out)
+					   : bs_parse_u64(t, max, out);
 
+	if (rc == -3)
+		return bs_error_set(err, name, line, col, "%s: '%.40s' is not "
+				    "decimal (pc_offset alone is hex)", what,
+				    t);
 	if (rc == -1)
 		return bs_error_set(err, name, line, col, "%s: '%.40s' is not "
 				    "a non-negative integer", what, t);

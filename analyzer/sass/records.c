@@ -17,6 +17,7 @@
 #include "bs_sass.h"
 
 #define STATUS_MAX 65536       /* status.txt's bytes, at most */
+#define BOM "\xef\xbb\xbf"         /* a UTF-8 byte-order mark: dropped */
 
 static void path_join(char *buf, size_t size, const char *dir,
 		      const char *name)
@@ -153,6 +154,10 @@ int bs_records_read_status(const char *dir, bs_records_status *st,
 					  STATUS_MAX);
 	}
 	buf[len] = '\0';
+	if (len >= 3 && !memcmp(buf, BOM, 3)) {
+		len -= 3;
+		memmove(buf, buf + 3, len + 1);
+	}
 	rc = parse_status(buf, len, path, st, err);
 	free(buf);
 	return rc;
@@ -313,13 +318,17 @@ int bs_records_read_disasm(const char *dir, bs_sassprof *sp,
 int bs_records_read_device(const char *dir, char *cc, size_t ccsize,
 			   char *gpu, size_t gpusize, bs_error *err)
 {
-	char path[4096], line[320], *tab;
+	char path[4096], buf[323], *line = buf, *tab;
 	FILE *f;
 
 	path_join(path, sizeof path, dir, "device.txt");
 	if (!(f = bs_records_open(path, err)))
 		return errno == ENOENT ? 0 : -1;
-	tab = fgets(line, sizeof line, f) ? strchr(line, '\t') : NULL;
+	if (!fgets(buf, sizeof buf, f))
+		buf[0] = '\0';
+	if (!strncmp(buf, BOM, 3))
+		line += 3;
+	tab = strchr(line, '\t');
 	fclose(f);
 	if (!tab || tab == line)
 		return bs_error_set(err, path, 1, 0, "not a compute "

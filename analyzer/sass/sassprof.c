@@ -367,11 +367,17 @@ static int split(src *s, field *fld, int want, const char *what,
 	return 0;
 }
 
+/* A field of unsigned decimal (hex: pc_offset's alone, 0x or decimal). */
 static int get_u64(src *s, const field *f, const char *what, uint64_t max,
 		   uint64_t *out, bs_error *err)
 {
-	int rc = bs_parse_u64(f->text, max, out);
+	int rc = strcmp(what, "pc_offset") ? bs_parse_dec_u64(f->text, max, out)
+					   : bs_parse_u64(f->text, max, out);
 
+	if (rc == -3)
+		return bs_error_set(err, s->name, s->line, f->col,
+				    "%s: '%.40s' is not decimal (pc_offset "
+				    "alone is hex)", what, f->text);
 	if (rc == -1)
 		return bs_error_set(err, s->name, s->line, f->col,
 				    "%s: '%.40s' is not a non-negative integer",

@@ -65,7 +65,10 @@
  * (128+N for signal N), or 1 when the program launched no kernel; 2 for
  * bad usage or an unreadable records directory.  A replay: 0 a profile
  * was shown, 1 the directory holds none (counters not collected, or
- * nothing launched), 2 bad input.
+ * nothing launched), 2 bad input, a directory without status.txt among
+ * it (a run writes one as CUDA starts, so a directory without it is none
+ * a run kept, or one of a program that never started CUDA: nothing to
+ * replay either way).
  *
  * This file: the usage, the options and the command, and a replay; the
  * other jobs are in run.c, load.c and show.c beside it (profile.h).
@@ -155,28 +158,65 @@ static const char profile_usage[] =
 	"                     KERNEL:OP:RANK in FILE (bankscope-tutorial\n"
 	"                     --patterns) and show its predicted wavefronts\n"
 	"  --dataset OUT      with --patterns: write the joined instructions as\n"
-	"                     a dataset for bankscope check (a new file)\n"
+	"                     a dataset for bankscope check (a new file: a\n"
+	"                     path that is there, even a link to nothing,\n"
+	"                     is refused)\n"
 	"\n"
 	"Exit status: the program's own in its first run (128+N when signal N\n"
 	"killed it), 1 when it launched no kernel, 127 when it is not found,\n"
 	"126 when it cannot be run, 2 bad usage.  With --replay: 0 a profile\n"
-	"was shown, 1 none was collected, 2 bad input.\n";
+	"was shown, 1 none was collected, 2 bad input (a directory without\n"
+	"status.txt among it).\n";
 
-/* --dataset: a new file, never one that is there (or a directory). */
+/*
+ * --dataset: a new file, never one that is there: a file, a directory, or
+ * a symbolic link, also one whose target is not there (a dangling link
+ * would not be written through: link(2) does not follow it, and the
+ * dataset went to NAME-2.csv beside it, which no one asked for).  Both
+ * the path as given and the file written (the path with .csv added when
+ * it lacks it) are checked.  Refused before anything is read or written.
+ */
 static int dataset_target(const char *path)
 {
+	size_t n = strlen(path);
+	char csv[4096];
 	struct stat st;
 
 	if (!*path)
 		return usage_error("option --dataset: an empty path");
-	if (!stat(path, &st))
-		return usage_error("option --dataset: %s %s; not "
-				   "overwritten", path, S_ISDIR(st.st_mode) ?
-				   "is a directory" : "exists");
-	if (path[strlen(path) - 1] == '/')
+	if (path[n - 1] == '/')
 		return usage_error("option --dataset: %s names a directory",
 				   path);
+	snprintf(csv, sizeof csv, "%s%s", path, n > 4 &&
+		 !strcmp(path + n - 4, ".csv") ? "" : ".csv");
+	for (int k = 0; k < 2; k++) {
+		const char *p = k ? csv : path;
+
+		if (lstat(p, &st) < 0)
+			continue;
+		if (S_ISLNK(st.st_mode) && stat(p, &st) < 0)
+			return usage_error("option --dataset: %s is a symbolic "
+					   "link to nothing (a dangling link); "
+					   "not written through: name a new "
+					   "file, or the link's target", p);
+		return usage_error("option --dataset: %s %s; not overwritten",
+				   p, S_ISDIR(st.st_mode) ? "is a directory"
+							  : "exists");
+	}
 	return 0;
+}
+
+/* A replay's directory without status.txt: not a records directory. */
+static int no_status(const char *dir, bs_error *err)
+{
+	char path[4096];
+
+	snprintf(path, sizeof path, "%s/status.txt", dir);
+	return bs_error_set(err, path, 0, 0, "missing: not a records "
+			    "directory a run kept (the injection library "
+			    "writes status.txt as the program starts CUDA; a "
+			    "program that never did leaves nothing to "
+			    "replay)");
 }
 
 static int profile_replay(const options *o)
@@ -226,6 +266,8 @@ static int profile_replay(const options *o)
 		return EXIT_BADINPUT;
 	if ((o->patterns && !(j = bs_join_open(o->patterns, &err))) ||
 	    profile_load(&p, 0, &err) < 0 ||
+	    (p.status.state == BS_RECORDS_NONE &&
+	     no_status(o->replay, &err) < 0) ||
 	    profile_choose_arch(&p, o, &err) < 0 ||
 	    (o->explain && p.status.state != BS_RECORDS_NONE && !p.no_model &&
 	     profile_load_explain(&p, &err) < 0) ||
@@ -266,19 +308,24 @@ static int profile_replay(const options *o)
 	}
 	p.join = j;
 	none = profile_tell(&p, o->replay, NULL);
-	if (p.status.state != BS_RECORDS_NONE &&
-	    profile_show(&p, o, NULL) < 0)
+	/*
+	 * The dataset first, the report after: a dataset that cannot be
+	 * written leaves -o FILE as it was, and a report that cannot be
+	 * written takes the new dataset back (a new file: no one else's).
+	 */
+	final[0] = '\0';
+	if (o->dataset && p.status.state != BS_RECORDS_NONE && j &&
+	    bs_join_write_dataset(j, p.arch, p.sp, p.n, o->dataset, o->replay,
+				  final, sizeof final, &err) < 0) {
+		report_error(&err);
 		none = EXIT_BADINPUT;
-	if (o->dataset && p.status.state != BS_RECORDS_NONE && j) {
-		if (bs_join_write_dataset(j, p.arch, p.sp, p.n, o->dataset,
-					  o->replay, final, sizeof final,
-					  &err) < 0) {
-			report_error(&err);
-			none = EXIT_BADINPUT;
-		} else {
-			fprintf(stderr, "bankscope: dataset written to %s\n",
-				final);
-		}
+	} else if (p.status.state != BS_RECORDS_NONE &&
+		   profile_show(&p, o, NULL) < 0) {
+		none = EXIT_BADINPUT;
+		if (final[0])
+			unlink(final);
+	} else if (final[0]) {
+		fprintf(stderr, "bankscope: dataset written to %s\n", final);
 	}
 	bs_sassprof_free(p.sp);
 	bs_explain_free(p.ex);
