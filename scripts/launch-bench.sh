@@ -20,12 +20,17 @@
 #   nosub       the injection library loaded, nothing subscribed
 #               (BANKSCOPE_INJECT_SUBSCRIBE=0)
 #   nosass      the launch callbacks, no SASS metrics (BANKSCOPE_INJECT_SASS=0)
-#   nopause     profile with the window never paused (BANKSCOPE_INJECT_PAUSE=0,
-#               the way before issue 28)
-#   xnounpatch  --explain with every module patched from its load to the
-#               end (BANKSCOPE_EXPLAIN_UNPATCH=0, the way before)
+# and, on 20,000 launches or fewer, the ways before issue 28:
+#   nopause     profile with the window never paused (BANKSCOPE_INJECT_PAUSE=0)
+#   xwhole      --explain with the explain run let run to its end
+#               (BANKSCOPE_PROFILE_EXPLAIN_WHOLE=1)
 # Checks: profile's CSV equals nopause's, explain's verdicts equal
-# xnounpatch's (the pauses and unpatching change no figure).
+# xwhole's (pausing and ending the explain run early change no figure).
+# Then the Sanitizer API's unpatching from a launch callback, on the
+# smallest program (`launches nbstream 30`, a non-blocking stream, against
+# `launches short 30`, the default stream; BANKSCOPE_EXPLAIN_UNPATCH=end
+# and =0), and two processes (`launches procs 300`, and
+# scripts/bench/mp_torch.py, two spawned PyTorch processes).
 # Writes under $OUT (default build/launch-bench):
 #   summary.txt   what ran, and the per-launch costs
 #   times.csv     case,launches,mode,wall_s,exit_status
@@ -100,25 +105,26 @@ bench() {
 		meas=$(tail -n +2 $K/launches.tsv | cut -f2 | sort -u | wc -l)
 		say "$c: $n launches of $meas kernels"
 	fi
-	timed $c $n explain -- $BS profile --explain --keep $K-x -- "$@"
+	timed $c $n explain -- $BS profile --explain --verbose --keep $K-x -- "$@"
 	timed $c $n ncu -- ncu --clock-control none --section SourceCounters --kernel-id :::1 "$@"
 	if [ "${DIAG:-1}" = 1 ]; then
 		timed $c $n nosub -- env BANKSCOPE_INJECT_SUBSCRIBE=0 $BS profile -- "$@"
 		timed $c $n nosass -- env BANKSCOPE_INJECT_SASS=0 $BS profile -- "$@"
-		if [ "$n" -le 20000 ]; then
-			timed $c $n nopause -- env BANKSCOPE_INJECT_PAUSE=0 $BS profile --keep $K-np -- "$@"
-			timed $c $n xnounpatch -- env BANKSCOPE_EXPLAIN_UNPATCH=0 $BS profile --explain --keep $K-xnu -- "$@"
-		fi
+	fi
+	if [ "$n" -le 20000 ]; then
+		timed $c $n nopause -- env BANKSCOPE_INJECT_PAUSE=0 $BS profile --keep $K-np -- "$@"
+		timed $c $n xwhole -- env BANKSCOPE_PROFILE_EXPLAIN_WHOLE=1 $BS profile --explain --keep $K-xnu -- "$@"
 	fi
 	[ "$n" -le 20000 ] && timed $c $n all -- $BS profile --launches all -- "$@"
+	grep -h 'explain run' $W/runs/$c-explain.err 2>/dev/null | head -2 | sed 's/^/   /' 
 	local b=$(secs $c bare) nc=$(secs $c ncu)
-	for m in profile explain nosub nosass nopause xnounpatch all; do
+	for m in profile explain nosub nosass nopause xwhole all; do
 		local t=$(secs $c $m)
 		[ -n "$t" ] || continue
 		awk -v c=$c -v n=$n -v k=$meas -v b=$b -v m=$m -v t=$t -v nc=${nc:-0} 'BEGIN {
-			u = n - k; x = t - b
-			printf "%s,%d,%d,%.3f,%s,%.3f,%.3f,%s,%.3f\n", c, n, k, b, m, t, x,
-				u > 0 ? sprintf("%.1f", x / u * 1e6) : "-", nc }' >> "$OUT/cost.csv"
+			u = n - k; x = t - b; per = "-"
+			if (u > 0) per = sprintf("%.1f", x / u * 1e6)
+			printf "%s,%d,%d,%.3f,%s,%.3f,%.3f,%s,%.3f\n", c, n, k, b, m, t, x, per, nc }' >> "$OUT/cost.csv"
 	done
 	if [ -d $K-np ]; then
 		$BS profile --replay $K --format csv 2>/dev/null | grep -v '^#' > $W/runs/$c-p.csv
@@ -131,12 +137,11 @@ bench() {
 				grep -o -E ',(AGREES|DISAGREES|DATA-DEPENDENT|LANES OFF|NOT MODELED|BAD SAMPLES|REMOTE|NO SAMPLE)(,|$)' |
 				sort | uniq -c | tr -s ' \n,' ' ' > $W/runs/$c-$d.verdicts
 		done
-		say "$c: explain verdicts $(cat $W/runs/$c-x.verdicts); unpatched-never $(cat $W/runs/$c-xnu.verdicts)"
+		say "$c: explain verdicts $(cat $W/runs/$c-x.verdicts); run to its end $(cat $W/runs/$c-xnu.verdicts)"
 	fi
 	grep -h -i 'pause\|patch' $K/inject-*.log $K-x/explain.log 2>/dev/null | tail -2 | sed 's/^/   /'
 }
 
-export BANKSCOPE_INJECT_LOG=1 BANKSCOPE_EXPLAIN_LOG=1
 bench short1 1 1 $B/launches short 1
 bench short1k 1000 3 $B/launches short 1000
 bench long100 100 1 $B/launches long 100
@@ -147,10 +152,38 @@ for s in scan globalToShmemAsyncCopy matrixMul; do
 done
 bench short100k 100000 3 $B/launches short 100000
 
-# two processes: what profile says (before issue 28's processes: exit 2)
+# unpatching from a launch callback: the smallest program, with and
+# without the non-blocking stream, with and without the unpatching
+LIMIT=40
+for v in "nbstream end" "short end" "nbstream 0"; do
+	set -- $v
+	timed unpatch-$1-$2 30 explain -- env BANKSCOPE_EXPLAIN_UNPATCH=$2 BANKSCOPE_EXPLAIN_LOG=1 \
+		BANKSCOPE_PROFILE_EXPLAIN_WHOLE=1 BANKSCOPE_EXPLAIN_IDLE=2 \
+		$BS profile --explain --keep $W/keep/unpatch-$1-$2 -- $B/launches $1 30
+	tail -2 $W/keep/unpatch-$1-$2/explain.log 2>/dev/null | sed 's/^/   /' | tee -a "$OUT/summary.txt"
+done
+LIMIT=${LIMIT0:-120}
+
+# two processes
 timed procs 2 bare -- $B/launches procs 300
 timed procs 2 profile -- $BS profile --keep $W/keep/procs -- $B/launches procs 300
-tail -3 $W/runs/procs-profile.err | sed 's/^/   /' | tee -a "$OUT/summary.txt"
+timed procs 2 explain -- $BS profile --explain --keep $W/keep/procs-x -- $B/launches procs 300
+timed procs 2 apponly -- $BS profile --target-processes application-only -- $B/launches procs 300
+timed procs 2 ncu -- ncu --clock-control none --section SourceCounters --kernel-id :::1 --target-processes all $B/launches procs 300
+for m in profile explain apponly; do
+	say "procs $m:"; grep -E '^(program|process|runs|[0-9]+ launch)|bankscope:' $W/runs/procs-$m.out $W/runs/procs-$m.err | sed 's/^/   /' | tee -a "$OUT/summary.txt"
+done
+if python3 -c 'import torch' 2>/dev/null; then
+	timed mptorch 2 bare -- python3 scripts/bench/mp_torch.py
+	timed mptorch 2 profile -- $BS profile --keep $W/keep/mptorch -- python3 scripts/bench/mp_torch.py
+	timed mptorch 2 explain -- $BS profile --explain --format csv -o $W/runs/mptorch-%p.csv --keep $W/keep/mptorch-x -- python3 scripts/bench/mp_torch.py
+	timed mptorch 2 ncu -- ncu --clock-control none --section SourceCounters --kernel-id :::1 --target-processes all python3 scripts/bench/mp_torch.py
+	say "mptorch profile:"; grep -E '^(program|process|runs|[0-9]+ launch)|bankscope:' $W/runs/mptorch-profile.out $W/runs/mptorch-profile.err | sed 's/^/   /' | tee -a "$OUT/summary.txt"
+	say "mptorch explain: $(cat $W/runs/mptorch-explain.err | tr '\n' ' ')"
+	for f in $W/runs/mptorch-[0-9]*.csv; do
+		say "$(basename $f): $(grep '^# process\|^# command' $f | tr '\n' ' ') $(grep -o -E ',(AGREES|DISAGREES|DATA-DEPENDENT|LANES OFF|NOT MODELED|REMOTE|NO SAMPLE)(,|$)' $f | sort | uniq -c | tr -s ' \n,' ' ')"
+	done
+fi
 
 say "launches per kept run"
 for d in $W/keep/*; do

@@ -605,3 +605,80 @@ long profile_pair_explain(const char *dir, char **xd, long nx, const int *taken)
 	free(pk);
 	return best;
 }
+
+/* ---- the explain run's end ------------------------------------------------ */
+
+size_t profile_measured_kernels(const char *dir, char ***out)
+{
+	char path[4096], *line = NULL;
+	size_t cap = 0, n = 0, room = 0, k = 0;
+	char **v = NULL;
+	bs_error err;
+	FILE *f;
+
+	*out = NULL;
+	path_join(path, sizeof path, dir, "launches.tsv");
+	if (!(f = bs_records_open(path, &err)))
+		return 0;
+	while (getline(&line, &cap, f) > 0) {
+		char *name, *mark, *t;
+
+		if (k++ == 0 || !(name = strchr(line, '\t')) ||
+		    !(mark = strchr(++name, '\t')))
+			continue;
+		*mark++ = '\0';
+		if (*mark == '-')
+			continue;
+		if (n && !strcmp(v[n - 1], name))
+			continue;
+		if (n == room) {
+			char **w = realloc(v, (room ? 2 * room : 64) * sizeof *v);
+
+			if (!w)
+				break;
+			v = w;
+			room = room ? 2 * room : 64;
+		}
+		if (!(t = strdup(name)))
+			break;
+		v[n++] = t;
+	}
+	free(line);
+	fclose(f);
+	if (n)
+		qsort(v, n, sizeof *v, str_cmp);
+	*out = v;
+	return n;
+}
+
+int profile_explain_has(const char *dir, char **names, size_t n)
+{
+	char path[4096], *line = NULL;
+	size_t cap = 0, found = 0;
+	unsigned char *seen = calloc(n ? n : 1, 1);
+	bs_error err;
+	FILE *f;
+
+	path_join(path, sizeof path, dir, "explain-status.txt");
+	if (!seen || !n || !(f = bs_records_open(path, &err))) {
+		free(seen);
+		return 0;
+	}
+	while (getline(&line, &cap, f) > 0) {
+		char *name, *end, **hit;
+
+		if (strncmp(line, "launch ", 7) || !(name = strchr(line, '\t')))
+			continue;
+		if ((end = strchr(++name, '\t')))
+			*end = '\0';
+		hit = bsearch(&name, names, n, sizeof *names, str_cmp);
+		if (hit && !seen[hit - names]) {
+			seen[hit - names] = 1;
+			found++;
+		}
+	}
+	free(line);
+	fclose(f);
+	free(seen);
+	return found == n;
+}

@@ -120,6 +120,14 @@ long profile_process_dirs(const char *dir, const char *claim,
  * none names any. */
 long profile_pair_explain(const char *dir, char **xd, long nx, const int *taken);
 
+/* load.c: the kernels launches.tsv of dir marks measured (a launch whose
+ * mark is not "-"), sorted, distinct, as new strings in *out; their
+ * number (0 on any failure). */
+size_t profile_measured_kernels(const char *dir, char ***out);
+/* load.c: has the explain run collected a sampled launch of each of the
+ * n sorted names (its explain-status.txt lines)?  1 or 0. */
+int profile_explain_has(const char *dir, char **names, size_t n);
+
 /* show.c: the instructions the report shows; 0, or -1 (err). */
 int profile_select_shown(profile *p, const options *o, bs_error *err);
 /* show.c: the messages about the records; 1 when there is no profile to

@@ -29,19 +29,22 @@
  * ACCESS and MEMCPY_ASYNC, and sanitizerPatchModule); one that came
  * before the subscription, at its first sampled launch.
  *
- * Unpatching.  Patched code costs every launch that runs it, sampled or
- * not (a kernel launched 101 times: 0.38 s bare, 29.8 s under --explain,
- * ../shared/evidence/real-programs).  So a module whose last
- * BANKSCOPE_EXPLAIN_IDLE (default 8) launches sampled nothing, and none of
- * whose sampled launches waits, is unpatched (sanitizerUnpatchModule) at
- * the end of such a launch; a launch of a kernel not sampled yet from a
- * module unpatched so is not sampled, and the module is patched again at
- * its end, for that kernel's next launch.  Patching at the beginning of a
- * launch never returned when the launch went to a non-blocking stream
- * (the CUDA sample matrixMul, data/h200/launch-bench-20261202).
- * BANKSCOPE_EXPLAIN_UNPATCH: end (default), begin (unpatch at the
- * beginning of the idle launch instead), 0 (never: the earlier way, for
- * the comparison in scripts/launch-bench.sh).  At the beginning
+ * Unpatching, an experiment, off by default.  Patched code costs every
+ * launch that runs it, sampled or not (a kernel launched 101 times: 0.38 s
+ * bare, 29.8 s under --explain, ../shared/evidence/real-programs).  With
+ * BANKSCOPE_EXPLAIN_UNPATCH=end, a module whose last BANKSCOPE_EXPLAIN_IDLE
+ * (default 8) launches sampled nothing, and none of whose sampled launches
+ * waits, is unpatched (sanitizerUnpatchModule) at the end of such a
+ * launch; a launch of a kernel not sampled yet from a module unpatched so
+ * is not sampled, and the module is patched again at its end.  =begin
+ * unpatches at the beginning of the idle launch.  On an H200 (driver
+ * 580.159.04) neither returns when the launch went to a non-blocking
+ * stream (the CUDA samples matrixMul and globalToShmemAsyncCopy, and
+ * `launches nbstream`, scripts/bench/launches.cu: data/h200/
+ * launch-bench-20261202), nor did patching at a launch's beginning, so
+ * the default is 0: every module patched from its load to the end, and
+ * `bankscope profile` ends the explain run once it has sampled every
+ * kernel the first run measured (cli/profile/run.c, wait_explain).  At the beginning
  * of a launch to sample, a buffer is allocated (sanitizerAlloc) and given
  * to this launch alone (sanitizerSetLaunchCallbackData); other launches
  * of patched modules get NULL and their callbacks return at once.  At the
@@ -237,8 +240,8 @@ static int read_choices(void)
 	 * saw every one: data/h200/dsmem-profile-20261128.) */
 	g.remote = !(r && !strcmp(r, "0"));
 	r = getenv("BANKSCOPE_EXPLAIN_UNPATCH");
-	g.unpatch = !r || !*r || !strcmp(r, "end") ? 1
-		    : !strcmp(r, "begin") ? 2 : !strcmp(r, "0") ? 0 : -1;
+	g.unpatch = !r || !*r || !strcmp(r, "0") ? 0 : !strcmp(r, "end") ? 1
+		    : !strcmp(r, "begin") ? 2 : -1;
 	if (g.unpatch < 0) {
 		stop("BANKSCOPE_EXPLAIN_UNPATCH=%s is none of end, begin, 0", r);
 		return -1;

@@ -4,6 +4,10 @@
 //                      tree reduction, a strided store), 8 blocks each
 //   launches long N    N launches of one long kernel, a shared-memory
 //                      tiled SGEMM (1024 x 1024 x 1024, fp32)
+//   launches nbstream N  as short, on a stream made with
+//                      cudaStreamNonBlocking (the smallest program on which
+//                      the Sanitizer API's unpatching from a launch
+//                      callback never returned)
 //   launches procs N   two child processes on the GPU, as a
 //                      multiprocessing job runs them: `short N` and
 //                      `long 2`, started at once (fork and exec); the
@@ -93,9 +97,9 @@ int main(int argc, char **argv)
 	double sum = 0;
 
 	if (argc != 3 || (strcmp(argv[1], "short") && strcmp(argv[1], "long") &&
-			  strcmp(argv[1], "procs")) ||
+			  strcmp(argv[1], "procs") && strcmp(argv[1], "nbstream")) ||
 	    (n = strtol(argv[2], &end, 10)) < 1 || *end) {
-		fprintf(stderr, "usage: launches short|long|procs N (N >= 1)\n");
+		fprintf(stderr, "usage: launches short|long|nbstream|procs N (N >= 1)\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "procs")) {
@@ -123,9 +127,13 @@ int main(int argc, char **argv)
 		printf("launches procs: two children, %s\n", bad ? "one failed" : "both ok");
 		return bad;
 	}
-	if (!strcmp(argv[1], "short")) {
+	if (!strcmp(argv[1], "short") || !strcmp(argv[1], "nbstream")) {
 		const int m = 128;   /* the transpose's side: 4 x 4 tiles */
 		float *in, *out, h[256];
+		cudaStream_t st = 0;
+
+		if (!strcmp(argv[1], "nbstream"))
+			CHECK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
 
 		CHECK(cudaMalloc(&in, m * m * sizeof(float)));
 		CHECK(cudaMalloc(&out, m * m * sizeof(float)));
@@ -133,16 +141,17 @@ int main(int argc, char **argv)
 		for (long i = 0; i < n; i++) {
 			switch (i % 3) {
 			case 0:
-				transpose_tile<<<dim3(m / 32, m / 32), dim3(32, 8)>>>(out, in, m);
+				transpose_tile<<<dim3(m / 32, m / 32), dim3(32, 8), 0, st>>>(out, in, m);
 				break;
 			case 1:
-				reduce_sum<<<8, 256>>>(out, in);
+				reduce_sum<<<8, 256, 0, st>>>(out, in);
 				break;
 			default:
-				strided_store<<<8, 256>>>(out, 1 + (int)(i % 5));
+				strided_store<<<8, 256, 0, st>>>(out, 1 + (int)(i % 5));
 			}
 		}
 		CHECK(cudaGetLastError());
+		CHECK(cudaStreamSynchronize(st));
 		CHECK(cudaMemcpy(h, out, sizeof h, cudaMemcpyDeviceToHost));
 		for (int i = 0; i < 256; i++)
 			sum += h[i];
