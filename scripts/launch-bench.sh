@@ -39,7 +39,7 @@
 #                 launches not measured), ncu_s
 #   keep.tar.gz   the kept directories' small files and the CSVs
 # LIMIT (default 120) caps each run in seconds; BUDGET (default 540) the
-# whole call.  Clocks are left alone; needs root for the counters.
+# whole call; CASES picks cases, SKIPMODES leaves modes out.  Clocks are left alone; needs root for the counters.
 set -u
 OUT=${OUT:-build/launch-bench}
 W=$OUT/work
@@ -80,6 +80,7 @@ BS=$PWD/build/bankscope
 timed() {
 	local c=$1 n=$2 mode=$3; shift 4
 	local o=$W/runs/$c-$mode
+	case " ${SKIPMODES:-} " in *" $mode "*) return ;; esac
 	if [ $(( ($(ms) - t0) / 1000000000 )) -gt ${BUDGET:-540} ]; then
 		say "$c $mode skipped: the call's budget is spent"
 		return
@@ -142,15 +143,17 @@ bench() {
 	grep -h -i 'pause\|patch' $K/inject-*.log $K-x/explain.log 2>/dev/null | tail -2 | sed 's/^/   /'
 }
 
-bench short1 1 1 $B/launches short 1
-bench short1k 1000 3 $B/launches short 1000
-bench long100 100 1 $B/launches long 100
-bench short10k 10000 3 $B/launches short 10000
+# CASES="NAME ..." runs those cases alone
+want() { case " ${CASES:-$1} " in *" $1 "*) return 0 ;; esac; return 1; }
+want short1 && bench short1 1 1 $B/launches short 1
+want short1k && bench short1k 1000 3 $B/launches short 1000
+want long100 && bench long100 100 1 $B/launches long 100
+want short10k && bench short10k 10000 3 $B/launches short 10000
 for s in scan globalToShmemAsyncCopy matrixMul; do
-	[ -x $B/$s ] || continue
+	[ -x $B/$s ] && want $s || continue
 	bench $s 0 0 $B/$s
 done
-bench short100k 100000 3 $B/launches short 100000
+want short100k && bench short100k 100000 3 $B/launches short 100000
 
 # unpatching from a launch callback: the smallest program, with and
 # without the non-blocking stream, with and without the unpatching

@@ -27,6 +27,7 @@
  */
 #include <check.h>
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -35,6 +36,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bankscope.h"
@@ -1801,6 +1803,202 @@ START_TEST(test_run_short_options)
 }
 END_TEST
 
+/* ---- processes ------------------------------------------------------------- */
+
+/* The stand-in for a program of two processes (fake/procs.sh): the first
+ * keeps the directory, the second writes process-1002. */
+#define PROC_HEAD(pid, ppid, rank) \
+	"process: " pid " (parent " ppid "): procs.sh --rank " rank \
+	", on NVIDIA H200\n" "runs: 1\n"
+#define PROC_UNITS \
+	"executions in warp instructions; wavefronts, ideal and excess in " \
+	"wavefronts; all summed over the measured launches\n\n" \
+	"kernel  pc      sass  source  executions  wavefronts  ideal  " \
+	"excess  wavefronts_per_exec\n"
+#define PROC_A \
+	"1 launch of 1 kernel, 1 measured; 1 of 1 instructions use shared " \
+	"memory\n" PROC_UNITS \
+	"a()     0x0010  -     -                1          12      4  " \
+	"     8                   12\n"
+#define PROC_D \
+	"2 launches of 1 kernel, 1 measured; 1 of 1 instructions use shared " \
+	"memory\n" PROC_UNITS \
+	"d()     0x0010  -     -                1           8      8  " \
+	"     0                    8\n"
+#define NO_CUBIN "bankscope: 1 cubin the records name is missing: no SASS " \
+	"text or source lines for it\n"
+
+/* Each process its own report, in pid order, each naming its process;
+ * the kept directory as the two processes left it. */
+START_TEST(test_run_processes)
+{
+	char *prog = path_of("fake", "procs.sh"), want[4096], err[512];
+	char keep[] = "/tmp/bankscope-profile-keep-XXXXXX", sub[600];
+	const char *args[] = { "profile", "--keep", keep, "--inject",
+			       "/dev/null", "--", prog, NULL };
+
+	tu_mkdtemp(keep);
+	snprintf(want, sizeof want,
+		 "procs\n"
+		 "program: %s\n" PROC_HEAD("1001", "999", "0") PROC_A "\n"
+		 "program: %s\n" PROC_HEAD("1002", "1001", "1") PROC_D,
+		 prog, prog);
+	snprintf(err, sizeof err, "bankscope: 2 processes of %s used the "
+		 "GPU: a report for each\n" NO_CUBIN NO_CUBIN, prog);
+	expect(run(args), 0, want, err);
+	snprintf(sub, sizeof sub, "%s/process-1002", keep);
+	kept_is(sub, "process.txt", "pid\t1002\nppid\t1001\n"
+		"command\tprocs.sh --rank 1\n");
+	tu_remove(keep);
+	free(prog);
+}
+END_TEST
+
+/* --target-processes application-only: the process started alone (the
+ * stand-in plays the library, which leaves a child alone); a bad value is
+ * refused before anything runs. */
+START_TEST(test_run_processes_target)
+{
+	char *prog = path_of("fake", "procs.sh"), want[2048];
+	const char *args[] = { "profile", "--target-processes",
+			       "application-only", "--inject", "/dev/null",
+			       "--", prog, NULL };
+	const char *bad[] = { "profile", "--target-processes", "children",
+			      "--inject", "/dev/null", "--", prog, NULL };
+
+	snprintf(want, sizeof want, "procs\nprogram: %s\n"
+		 PROC_HEAD("1001", "999", "0") PROC_A, prog);
+	expect(run(args), 0, want, NO_CUBIN);
+	expect(run(bad), 2, "", "bankscope: option --target-processes: "
+	       "'children' is not all or application-only\n");
+	free(prog);
+}
+END_TEST
+
+/* -o FILE with several processes: one file per process, %p the pid, else
+ * FILE-PID before the extension; stdout keeps the program's line alone. */
+START_TEST(test_run_processes_output)
+{
+	char *prog = path_of("fake", "procs.sh"), out[600], err[4096];
+	char dir[] = "/tmp/bankscope-profile-out-XXXXXX";
+	const char *forms[][2] = { { "rep-%p.csv", "rep-%s.csv" },
+				   { "rep.csv", "rep-%s.csv" },
+				   { "rep", "rep-%s" } };
+
+	tu_mkdtemp(dir);
+	for (size_t f = 0; f < 3; f++) {
+		char o[700], p1[700], p2[700], *text;
+		const char *args[] = { "profile", "--format", "csv", "-o", o,
+				       "--inject", "/dev/null", "--", prog,
+				       NULL };
+
+		snprintf(o, sizeof o, "%s/%s", dir, forms[f][0]);
+		snprintf(out, sizeof out, "%s/%s", dir, forms[f][1]);
+		snprintf(p1, sizeof p1, out, "1001");
+		snprintf(p2, sizeof p2, out, "1002");
+		snprintf(err, sizeof err, "bankscope: 2 processes of %s used "
+			 "the GPU: a report for each\n" NO_CUBIN
+			 "bankscope: process 1001: the report is in %s\n"
+			 NO_CUBIN
+			 "bankscope: process 1002: the report is in %s\n",
+			 prog, p1, p2);
+		expect(run(args), 0, "procs\n", err);
+		ck_assert_ptr_nonnull(text = tu_slurp(p2, NULL));
+		ck_assert_msg(strstr(text, "# process: 1002\n# parent: 1001\n"
+				     "# command: procs.sh --rank 1\n") &&
+			      strstr(text, "\nd(),_Z1dv,7,0x0010,,,1,8,8,0,8\n"),
+			      "%s", text);
+		free(text);
+		ck_assert_ptr_nonnull(text = tu_slurp(p1, NULL));
+		ck_assert_msg(strstr(text, "\na(),_Z1av,7,0x0010,,,1,12,4,8,"
+				     "12\n") && !strstr(text, "d()"),
+			      "%s", text);
+		free(text);
+		unlink(p1);
+		unlink(p2);
+	}
+	tu_remove(dir);
+	free(prog);
+}
+END_TEST
+
+/* A kept directory of two processes replays as two reports; what takes
+ * one directory is refused. */
+START_TEST(test_replay_processes)
+{
+	char *prog = path_of("fake", "procs.sh"), want[4096], err[700];
+	char keep[] = "/tmp/bankscope-profile-keep-XXXXXX";
+	const char *rec[] = { "profile", "--keep", keep, "--inject",
+			      "/dev/null", "--", prog, NULL };
+	const char *args[] = { "profile", "--replay", keep, NULL };
+	const char *pat[] = { "profile", "--replay", keep, "--patterns",
+			      "/dev/null", NULL };
+	result r;
+
+	tu_mkdtemp(keep);
+	r = run(rec);
+	ck_assert_int_eq(r.status, 0);
+	free(r.out);
+	free(r.err);
+	snprintf(want, sizeof want,
+		 "process: 1001 (parent 999): procs.sh --rank 0, on NVIDIA "
+		 "H200\n" PROC_A "\n"
+		 "process: 1002 (parent 1001): procs.sh --rank 1, on NVIDIA "
+		 "H200\n" PROC_D);
+	snprintf(err, sizeof err, "bankscope: 2 processes of %s used the "
+		 "GPU: a report for each\n" NO_CUBIN NO_CUBIN, keep);
+	expect(run(args), 0, want, err);
+	snprintf(err, sizeof err, "bankscope: profile: --replay of %s, which "
+		 "holds 2 processes: --patterns, --dataset, --launch-skip and "
+		 "--launch-count take one\n", keep);
+	expect(run(pat), 2, "", err);
+	tu_remove(keep);
+	free(prog);
+}
+END_TEST
+
+/* The explain run is ended, with the processes it started, once its
+ * status lists a sampled launch of every kernel the first run measured
+ * (fake/slow.sh would run 30 s more); its end is no failure. */
+START_TEST(test_explain_run_ended)
+{
+	char *prog = path_of("fake", "slow.sh"), path[700], *text;
+	char keep[] = "/tmp/bankscope-profile-keep-XXXXXX";
+	const char *args[] = { "profile", "--explain", "--keep", keep,
+			       "--inject", "/dev/null", "--", prog, NULL };
+	result r;
+	long child;
+	int alive = 1;
+
+	tu_mkdtemp(keep);
+	setenv("BANKSCOPE_EXPLAIN_LIB", "/dev/null", 1);
+	setenv("BANKSCOPE_EXPLAIN_PATCH", "/dev/null", 1);
+	r = run(args);
+	unsetenv("BANKSCOPE_EXPLAIN_LIB");
+	unsetenv("BANKSCOPE_EXPLAIN_PATCH");
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_msg(strstr(r.out, "slow\n") && !strstr(r.err, "explain run"),
+		      "%s%s", r.out, r.err);
+	free(r.out);
+	free(r.err);
+	snprintf(path, sizeof path, "%s/explain-finished", keep);
+	ck_assert_int_ne(access(path, F_OK), 0);
+	snprintf(path, sizeof path, "%s/explain-child.pid", keep);
+	ck_assert_ptr_nonnull(text = tu_slurp(path, NULL));
+	child = strtol(text, NULL, 10);
+	free(text);
+	ck_assert_int_gt(child, 1);
+	for (int i = 0; i < 200 && alive; i++) {   /* init reaps it */
+		alive = kill((pid_t)child, 0) == 0;
+		if (alive)
+			nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
+	}
+	ck_assert_msg(!alive, "the explain run's child %ld still runs", child);
+	tu_remove(keep);
+	free(prog);
+}
+END_TEST
+
 Suite *profile_suite(void)
 {
 	Suite *s = suite_create("profile");
@@ -1833,6 +2031,9 @@ Suite *profile_suite(void)
 		{ test_dataset_newline_path, 1 }, { test_usage, 1 },
 		{ test_dataset_dangling_link, 1 },
 		{ test_dataset_failure_keeps_output, 1 },
+		{ test_run_processes, 1 }, { test_run_processes_target, 1 },
+		{ test_run_processes_output, 1 }, { test_replay_processes, 1 },
+		{ test_explain_run_ended, 1 },
 		{ NULL, 0 } });
 	tu_add_tcase(s, "damaged", 0, (const tu_test[]){
 		{ test_replay_fifo, TU_ROWS(fifo_files) },

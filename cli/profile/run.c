@@ -850,6 +850,25 @@ int profile_run(const options *o)
 	p.runs = 1;
 	code = wait_code(first.status);
 	phase(o, &t, "the first run");
+	/* the explain run before any later run: it ends as soon as it has
+	   sampled what the first run measured (wait_explain) */
+	if (o->explain && !same && x.started == 1) {
+		np = profile_process_dirs(p.dir, "status.txt", "process", &pd);
+		if (np == 1 && !strcmp(pd[0], p.dir))
+			wait_explain(&p, &x);
+		else
+			while (waitpid(x.pid, &x.status, 0) < 0 && errno == EINTR)
+				;
+		x.started = 2;
+		phase(o, &t, x.cut ? "the explain run, ended once it had "
+			     "sampled every measured kernel"
+			     : "the explain run");
+		for (long i = 0; i < np; i++)
+			free(pd[i]);
+		free(pd);
+		pd = NULL;
+		np = 0;
+	}
 	if ((np = profile_process_dirs(p.dir, "status.txt", "process",
 				       &pd)) > 1 ||
 	    (np == 1 && strcmp(pd[0], p.dir))) {
