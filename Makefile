@@ -26,7 +26,8 @@
 #                     profile --replay of crafted records directories;
 #                     calibrate's time and memory on a 1 GB dataset
 #                     (BENCH_DISTINCT=N: on N rows of distinct accesses)
-#   make profile-bench  on a GPU: profile against the bare programs and ncu
+#   make profile-bench  on a GPU: profile against the bare programs and ncu,
+#                     then the cost per launch (make launch-bench)
 #                     (SAMPLES=cuda-samples checkout; scripts/profile-bench.sh)
 #   make fuzz         libFuzzer on the pattern reader, the expression
 #                     parser, the tile options, the profile readers and
@@ -629,10 +630,22 @@ bench-report: $(CLI)
 # programs and Nsight Compute, and one run against per-kernel runs
 # (scripts/profile-bench.sh; SAMPLES names a checkout of NVIDIA's
 # cuda-samples, python3 needs torch and triton; results under OUT).
-.PHONY: profile-bench
+# Then what a launch costs (launch-bench: 1 to 10^5 short launches, a
+# long kernel launched 100 times, scan, globalToShmemAsyncCopy and
+# matrixMul, two processes; scripts/launch-bench.sh), alone with make
+# launch-bench.
+.PHONY: profile-bench launch-bench
 profile-bench:
 	SAMPLES=$(call sq,$(SAMPLES)) OUT=$(call sq,$(or $(OUT),build/profile-bench)) \
 		bash scripts/profile-bench.sh
+	SAMPLES=$(call sq,$(or $(SAMPLES),.carry/samples)) \
+		OUT=$(call sq,$(or $(OUT),build/profile-bench))/launches \
+		bash scripts/launch-bench.sh
+
+launch-bench:
+	SAMPLES=$(call sq,$(or $(SAMPLES),.carry/samples)) \
+		OUT=$(call sq,$(or $(OUT),build/launch-bench)) \
+		bash scripts/launch-bench.sh
 
 # ---- the browser lab (WebAssembly) ------------------------------------------
 # build/web/index.html: one offline page, the model compiled to WebAssembly
