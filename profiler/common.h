@@ -95,6 +95,70 @@ static inline char *bs_kernel_name(bs_demangle_fn demangle,
 	return c;
 }
 
+static inline size_t bs_name_hash(const char *s)
+{
+	size_t h = 1469598103934665603u;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211u;
+	return h;
+}
+
+/*
+ * Demangled names by mangled name, each demangled once: a program that
+ * launches three kernels 10^5 times demangled 10^5 names
+ * (data/h200/launch-bench-20261202).  An open-addressing table, grown at
+ * half full; the strings live as long as the process.
+ */
+typedef struct {
+	struct bs_name_entry {
+		char *key, *name;
+	} *v;
+	size_t cap, n;
+} bs_name_cache;
+
+/* mangled's demangled name (bs_kernel_name), from c or into it; NULL when
+ * out of memory. */
+static inline const char *bs_name_cached(bs_name_cache *c,
+					 bs_demangle_fn demangle,
+					 const char *mangled)
+{
+	size_t i, cap;
+
+	if (2 * (c->n + 1) > c->cap) {
+		struct bs_name_entry *v;
+
+		cap = c->cap ? 2 * c->cap : 256;
+		if (!(v = calloc(cap, sizeof *v)))
+			return NULL;
+		for (size_t k = 0; k < c->cap; k++) {
+			if (!c->v[k].key)
+				continue;
+			for (i = bs_name_hash(c->v[k].key) & (cap - 1); v[i].key;
+			     i = (i + 1) & (cap - 1))
+				;
+			v[i] = c->v[k];
+		}
+		free(c->v);
+		c->v = v;
+		c->cap = cap;
+	}
+	cap = c->cap;
+	for (i = bs_name_hash(mangled) & (cap - 1); c->v[i].key;
+	     i = (i + 1) & (cap - 1))
+		if (!strcmp(c->v[i].key, mangled))
+			return c->v[i].name;
+	if (!(c->v[i].key = strdup(mangled)))
+		return NULL;
+	if (!(c->v[i].name = bs_kernel_name(demangle, mangled))) {
+		free(c->v[i].key);
+		c->v[i].key = NULL;
+		return NULL;
+	}
+	c->n++;
+	return c->v[i].name;
+}
+
 /*
  * Processes.  A program may start several processes that use the GPU (a
  * multiprocessing job, torchrun); each is profiled on its own, in a

@@ -523,6 +523,28 @@ static int str_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* A copy of name at the end of v (n names, room for room), unless it
+ * repeats the last; 0, or -1 out of memory. */
+static int push_name(char ***v, size_t *n, size_t *room, const char *name)
+{
+	char *t;
+
+	if (*n && !strcmp((*v)[*n - 1], name))
+		return 0;
+	if (*n == *room) {
+		char **w = realloc(*v, (*room ? 2 * *room : 64) * sizeof **v);
+
+		if (!w)
+			return -1;
+		*v = w;
+		*room = *room ? 2 * *room : 64;
+	}
+	if (!(t = strdup(name)))
+		return -1;
+	(*v)[(*n)++] = t;
+	return 0;
+}
+
 /* The distinct names of column col (0-based) of dir/name's data lines
  * (after the header), sorted, into *names; their number. */
 static size_t column_names(const char *dir, const char *name, int col,
@@ -539,7 +561,7 @@ static size_t column_names(const char *dir, const char *name, int col,
 	if (!(f = bs_records_open(path, &err)))
 		return 0;
 	while (getline(&line, &cap, f) > 0) {
-		char *s = line, *t;
+		char *s = line;
 
 		if (k++ == 0)
 			continue;
@@ -548,19 +570,8 @@ static size_t column_names(const char *dir, const char *name, int col,
 		if (!s)
 			continue;
 		s[strcspn(s, "\t\r\n")] = '\0';
-		if (n && !strcmp(v[n - 1], s))
-			continue;
-		if (n == room) {
-			char **w = realloc(v, (room ? 2 * room : 64) * sizeof *v);
-
-			if (!w)
-				break;
-			v = w;
-			room = room ? 2 * room : 64;
-		}
-		if (!(t = strdup(s)))
+		if (push_name(&v, &n, &room, s) < 0)
 			break;
-		v[n++] = t;
 	}
 	free(line);
 	fclose(f);
@@ -621,7 +632,7 @@ size_t profile_measured_kernels(const char *dir, char ***out)
 	if (!(f = bs_records_open(path, &err)))
 		return 0;
 	while (getline(&line, &cap, f) > 0) {
-		char *name, *mark, *t;
+		char *name, *mark;
 
 		if (k++ == 0 || !(name = strchr(line, '\t')) ||
 		    !(mark = strchr(++name, '\t')))
@@ -629,19 +640,8 @@ size_t profile_measured_kernels(const char *dir, char ***out)
 		*mark++ = '\0';
 		if (*mark == '-')
 			continue;
-		if (n && !strcmp(v[n - 1], name))
-			continue;
-		if (n == room) {
-			char **w = realloc(v, (room ? 2 * room : 64) * sizeof *v);
-
-			if (!w)
-				break;
-			v = w;
-			room = room ? 2 * room : 64;
-		}
-		if (!(t = strdup(name)))
+		if (push_name(&v, &n, &room, name) < 0)
 			break;
-		v[n++] = t;
 	}
 	free(line);
 	fclose(f);

@@ -133,10 +133,7 @@ static struct {
 					1 end, 2 begin */
 	unsigned idle_after;         /* BANKSCOPE_EXPLAIN_IDLE */
 	unsigned long patches, unpatches;
-	struct name_entry {          /* demangled names by mangled */
-		char *key, *name;
-	} *names;
-	size_t names_cap, names_n;
+	bs_name_cache names;         /* demangled names by mangled */
 	bs_demangle_fn demangle;
 } g;
 
@@ -179,53 +176,10 @@ static void stop(const char *fmt, ...)
 
 /* ---- selection ----------------------------------------------------------- */
 
-static size_t name_hash(const char *s)
-{
-	size_t h = 1469598103934665603u;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211u;
-	return h;
-}
-
-/* The demangled name of a launch's function, demangled once per name;
- * NULL when out of memory. */
+/* The demangled name of a launch's function (common.h's cache). */
 static const char *launch_name(const char *mangled)
 {
-	size_t i, cap;
-
-	if (2 * (g.names_n + 1) > g.names_cap) {
-		struct name_entry *v;
-
-		cap = g.names_cap ? 2 * g.names_cap : 256;
-		if (!(v = calloc(cap, sizeof *v)))
-			return NULL;
-		for (size_t k = 0; k < g.names_cap; k++) {
-			if (!g.names[k].key)
-				continue;
-			for (i = name_hash(g.names[k].key) & (cap - 1); v[i].key;
-			     i = (i + 1) & (cap - 1))
-				;
-			v[i] = g.names[k];
-		}
-		free(g.names);
-		g.names = v;
-		g.names_cap = cap;
-	}
-	cap = g.names_cap;
-	for (i = name_hash(mangled) & (cap - 1); g.names[i].key;
-	     i = (i + 1) & (cap - 1))
-		if (!strcmp(g.names[i].key, mangled))
-			return g.names[i].name;
-	if (!(g.names[i].key = strdup(mangled)))
-		return NULL;
-	if (!(g.names[i].name = bs_kernel_name(g.demangle, mangled))) {
-		free(g.names[i].key);
-		g.names[i].key = NULL;
-		return NULL;
-	}
-	g.names_n++;
-	return g.names[i].name;
+	return bs_name_cached(&g.names, g.demangle, mangled);
 }
 
 static int read_choices(void)

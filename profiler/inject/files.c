@@ -65,69 +65,19 @@ char *inj_kernel_name(const char *mangled)
 	return bs_kernel_name(inj.demangle, mangled);
 }
 
-static size_t name_hash(const char *s)
-{
-	size_t h = 1469598103934665603u;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211u;
-	return h;
-}
-
-/*
- * The name of a launch's kernel, demangled once per symbol: a program that
- * launches three kernels 10^5 times demangled 10^5 names
- * (data/h200/launch-bench-20261202).  The symbol, or "(function)" for a
- * launch with none (a graph's); the string lives as long as the process.
- */
-static struct {
-	struct name_entry {
-		char *key, *name;
-	} *v;
-	size_t cap, n;
-} names;
+/* The name of a launch's kernel (common.h's cache): the symbol, or
+ * "(function)" for a launch with none (a graph's). */
+static bs_name_cache names;
 
 const char *inj_launch_name(const char *symbol, const char *function)
 {
 	char key[1024];
-	size_t i;
 
 	if (!symbol) {
 		snprintf(key, sizeof key, "(%s)", function ? function : "launch");
 		symbol = key;
 	}
-	if (2 * (names.n + 1) > names.cap) {
-		size_t cap = names.cap ? 2 * names.cap : 256;
-		struct name_entry *v = calloc(cap, sizeof *v);
-
-		if (!v)
-			return NULL;
-		for (size_t k = 0; k < names.cap; k++) {
-			if (!names.v[k].key)
-				continue;
-			for (i = name_hash(names.v[k].key) & (cap - 1); v[i].key;
-			     i = (i + 1) & (cap - 1))
-				;
-			v[i] = names.v[k];
-		}
-		free(names.v);
-		names.v = v;
-		names.cap = cap;
-	}
-	for (i = name_hash(symbol) & (names.cap - 1); names.v[i].key;
-	     i = (i + 1) & (names.cap - 1))
-		if (!strcmp(names.v[i].key, symbol))
-			return names.v[i].name;
-	if (!(names.v[i].key = strdup(symbol)))
-		return NULL;
-	names.v[i].name = symbol == key ? strdup(key) : inj_kernel_name(symbol);
-	if (!names.v[i].name) {
-		free(names.v[i].key);
-		names.v[i].key = NULL;
-		return NULL;
-	}
-	names.n++;
-	return names.v[i].name;
+	return bs_name_cached(&names, inj.demangle, symbol);
 }
 
 /* The entry of kernel name, added when new (a copy); NULL when out of
@@ -145,7 +95,7 @@ kernel_seen *inj_seen_kernel(const char *name)
 		for (size_t k = 0; k < seen.cap; k++) {
 			if (!seen.v[k].name)
 				continue;
-			for (i = name_hash(seen.v[k].name) & (cap - 1);
+			for (i = bs_name_hash(seen.v[k].name) & (cap - 1);
 			     v[i].name; i = (i + 1) & (cap - 1))
 				;
 			v[i] = seen.v[k];
@@ -154,7 +104,7 @@ kernel_seen *inj_seen_kernel(const char *name)
 		seen.v = v;
 		seen.cap = cap;
 	}
-	for (i = name_hash(name) & (seen.cap - 1); seen.v[i].name;
+	for (i = bs_name_hash(name) & (seen.cap - 1); seen.v[i].name;
 	     i = (i + 1) & (seen.cap - 1))
 		if (!strcmp(seen.v[i].name, name))
 			return &seen.v[i];
