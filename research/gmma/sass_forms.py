@@ -16,6 +16,8 @@ back from each instruction to the one before it, a branch or the
 function's start, the script collects which of URn .. URn+3 are written
 (R2UR, UMOV, ...), per SS and RS: where the code puts the descriptors
 it passes (A in n, n+1 and B in n+2, n+3 if both are written anew).
+Last, what `bankscope gmma --sass-file` says of each MMA's B descriptor
+(its words traced back to constants, or why not), tallied.
 BANKSCOPE defaults to build/bankscope.
 """
 import collections
@@ -23,6 +25,7 @@ import gzip
 import re
 import subprocess
 import sys
+import tempfile
 
 FAMS = {0: 'hgmma', 1: 'igmma', 2: 'qgmma'}
 INSN = re.compile(r'/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;')
@@ -116,6 +119,20 @@ def main():
               'MMA, branch or start:' % src)
         for k, c in regs[src].most_common():
             print('  %5d  %s' % (c, k))
+    op = gzip.open if sys.argv[1].endswith('.gz') else open
+    with op(sys.argv[1], 'rt') as f, tempfile.NamedTemporaryFile(
+            'w', suffix='.sass') as t:
+        t.write(f.read())
+        t.flush()
+        p = subprocess.run([cli, 'gmma', '--sass-file', t.name],
+                           capture_output=True, text=True)
+    said = collections.Counter(
+        re.sub(r"'.*", '', re.sub(r'0x[0-9a-f]+|\d+', '#', l.strip()))
+        for l in p.stdout.splitlines() if l.startswith('    B ('))
+    print('bankscope gmma --sass-file (exit status %d), B descriptors:' %
+          p.returncode)
+    for k, c in said.most_common():
+        print('  %5d  %s' % (c, k))
 
 
 if __name__ == '__main__':
