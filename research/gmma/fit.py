@@ -307,6 +307,41 @@ def cycles(rows):
                   'held out (%d rows) %+.1f..%+.1f' %
                   (src, c, b, s, n, min(res), max(res), len(test),
                    min(test), max(test)))
+    # the figures docs/model.md quotes
+    med = {k: statistics.median(num(r, 'tp_cyc_med') for r in g[k])
+           for k in g}
+    for src in ('ss', 'rs'):
+        over = [med[k] - k[2] / 2 for k in med
+                if k[0] == 'hgmma' and k[1] == src and k[3] == 1 and
+                k[2] >= 64]
+        print('  hgmma %s, one warpgroup, N >= 64: tp - N/2 = %.1f..%.1f' %
+              (src, min(over), max(over)))
+    d = [(k[2], med[k] - med[('hgmma', 'rs', k[2], 1)]) for k in med
+         if k[0] == 'hgmma' and k[1] == 'ss' and k[3] == 1 and
+         ('hgmma', 'rs', k[2], 1) in med]
+    print('  hgmma one warpgroup, tp SS - RS by N: %s' %
+          ', '.join('n%d %.1f' % x for x in sorted(d)))
+    for fam in ('igmma', 'qgmma'):
+        for c in ('lat_cyc_med', 'tp_cyc_med'):
+            m = {k: statistics.median(num(r, c) for r in g[k]) for k in g}
+            d = [m[k] - m[('hgmma',) + k[1:]] for k in m
+                 if k[0] == fam and ('hgmma',) + k[1:] in m]
+            print('  %s - hgmma, %s, same SS/RS, N and warpgroups: '
+                  '%+.1f..%+.1f (%d groups)' % (fam, c, min(d), max(d),
+                                                 len(d)))
+    low = {k: med[k] for k in med if k[0] == 'hgmma' and k[3] == 1 and
+           k[2] < 64}
+    for src in ('ss', 'rs'):
+        v = [low[k] for k in low if k[1] == src]
+        print('  hgmma %s, one warpgroup, N < 64: tp %.1f..%.1f' %
+              (src, min(v), max(v)))
+    for w in ('1', '2'):
+        for a, b in (('lat_tma_cyc_med', 'lat_cyc_med'),
+                     ('tp_tma_cyc_med', 'tp_cyc_med')):
+            q = [num(r, a) / num(r, b) for r in ok if r['nwg'] == w]
+            print('  %s warpgroup(s), %s / %s over the rows: %.3f..%.3f, '
+                  'median %.3f' % (w, a, b, min(q), max(q),
+                                   statistics.median(q)))
     rate = [num(r, 'tma_B_per_clk') for r in ok]
     print('  the TMA warp beside moved %.1f..%.1f bytes a clock (median '
           '%.1f)' % (min(rate), max(rate), statistics.median(rate)))
