@@ -327,10 +327,10 @@ static int sass_file(const bs_arch *p, const char *path)
 						break;
 					for (size_t k = 0; k <= i; k++)
 						texts[k] = insn[k] + 9;
+					/* B in UR+2, UR+3 in RS too */
 					if (!g.a_regs)
 						trace_desc("A", texts, i, ur);
-					trace_desc("B", texts, i,
-						   g.a_regs ? ur : ur + 2);
+					trace_desc("B", texts, i, ur + 2);
 					free(texts);
 				}
 			}

@@ -221,7 +221,7 @@ START_TEST(test_predict)
 	ck_assert_uint_eq(s.bytes, 6144);
 	ck_assert_uint_eq(s.wavefronts, 48);
 	ck_assert_uint_eq(s.ideal_wavefronts, 48);
-	ck_assert_int_eq(s.measured, 0);
+	ck_assert_int_eq(s.measured, 1);
 	/* RS: B alone */
 	g.a_regs = 1;
 	g.n = 8;
@@ -309,12 +309,16 @@ START_TEST(test_arch_rule)
 				     "a_copies=1 b_copies=1 measured=no "
 				     "source=s\n"));
 	free(text);
-	/* the built-in sm_90: every rule not yet measured */
+	/* the built-in sm_90: every rule measured (the H200 run of
+	 * data/h200/gmma-20261202/), 128/1/1 */
 	p = bs_arch_default();
 	ck_assert_uint_eq(p->ngmma, 6);
 	for (unsigned i = 0; i < p->ngmma; i++) {
-		ck_assert_uint_eq(p->gmma[i].measured, 0);
+		ck_assert_uint_eq(p->gmma[i].measured, 1);
 		ck_assert_uint_eq(p->gmma[i].wave_bytes, 128);
+		ck_assert_uint_eq(p->gmma[i].a_copies, 1);
+		ck_assert_uint_eq(p->gmma[i].b_copies, 1);
+		ck_assert_str_eq(p->source[p->gmma[i].source].tag, "h200gmma");
 	}
 }
 END_TEST

@@ -38,7 +38,7 @@ worst: none: sectors, not banks
 phases: 1
 packed: no
 active lanes: 32
-latency: 259.56 cycles
+latency: 255.16 cycles
 throughput: not modeled
 lanes' table, lane 8: 33 (8)
 sector table, sector 33: sector 33: lanes 8

@@ -650,10 +650,12 @@ const bs_gmma_rule *bs_arch_gmma_rule(const bs_arch *p, unsigned op,
  * "HGMMA.64x64x16.F32 R24, R152, gdesc[UR8], R24, gsb0",
  * "HGMMA.64x128x16.F32 R88, gdesc[UR8].tnspB, R88"): 1 with the family,
  * N, SS/RS and the transposes (.tnspA, .tnspB: MN-major) in *out (no
- * descriptors) and, in *ur, the uniform register of the gdesc operand
- * (SS: A in UR, UR+1 and B in UR+2, UR+3; RS: B in UR, UR+1); 0 when it
- * is no dense m64 warpgroup MMA (.SP sparse ones included).  out and ur
- * may be NULL.
+ * descriptors) and, in *ur, the uniform register of the gdesc operand:
+ * A's descriptor in UR, UR+1 and B's in UR+2, UR+3, in both forms (RS
+ * leaves UR, UR+1 unused: bankscope-gmma's RS kernels write UR+2 and
+ * UR+3 before every one, data/h200/gmma-20261202/gmma-sass.txt.gz,
+ * research/gmma/sass_forms.py); 0 when it is no dense m64 warpgroup MMA
+ * (.SP sparse ones included).  out and ur may be NULL.
  */
 int bs_sass_gmma(const char *sass, bs_gmma_instr *out, unsigned *ur);
 
