@@ -454,15 +454,15 @@ static void tell_reruns(const target *t, size_t nt)
 
 /*
  * The runs after the first: one per kernel of the selected launches that
- * has no records yet, up to --max-runs in all, --jobs at a time, beside
- * the explain run x (NULL: none) that may still run.  Warnings only; the
- * runs made in *runs; -1 when the records could not be read (err).
+ * has no records yet, up to --max-runs in all, --jobs at a time, after
+ * the explain run (wait_explain).  Warnings only; the runs made in *runs;
+ * -1 when the records could not be read (err).
  */
 static int more_runs(const options *o, const char *inject, profile *p,
-		     run_spec *x, int code0, double *clock, bs_error *err)
+		     int code0, double *clock, bs_error *err)
 {
 	unsigned long left, differ = 0, windows;
-	size_t nt, nr, next = 0, running = x && x->started == 1;
+	size_t nt, nr, next = 0, running = 0;
 	target *t;
 	run_spec *r;
 
@@ -486,7 +486,7 @@ static int more_runs(const options *o, const char *inject, profile *p,
 			    nt - left == 1 ? "" : "s", o->max_runs, left,
 			    left == 1 ? "" : "s");
 	nr = nt < left ? nt : left;
-	if (!(r = calloc((nr ? nr : 1) + 1, sizeof *r))) {
+	if (!(r = calloc(nr ? nr : 1, sizeof *r))) {
 		free(t);
 		return bs_error_set(err, p->dir, 0, 0, "out of memory");
 	}
@@ -509,8 +509,6 @@ static int more_runs(const options *o, const char *inject, profile *p,
 		}
 		free(re);
 	}
-	if (x)
-		r[nr] = *x;
 	for (;;) {
 		int i;
 
@@ -519,16 +517,12 @@ static int more_runs(const options *o, const char *inject, profile *p,
 				running++;
 			next++;
 		}
-		if (!running || (i = reap(r, nr + (x != NULL))) < 0)
+		if (!running || (i = reap(r, nr)) < 0)
 			break;
 		running--;
-		if ((size_t)i < nr) {
-			differ += wait_code(r[i].status) != code0;
-			p->runs++;
-		}
+		differ += wait_code(r[i].status) != code0;
+		p->runs++;
 	}
-	if (x)
-		*x = r[nr];
 	phase(o, clock, "%zu more run%s, %lu at a time", nr,
 	      nr == 1 ? "" : "s", p->jobs);
 	for (size_t i = 0; i < nr; i++)
@@ -816,7 +810,7 @@ int profile_run(const options *o)
 	bs_error err;
 	char **pd = NULL;
 	long np = 0;
-	int rc, code, same;
+	int rc, code, same, multi;
 	double t = now();
 
 	memset(&first, 0, sizeof first);
@@ -850,11 +844,12 @@ int profile_run(const options *o)
 	p.runs = 1;
 	code = wait_code(first.status);
 	phase(o, &t, "the first run");
-	/* the explain run before any later run: it ends as soon as it has
-	   sampled what the first run measured (wait_explain) */
-	if (o->explain && !same && x.started == 1) {
-		np = profile_process_dirs(p.dir, "status.txt", "process", &pd);
-		if (np == 1 && !strcmp(pd[0], p.dir))
+	np = profile_process_dirs(p.dir, "status.txt", "process", &pd);
+	multi = np > 1 || (np == 1 && strcmp(pd[0], p.dir));
+	/* the explain run before any later run: with one process it ends as
+	   soon as it has sampled what the first run measured */
+	if (x.started == 1) {
+		if (!multi)
 			wait_explain(&p, &x);
 		else
 			while (waitpid(x.pid, &x.status, 0) < 0 && errno == EINTR)
@@ -863,33 +858,16 @@ int profile_run(const options *o)
 		phase(o, &t, x.cut ? "the explain run, ended once it had "
 			     "sampled every measured kernel"
 			     : "the explain run");
-		for (long i = 0; i < np; i++)
-			free(pd[i]);
-		free(pd);
-		pd = NULL;
-		np = 0;
 	}
-	if ((np = profile_process_dirs(p.dir, "status.txt", "process",
-				       &pd)) > 1 ||
-	    (np == 1 && strcmp(pd[0], p.dir))) {
+	if (multi) {
 		/* several processes: each its own report, no later runs */
-		if (x.started == 1)
-			while (waitpid(x.pid, &x.status, 0) < 0 &&
-			       errno == EINTR)
-				;
 		sigaction(SIGINT, &old_int, NULL);
 		sigaction(SIGQUIT, &old_quit, NULL);
 		tell_ending(o, &p, &first, &x, code);
 		rc = report_processes(o, &p, pd, np, inject, code);
 		goto out;
 	}
-	rc = more_runs(o, inject, &p, o->explain ? &x : NULL, code, &t, &err);
-	if (x.started == 1) {
-		wait_explain(&p, &x);
-		phase(o, &t, x.cut ? "the explain run, ended once it had "
-			     "sampled every measured kernel"
-			     : "the explain run, after the others");
-	}
+	rc = more_runs(o, inject, &p, code, &t, &err);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGQUIT, &old_quit, NULL);
 	if (rc == 0 && profile_load(&p, 1, &err) == 0)
