@@ -44,9 +44,11 @@
  * launch-bench-20261202), nor did patching at a launch's beginning, so
  * the default is 0: every module patched from its load to the end, and
  * `bankscope profile` ends the explain run once it has sampled every
- * kernel the first run measured (cli/profile/run.c, wait_explain).  At the beginning
- * of a launch to sample, a buffer is allocated (sanitizerAlloc) and given
- * to this launch alone (sanitizerSetLaunchCallbackData); other launches
+ * kernel the first run measured (cli/profile/run.c, wait_explain).
+ *
+ * At the beginning of a launch to sample, a buffer is allocated
+ * (sanitizerAlloc) and given to this launch alone
+ * (sanitizerSetLaunchCallbackData); other launches
  * of patched modules get NULL and their callbacks return at once.  At the
  * end of the launch the stream is synchronized and the records are copied
  * back.  Function starts come from sanitizerGetFunctionPcAndSize, so a
@@ -248,13 +250,6 @@ static struct module_state *module_of(CUmodule m)
 	return NULL;
 }
 
-static int module_patched(CUmodule m)
-{
-	struct module_state *s = module_of(m);
-
-	return s && s->patched;
-}
-
 /* ---- patching and buffers ------------------------------------------------- */
 
 /*
@@ -284,11 +279,13 @@ static int add_patches(CUcontext ctx)
 
 static int patch_module(CUcontext ctx, CUmodule m)
 {
-	if (module_patched(m))
+	struct module_state *s = module_of(m);
+
+	if (s && s->patched)
 		return 0;
 	if (add_patches(ctx) < 0)
 		return -1;
-	if (!module_of(m) && g.nmod == MAX_MODULES) {
+	if (!s && g.nmod == MAX_MODULES) {
 		stop("more than %d modules to patch", MAX_MODULES);
 		return -1;
 	}
@@ -306,11 +303,11 @@ static int patch_module(CUcontext ctx, CUmodule m)
 			"bs_remote") != SANITIZER_SUCCESS)
 		trace("remote shared-memory accesses not patched");
 	CHECK_SAN(sanitizerPatchModule(m));
-	if (!module_of(m))
-		g.module[g.nmod++].m = m;
-	module_of(m)->patched = 1;
-	module_of(m)->repatch = 0;
-	module_of(m)->idle = 0;
+	if (!s)
+		(s = &g.module[g.nmod++])->m = m;
+	s->patched = 1;
+	s->repatch = 0;
+	s->idle = 0;
 	g.patches++;
 	trace("patched module %p", (void *)m);
 	return 0;

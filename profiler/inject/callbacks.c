@@ -163,31 +163,30 @@ static void launch_end(void)
 }
 
 /* At the entry of an outermost launch: is it selected, does it close the
- * window? */
-static void choose(void)
+ * window?  Its kernel's entry, or NULL (collection stopped). */
+static kernel_seen *choose(void)
 {
 	kernel_seen *seen_as = inj_seen_kernel(launched);
 
 	selected = last_selected = 0;
 	if (!seen_as) {
 		inj_stop("out of memory for a kernel name");
-		return;
+		return NULL;
 	}
 	seen_as->named = 1;
 	selected = bs_select_launch(&inj.sel, launched, &last_selected);
+	return seen_as;
 }
 
 /* At the entry of an outermost launch: pause the window before a launch
  * not to be measured, resume it before one that is (see the top). */
-static void pause_or_resume(CUcontext ctx)
+static void pause_or_resume(CUcontext ctx, const kernel_seen *k)
 {
-	kernel_seen *k;
 	int wanted;
 
 	if (!inj.each_first || !inj.pause || inj.closed)
 		return;
-	k = inj_seen_kernel(launched);
-	wanted = selected && k && !k->tried;
+	wanted = selected && !k->tried;
 	if (!wanted && inj.on) {
 		inj.paused = inj.on;
 		inj.pauses++;
@@ -201,6 +200,8 @@ static void pause_or_resume(CUcontext ctx)
 
 static void on_launch(const CUpti_CallbackData *cb)
 {
+	kernel_seen *k;
+
 	trace("%s %s depth %d symbol %s", cb->callbackSite == CUPTI_API_ENTER
 						   ? "enter" : "exit",
 	      cb->functionName, depth,
@@ -218,9 +219,8 @@ static void on_launch(const CUpti_CallbackData *cb)
 		inj_stop("out of memory for a kernel name");
 		return;
 	}
-	choose();
-	if (inj.active)
-		pause_or_resume(cb->context);
+	if ((k = choose()))
+		pause_or_resume(cb->context, k);
 	if (selected && !inj.on && !inj.paused && !inj.closed &&
 	    sync_context("before") == 0)
 		(void)inj_start(cb->context);
