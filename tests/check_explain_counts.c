@@ -14,20 +14,13 @@
  */
 #define _GNU_SOURCE
 #include <check.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <math.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "bankscope.h"
 #include "testutil.h"
-
-extern char **environ;
 
 #define CASE "tests/cases/profile/explain-counts"
 
@@ -209,40 +202,13 @@ END_TEST
 
 /* ---- profile -o FILE --------------------------------------------------------- */
 
-static int spawn(const char *const *args, const char *out, const char *err)
-{
-	const char *prog = getenv("BANKSCOPE");
-	const char *argv[16];
-	posix_spawn_file_actions_t fa;
-	int n = 0, st;
-	pid_t pid;
-
-	ck_assert_msg(prog && *prog, "BANKSCOPE is not set: run make check");
-	argv[n++] = prog;
-	while (*args)
-		argv[n++] = *args++;
-	argv[n] = NULL;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 1, out, O_WRONLY | O_CREAT |
-					 O_TRUNC, 0600);
-	posix_spawn_file_actions_addopen(&fa, 2, err, O_WRONLY | O_CREAT |
-					 O_TRUNC, 0600);
-	ck_assert_int_eq(posix_spawn(&pid, prog, &fa, NULL, (char **)argv,
-				     environ), 0);
-	posix_spawn_file_actions_destroy(&fa);
-	while (waitpid(pid, &st, 0) < 0)
-		ck_assert_int_eq(errno, EINTR);
-	ck_assert(WIFEXITED(st));
-	return WEXITSTATUS(st);
-}
-
 /* The report goes to the file, whole, and stdout stays empty; the same
  * bytes as without -o.  A file in a folder that is not there, or a
  * folder, is refused before anything runs, with exit status 2. */
 START_TEST(test_output_option)
 {
-	char dir[256], out[300], err[300], file[300], plain[300];
-	char *a, *b, *e;
+	char dir[256], file[300];
+	char *a;
 	const char *args[] = { "profile", "--replay", CASE, "--explain",
 			       "--format", "csv", "-o", file, NULL };
 	const char *bare[] = { "profile", "--replay", CASE, "--explain",
@@ -251,33 +217,35 @@ START_TEST(test_output_option)
 				"/nonexistent-bankscope/x.csv", NULL };
 	const char *folder[] = { "profile", "--replay", CASE, "-o", dir,
 				 NULL };
+	tu_run_result r, b;
 
 	snprintf(dir, sizeof dir, "/tmp/bankscope-counts-XXXXXX");
 	tu_mkdtemp(dir);
-	snprintf(out, sizeof out, "%s/out", dir);
-	snprintf(err, sizeof err, "%s/err", dir);
 	snprintf(file, sizeof file, "%s/report.csv", dir);
-	snprintf(plain, sizeof plain, "%s/plain", dir);
-	ck_assert_int_eq(spawn(args, out, err), 0);
-	ck_assert_ptr_nonnull(a = tu_slurp(out, NULL));
-	ck_assert_str_eq(a, "");
-	free(a);
-	ck_assert_int_eq(spawn(bare, plain, err), 0);
+	r = tu_run_bankscope(args);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_str_eq(r.out, "");
+	b = tu_run_bankscope(bare);
+	ck_assert_int_eq(b.status, 0);
 	ck_assert_ptr_nonnull(a = tu_slurp(file, NULL));
-	ck_assert_ptr_nonnull(b = tu_slurp(plain, NULL));
-	ck_assert_str_eq(a, b);
+	ck_assert_str_eq(a, b.out);
 	ck_assert_ptr_nonnull(strstr(a, "LANES OFF"));
 	free(a);
-	free(b);
-	ck_assert_int_eq(spawn(nodir, out, err), 2);
-	ck_assert_ptr_nonnull(e = tu_slurp(err, NULL));
-	ck_assert_str_eq(e, "bankscope: option -o: /nonexistent-bankscope/"
+	free(r.out);
+	free(r.err);
+	free(b.out);
+	free(b.err);
+	r = tu_run_bankscope(nodir);
+	ck_assert_int_eq(r.status, 2);
+	ck_assert_str_eq(r.err, "bankscope: option -o: /nonexistent-bankscope/"
 			 "x.csv: no folder /nonexistent-bankscope\n");
-	free(e);
-	ck_assert_int_eq(spawn(folder, out, err), 2);
-	ck_assert_ptr_nonnull(e = tu_slurp(err, NULL));
-	ck_assert_ptr_nonnull(strstr(e, "is a folder"));
-	free(e);
+	free(r.out);
+	free(r.err);
+	r = tu_run_bankscope(folder);
+	ck_assert_int_eq(r.status, 2);
+	ck_assert_ptr_nonnull(strstr(r.err, "is a folder"));
+	free(r.out);
+	free(r.err);
 	tu_remove(dir);
 }
 END_TEST

@@ -2,9 +2,13 @@
  * testutil.c - helpers the test suites share (testutil.h).
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "testutil.h"
 
@@ -208,4 +212,80 @@ int tu_mkstemp(char *path, size_t size, const char *prefix)
 	fd = mkstemp(path);
 	ck_assert_msg(fd >= 0, "mkstemp %s: %s", path, strerror(errno));
 	return fd;
+}
+
+extern char **environ;
+
+tu_run_result tu_run_bankscope(const char *const *args)
+{
+	const char *prog = getenv("BANKSCOPE");
+	char outp[] = "/tmp/bankscope-run-out-XXXXXX";
+	char errp[] = "/tmp/bankscope-run-err-XXXXXX";
+	posix_spawn_file_actions_t fa;
+	const char *argv[32];
+	tu_run_result r;
+	int out, err, st, n = 0;
+	pid_t pid;
+
+	ck_assert_msg(prog && *prog, "BANKSCOPE is not set: run make check");
+	argv[n++] = prog;
+	while (*args && n < 31)
+		argv[n++] = *args++;
+	argv[n] = NULL;
+	out = mkstemp(outp);
+	err = mkstemp(errp);
+	ck_assert(out >= 0 && err >= 0);
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_adddup2(&fa, out, 1);
+	posix_spawn_file_actions_adddup2(&fa, err, 2);
+	ck_assert_int_eq(posix_spawn(&pid, prog, &fa, NULL, (char **)argv,
+				     environ), 0);
+	posix_spawn_file_actions_destroy(&fa);
+	while (waitpid(pid, &st, 0) < 0)
+		ck_assert_int_eq(errno, EINTR);
+	close(out);
+	close(err);
+	r.out = tu_slurp(outp, NULL);
+	r.err = tu_slurp(errp, NULL);
+	unlink(outp);
+	unlink(errp);
+	ck_assert_msg(WIFEXITED(st), "bankscope killed by signal %d: %s",
+		      WTERMSIG(st), r.err);
+	r.status = WEXITSTATUS(st);
+	return r;
+}
+
+void tu_expect_run(tu_run_result r, int status, const char *out,
+		   const char *err)
+{
+	ck_assert_str_eq(r.err, err);
+	ck_assert_str_eq(r.out, out);
+	ck_assert_int_eq(r.status, status);
+	free(r.out);
+	free(r.err);
+}
+
+void tu_file_is(const char *dir, const char *name, const char *want)
+{
+	char path[512], *text;
+
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	text = tu_slurp(path, NULL);
+	ck_assert_ptr_nonnull(text);
+	ck_assert_str_eq(text, want);
+	free(text);
+}
+
+char *tu_profile_case(const char *a, const char *b)
+{
+	const char *d = getenv("BANKSCOPE_PROFILE_CASES");
+	char *p;
+
+	if (!d || !*d)
+		d = "tests/cases/profile";
+	p = malloc(strlen(d) + strlen(a) + strlen(b) + 3);
+	ck_assert_ptr_nonnull(p);
+	sprintf(p, "%s/%s%s%s", d, a, *b ? "/" : "", b);
+	return p;
 }

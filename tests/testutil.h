@@ -61,6 +61,23 @@ void tu_mkdtemp(char *dir);
 int tu_mkstemp(char *path, size_t size, const char *prefix);
 void tu_remove(const char *dir);
 
+/* bankscope ($BANKSCOPE, which make check sets) run with args (NULL
+ * ended), stdin from /dev/null: its stdout and stderr (new strings) and
+ * its exit status.  A bankscope killed by a signal fails the test. */
+typedef struct {
+	char *out, *err;
+	int status;
+} tu_run_result;
+tu_run_result tu_run_bankscope(const char *const *args);
+/* r's stderr, stdout and exit status are exactly these; frees r. */
+void tu_expect_run(tu_run_result r, int status, const char *out,
+		   const char *err);
+/* dir/name holds exactly want. */
+void tu_file_is(const char *dir, const char *name, const char *want);
+/* A new string: the profile fixtures' folder ($BANKSCOPE_PROFILE_CASES,
+ * else tests/cases/profile), then a and, when not empty, b below it. */
+char *tu_profile_case(const char *a, const char *b);
+
 /* err is the error at source:line:column with text; a NULL source or
  * text is not asserted. */
 void tu_error_is(const bs_error *err, const char *source, long line,

@@ -420,9 +420,23 @@ int profile_load_explain(profile *p, bs_error *err)
 
 /* ---- processes ------------------------------------------------------------ */
 
+/* A pid field: a positive decimal number; -1 otherwise. */
+static long pid_field(const char *t)
+{
+	char *end;
+	long v;
+
+	if (*t < '1' || *t > '9')
+		return -1;
+	errno = 0;
+	v = strtol(t, &end, 10);
+	return *end || errno ? -1 : v;
+}
+
 int profile_read_process(profile *p, bs_error *err)
 {
 	char path[4096], line[1200];
+	unsigned long n = 0;
 	FILE *f;
 
 	p->pid = p->ppid = 0;
@@ -431,16 +445,30 @@ int profile_read_process(profile *p, bs_error *err)
 	if (!(f = bs_records_open(path, err)))
 		return errno == ENOENT ? 0 : -1;
 	while (fgets(line, sizeof line, f)) {
+		long *to = !strncmp(line, "pid\t", 4) ? &p->pid
+			   : !strncmp(line, "ppid\t", 5) ? &p->ppid : NULL;
+
+		n++;
 		line[strcspn(line, "\r\n")] = '\0';
-		if (!strncmp(line, "pid\t", 4))
-			p->pid = strtol(line + 4, NULL, 10);
-		else if (!strncmp(line, "ppid\t", 5))
-			p->ppid = strtol(line + 5, NULL, 10);
-		else if (!strncmp(line, "command\t", 8))
+		if (to && (*to = pid_field(strchr(line, '\t') + 1)) < 0) {
+			fclose(f);
+			return bs_error_set(err, path, n, 0, "%s is not a "
+					    "positive decimal number",
+					    to == &p->pid ? "pid" : "ppid");
+		}
+		if (!to && strncmp(line, "command\t", 8)) {
+			fclose(f);
+			return bs_error_set(err, path, n, 0, "not pid, ppid or "
+					    "command, a tab and its value (as "
+					    "the injection library writes it)");
+		}
+		if (!to)
 			snprintf(p->command, sizeof p->command, "%.1000s",
 				 line + 8);
 	}
 	fclose(f);
+	if (!p->pid)
+		return bs_error_set(err, path, n, 0, "no pid line");
 	return 0;
 }
 
@@ -546,9 +574,10 @@ static int push_name(char ***v, size_t *n, size_t *room, const char *name)
 }
 
 /* The distinct names of column col (0-based) of dir/name's data lines
- * (after the header), sorted, into *names; their number. */
+ * (after the header), sorted, into *names; their number.  With unless >
+ * col, a line whose column unless starts with '-' is left out. */
 static size_t column_names(const char *dir, const char *name, int col,
-			   char ***names)
+			   int unless, char ***names)
 {
 	char path[4096], *line = NULL;
 	size_t cap = 0, n = 0, room = 0, k = 0;
@@ -569,14 +598,31 @@ static size_t column_names(const char *dir, const char *name, int col,
 			s = (s = strchr(s, '\t')) ? s + 1 : NULL;
 		if (!s)
 			continue;
+		if (unless > col) {
+			char *u = s;
+
+			for (int c = col; c < unless && u; c++)
+				u = (u = strchr(u, '\t')) ? u + 1 : NULL;
+			if (!u || *u == '-')
+				continue;
+		}
 		s[strcspn(s, "\t\r\n")] = '\0';
 		if (push_name(&v, &n, &room, s) < 0)
 			break;
 	}
 	free(line);
 	fclose(f);
-	if (n)
+	if (n) {
+		size_t kept = 1;
+
 		qsort(v, n, sizeof *v, str_cmp);
+		for (size_t i = 1; i < n; i++)       /* distinct */
+			if (strcmp(v[i], v[kept - 1]))
+				v[kept++] = v[i];
+			else
+				free(v[i]);
+		n = kept;
+	}
 	*names = v;
 	return n;
 }
@@ -584,7 +630,7 @@ static size_t column_names(const char *dir, const char *name, int col,
 long profile_pair_explain(const char *dir, char **xd, long nx, const int *taken)
 {
 	char **pk, **xk;
-	size_t np = column_names(dir, "launches.tsv", 1, &pk);
+	size_t np = column_names(dir, "launches.tsv", 1, 0, &pk);
 	long best = -1;
 	size_t most = 0;
 
@@ -593,13 +639,11 @@ long profile_pair_explain(const char *dir, char **xd, long nx, const int *taken)
 
 		if (taken[i])
 			continue;
-		nxk = column_names(xd[i], "explain.tsv", 1, &xk);
+		nxk = column_names(xd[i], "explain.tsv", 1, 0, &xk);
 		for (size_t a = 0, b = 0; a < np && b < nxk;) {
 			int c = strcmp(pk[a], xk[b]);
 
-			if (!c && (!b || strcmp(xk[b], xk[b - 1])) &&
-			    (!a || strcmp(pk[a], pk[a - 1])))
-				common++;
+			common += !c;
 			a += c <= 0;
 			b += c >= 0;
 		}
@@ -621,34 +665,7 @@ long profile_pair_explain(const char *dir, char **xd, long nx, const int *taken)
 
 size_t profile_measured_kernels(const char *dir, char ***out)
 {
-	char path[4096], *line = NULL;
-	size_t cap = 0, n = 0, room = 0, k = 0;
-	char **v = NULL;
-	bs_error err;
-	FILE *f;
-
-	*out = NULL;
-	path_join(path, sizeof path, dir, "launches.tsv");
-	if (!(f = bs_records_open(path, &err)))
-		return 0;
-	while (getline(&line, &cap, f) > 0) {
-		char *name, *mark;
-
-		if (k++ == 0 || !(name = strchr(line, '\t')) ||
-		    !(mark = strchr(++name, '\t')))
-			continue;
-		*mark++ = '\0';
-		if (*mark == '-')
-			continue;
-		if (push_name(&v, &n, &room, name) < 0)
-			break;
-	}
-	free(line);
-	fclose(f);
-	if (n)
-		qsort(v, n, sizeof *v, str_cmp);
-	*out = v;
-	return n;
+	return column_names(dir, "launches.tsv", 1, 2, out);
 }
 
 int profile_explain_has(const char *dir, char **names, size_t n)
